@@ -1,0 +1,57 @@
+"""Who sits at which side: people or computer players, from the command line's --ai."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from clients.players import BUILTIN_PLAYERS
+from engine.ruleset import LoadedRuleset
+
+
+class SeatError(ValueError):
+    pass
+
+
+def sides(rs: LoadedRuleset) -> list[str]:
+    return list(rs.info.sides or rs.structure.powers)
+
+
+def seat_of(rs: LoadedRuleset, player: str) -> str:
+    return rs.logic.side_of(player)
+
+
+def available_players(rs: LoadedRuleset) -> tuple[dict[str, Any], str]:
+    """Computer players for this ruleset (name -> factory) and the default one."""
+    players: dict[str, Any] = dict(BUILTIN_PLAYERS)
+    default = "random"
+    for answer in rs.plugins.hook.wargame_players(info=rs.info):
+        if answer:
+            players.update(answer)
+            default = next(iter(answer))
+    return players, default
+
+
+def assign(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False, seed: int = 0) -> dict[str, Any]:
+    """side -> computer player. With no --ai and no --hotseat the computer takes every side
+    but the first."""
+    all_sides = sides(rs)
+    players, default = available_players(rs)
+    wanted: dict[str, str] = {}
+    if hotseat and ai:
+        raise SeatError("--hotseat and --ai do not go together")
+    if not ai and not hotseat:
+        wanted = {s: default for s in all_sides[1:]}
+    for item in ai:
+        side, _, kind = item.partition("=")
+        kind = kind.strip() or default
+        if kind not in players:
+            raise SeatError(f"no computer player `{kind}` (this ruleset has: {', '.join(players)})")
+        if side.strip().lower() == "all":
+            wanted.update({s: kind for s in all_sides})
+            continue
+        match = [s for s in all_sides if s.lower() == side.strip().lower()]
+        if not match:
+            raise SeatError(f"--ai {item}: no side `{side}` (the sides are: {', '.join(all_sides)}, or all)")
+        wanted[match[0]] = kind
+    return {side: players[kind](seed + i + 1) for i, (side, kind) in enumerate(sorted(wanted.items()))}

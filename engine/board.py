@@ -1,0 +1,139 @@
+"""The map: spaces and what connects them.
+
+A board is a generic graph of spaces (hexes, territories, sea zones) with attributes on the
+spaces and on the links between them (a road along a hex side, a river barrier, a strait).
+It is built once from scenario data and shared, never copied, by every game state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from engine.hexgrid import Hex, direction, neighbours
+
+_EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """One space of the map. `attrs` holds the ruleset's facts (terrain, VP, IPC value...)."""
+
+    id: str
+    name: str
+    kind: str = "space"
+    hex: Hex | None = None
+    attrs: Mapping[str, Any] = field(default_factory=lambda: _EMPTY)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.attrs.get(key, default)
+
+
+class Board:
+    """Spaces and adjacency. Links are undirected; each may carry attributes."""
+
+    __slots__ = ("spaces", "_adj", "_links", "_by_hex", "meta")
+
+    def __init__(
+        self,
+        spaces: Iterable[Space],
+        links: Iterable[tuple[str, str, Mapping[str, Any]]] = (),
+        meta: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.spaces: dict[str, Space] = {}
+        for s in spaces:
+            if s.id in self.spaces:
+                raise ValueError(f"space `{s.id}` is defined twice")
+            self.spaces[s.id] = s
+        adj: dict[str, list[str]] = {sid: [] for sid in self.spaces}
+        self._links: dict[frozenset[str], Mapping[str, Any]] = {}
+        for a, b, attrs in links:
+            for sid in (a, b):
+                if sid not in self.spaces:
+                    raise ValueError(f"link {a}-{b} names unknown space `{sid}`")
+            key = frozenset((a, b))
+            if key in self._links:
+                merged = dict(self._links[key])
+                merged.update(attrs)
+                self._links[key] = MappingProxyType(merged)
+                continue
+            self._links[key] = MappingProxyType(dict(attrs)) if attrs else _EMPTY
+            adj[a].append(b)
+            adj[b].append(a)
+        self._adj: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in adj.items()}
+        self._by_hex: dict[Hex, str] = {s.hex: s.id for s in self.spaces.values() if s.hex is not None}
+        self.meta: Mapping[str, Any] = MappingProxyType(dict(meta or {}))
+
+    @classmethod
+    def hex_map(
+        cls,
+        spaces: Iterable[Space],
+        link_attrs: Mapping[frozenset[str], Mapping[str, Any]] | None = None,
+        meta: Mapping[str, Any] | None = None,
+    ) -> Board:
+        """A hex board: every pair of hexes that touch is linked; `link_attrs` adds facts
+        (road, river) to particular sides."""
+        spaces = list(spaces)
+        by_hex = {s.hex: s.id for s in spaces if s.hex is not None}
+        link_attrs = link_attrs or {}
+        links = []
+        for s in spaces:
+            assert s.hex is not None, f"hex board space `{s.id}` has no hex"
+            for n in neighbours(s.hex):
+                other = by_hex.get(n)
+                if other is not None and s.id < other:
+                    links.append((s.id, other, link_attrs.get(frozenset((s.id, other)), _EMPTY)))
+        for key in link_attrs:
+            a, b = tuple(key)
+            if a not in by_hex.values() or b not in by_hex.values():
+                raise ValueError(f"link {a}-{b} names an unknown hex")
+        return cls(spaces, links, meta)
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self.spaces
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+    def space(self, sid: str) -> Space:
+        try:
+            return self.spaces[sid]
+        except KeyError:
+            raise KeyError(f"no space `{sid}` on this board") from None
+
+    def neighbours(self, sid: str) -> tuple[str, ...]:
+        return self._adj[sid]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return frozenset((a, b)) in self._links
+
+    def link(self, a: str, b: str) -> Mapping[str, Any]:
+        """Attributes of the link between two spaces (empty when plain or absent)."""
+        return self._links.get(frozenset((a, b)), _EMPTY)
+
+    def links(self) -> Iterable[tuple[str, str, Mapping[str, Any]]]:
+        for key, attrs in self._links.items():
+            a, b = sorted(key)
+            yield a, b, attrs
+
+    def at_hex(self, h: Hex) -> str | None:
+        return self._by_hex.get(h)
+
+    def direction(self, a: str, b: str) -> str | None:
+        """Compass side of `a` facing `b` on a hex board (E, NE, NW, W, SW, SE)."""
+        ha, hb = self.spaces[a].hex, self.spaces[b].hex
+        if ha is None or hb is None:
+            return None
+        return direction(ha, hb)
+
+    def find(self, name: str) -> str | None:
+        """The id of the space with this id or (case-insensitive) name."""
+        if name in self.spaces:
+            return name
+        low = name.lower()
+        for s in self.spaces.values():
+            if s.name.lower() == low:
+                return s.id
+        return None

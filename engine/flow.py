@@ -1,0 +1,74 @@
+"""Driving a game state forward: apply an action to a copy, then walk the sequence until
+someone has to decide something. Shared by the Game controller and the computer players'
+look-ahead, so both play by exactly the same rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, Decision, IllegalAction
+from engine.ruleset import LoadedRuleset, Result
+from engine.sequence import Boundary
+from engine.state import GameState
+
+#: boundaries with a pluggy hook of the same name (wargame_<name>)
+_HOOKED = {"turn_start", "turn_end", "power_start", "power_end", "phase_start", "phase_end", "game_end"}
+
+
+def fire(rs: LoadedRuleset, state: GameState, boundaries: list[Boundary]) -> None:
+    """Log each boundary and run what is bound to it: the plugins' hooks, then the rules
+    files' `rule ... on <event>` handlers, base ruleset first in both."""
+    hooks = rs.plugins.hook
+    rules = rs.rules
+    for name, args in boundaries:
+        state.emit(name, **args)
+        if name in _HOOKED:
+            getattr(hooks, "wargame_" + name)(state=state, rules=rules, **args)
+        for handler in rules.handlers(name):
+            handler(state, *args.values())
+        if state.result is not None:
+            return
+
+
+def start(rs: LoadedRuleset, state: GameState) -> Decision | None:
+    """Enter the first step of a freshly set-up game; returns the first decision."""
+    fire(rs, state, rs.structure.begin(state))
+    return settle(rs, state)
+
+
+def settle(rs: LoadedRuleset, state: GameState) -> Decision | None:
+    """Walk the sequence until a player must decide; None when the game is over."""
+    logic = rs.logic
+    while state.result is None:
+        result = logic.result(state)
+        if result is not None:
+            state.result = result.to_json()
+            break
+        decision = logic.decision(state)
+        if decision is not None:
+            return decision
+        boundaries = rs.structure.advance(state)
+        fire(rs, state, boundaries)
+        if state.result is None and boundaries and boundaries[-1][0] == "game_end":
+            result = logic.result(state) or logic.final_result(state)
+            state.result = result.to_json()
+    return None
+
+
+def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameState, Decision | None]:
+    """Play `action` on a settled state. Returns the new state, settled, and its decision
+    (None when the game is over); `state` itself is never changed.
+
+    Raises IllegalAction when the game is over or the rules refuse the action."""
+    if state.result is not None:
+        raise IllegalAction("the game is over")
+    new = state.copy()
+    rs.logic.apply(new, action)
+    return new, settle(rs, new)
+
+
+def result_of(state: GameState) -> Result | None:
+    if state.result is None:
+        return None
+    r: dict[str, Any] = state.result
+    return Result(r.get("winner"), r.get("reason", ""), r.get("score", {}))

@@ -1,0 +1,188 @@
+"""What a ruleset is to the engine: its facts (RulesetInfo), its game logic (GameLogic), and
+the loaded whole (LoadedRuleset) a game is played with."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from engine.actions import Action, Decision
+from engine.sequence import TurnStructure
+from engine.state import GameState
+
+
+@dataclass(frozen=True)
+class ScenarioInfo:
+    name: str
+    title: str
+    description: str = ""
+    fidelity: str = "exact"
+    #: what the scenario adds up to; shown by `wargame rulesets`
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """A ruleset's facts, as its plugin announces them at discovery."""
+
+    name: str
+    title: str
+    root: Path
+    rules_files: tuple[Path, ...]
+    scenarios: tuple[ScenarioInfo, ...]
+    version: str = "0"
+    extends: str | None = None
+    sides: tuple[str, ...] = ()
+    #: data files whose content is part of the ruleset's identity (maps, orders of battle)
+    data_files: tuple[Path, ...] = ()
+    description: str = ""
+    #: a mod folder's optional Python plugin file
+    plugin: str | None = None
+
+    @property
+    def default_scenario(self) -> str:
+        return self.scenarios[0].name if self.scenarios else ""
+
+    def scenario(self, name: str | None) -> ScenarioInfo:
+        if not self.scenarios:
+            raise LookupError(f"ruleset `{self.name}` has no scenarios")
+        if name is None:
+            return self.scenarios[0]
+        for s in self.scenarios:
+            if s.name == name:
+                return s
+        known = ", ".join(s.name for s in self.scenarios)
+        raise LookupError(f"ruleset `{self.name}` has no scenario `{name}` (it has: {known})")
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: the winner (a side, or None for a draw) and why."""
+
+    winner: str | None
+    reason: str
+    score: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason, "score": dict(self.score)}
+
+
+class GameLogic:
+    """A ruleset's game, as the engine drives it. Subclass per ruleset.
+
+    The engine asks `decision(state)`; None means the current step has nothing left to ask,
+    and the engine moves the sequence on. A player's answer goes to `apply(state, action)`,
+    which must raise :class:`IllegalAction` (with a reason for the player) before changing
+    anything it cannot finish; the engine applies actions to a copy in any case, so a refused
+    action never leaves a trace.
+    """
+
+    def __init__(self, rules: Any, info: RulesetInfo, structure: TurnStructure) -> None:
+        self.rules = rules
+        self.info = info
+        self.structure = structure
+
+    # -- setting up ---------------------------------------------------------------------------
+    def new_state(self, scenario: str, seed: int) -> GameState:  # pragma: no cover - abstract
+        raise NotImplementedError(f"{type(self).__name__} must set up a scenario")
+
+    # -- playing ------------------------------------------------------------------------------
+    def decision(self, state: GameState) -> Decision | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def apply(self, state: GameState, action: Action) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def result(self, state: GameState) -> Result | None:
+        """The result if the game is over (checked after every action and boundary)."""
+        return None
+
+    def final_result(self, state: GameState) -> Result:
+        """The result when the last turn has been played."""
+        return Result(None, "the last turn was played")
+
+    # -- telling ------------------------------------------------------------------------------
+    def facts(self, state: GameState) -> dict[str, Any]:
+        """The scenario's facts for `wargame info`: JSON-able."""
+        return {}
+
+    def status(self, state: GameState) -> str:
+        """One line on where the game stands (turn, phase, score)."""
+        return self.structure.where(state)
+
+    def side_of(self, power: str) -> str:
+        """The side (team) a power plays on; the same name where powers are sides."""
+        return power
+
+    # -- views for clients (no rules here, only how things are called) ----------------------
+    def space_label(self, state: GameState, space: str) -> str:
+        """A short label for a space on a text map (at most 4 characters)."""
+        pieces = state.pieces_at(space)
+        owner = state.control.get(space, "")
+        mark = owner[:1].upper() if owner else "."
+        return f"{mark}{len(pieces)}" if pieces else mark
+
+    def describe_space(self, state: GameState, space: str) -> str:
+        """A line or two on a space: its name, facts and what stands there."""
+        sp = state.board.space(space)
+        pieces = state.pieces_at(space)
+        counts: dict[str, int] = {}
+        for p in pieces:
+            key = f"{p.owner} {p.kind}"
+            counts[key] = counts.get(key, 0) + 1
+        held = state.control.get(space)
+        text = f"{sp.name} ({sp.id})" + (f", held by {held}" if held else "")
+        if counts:
+            text += ": " + ", ".join(f"{n} {k}" for k, n in counts.items())
+        return text
+
+    def narrate(self, event: tuple[str, dict[str, Any]]) -> str | None:
+        """Words for a logged event, or None to keep it out of the players' view."""
+        kind, data = event
+        if kind == "roll":
+            why = f" for {data['why']}" if data.get("why") else ""
+            return f"rolled {data['n']}d{data['sides']}{why}: {' '.join(map(str, data['faces']))}"
+        if kind == "note":
+            return str(data.get("message", ""))
+        if kind == "destroyed":
+            return f"{data['owner']} {data['kind']} destroyed in {data['space']}"
+        if kind == "phase_start":
+            return f"-- {str(data['phase']).replace('_', ' ')} --"
+        if kind == "turn_start":
+            return f"== {self.structure.turn_name(int(data['turn']))} (turn {data['turn']}) =="
+        return None
+
+
+@dataclass
+class LoadedRuleset:
+    """A ruleset ready to play: its chain of plugins, compiled rules and logic."""
+
+    info: RulesetInfo
+    chain: tuple[RulesetInfo, ...]
+    plugins: pluggy.PluginManager
+    rules: Any
+    logic: GameLogic
+    options: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def structure(self) -> TurnStructure:
+        return self.logic.structure
+
+    @property
+    def fingerprint(self) -> str:
+        """Identifies these rules: the rules sources and the ruleset's data files."""
+        h = hashlib.sha256(str(self.rules.fingerprint).encode())
+        for info in self.chain:
+            for path in sorted(info.data_files):
+                h.update(path.name.encode())
+                h.update(path.read_bytes())
+        return h.hexdigest()

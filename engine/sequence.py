@@ -1,0 +1,132 @@
+"""The turn sequence: turns, the powers' order, phases and steps.
+
+A ruleset declares its sequence (in its rules files); the engine walks it and reports every
+boundary it crosses as an event, so rules can act at "the start of the upkeep phase" without
+the engine knowing what upkeep is. Two shapes are supported: shared phases that every side
+acts in (Battle of the Bulge), and turns where each power in order plays all the phases
+(Axis & Allies).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.state import GameState
+
+Boundary = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    name: str
+    steps: tuple[str, ...]
+    #: the phase is skipped when this says no (e.g. no air combat in bad weather)
+    when: Callable[[GameState], bool] | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class TurnStructure:
+    phases: tuple[PhaseSpec, ...]
+    powers: tuple[str, ...]
+    turns: int | None = None
+    per_power: bool = False
+    turn_names: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.phases:
+            raise ValueError("a turn sequence needs at least one phase")
+        for p in self.phases:
+            if not p.steps:
+                raise ValueError(f"phase `{p.name}` has no steps")
+
+    # -- where are we -----------------------------------------------------------------------
+    def phase(self, state: GameState) -> PhaseSpec:
+        return self.phases[state.phase_index]
+
+    def step(self, state: GameState) -> str:
+        return self.phases[state.phase_index].steps[state.step_index]
+
+    def power(self, state: GameState) -> str | None:
+        """The power whose turn it is, for sequences where each power plays in order."""
+        return self.powers[state.power_index] if self.per_power else None
+
+    def turn_name(self, turn: int) -> str:
+        if 1 <= turn <= len(self.turn_names):
+            return self.turn_names[turn - 1]
+        return f"Turn {turn}"
+
+    def where(self, state: GameState) -> str:
+        parts = [f"{self.turn_name(state.turn)} (turn {state.turn}" + (f" of {self.turns})" if self.turns else ")")]
+        if self.per_power:
+            parts.append(f"{self.power(state)}'s turn")
+        parts.append(f"{self.phase(state).name.replace('_', ' ')}: {self.step(state).replace('_', ' ')}")
+        return ", ".join(parts)
+
+    # -- walking ----------------------------------------------------------------------------
+    def begin(self, state: GameState) -> list[Boundary]:
+        """Put the state on the first step of the game; the boundaries crossed."""
+        state.turn, state.power_index, state.phase_index, state.step_index = 1, 0, 0, 0
+        out: list[Boundary] = [("turn_start", self._turn_args(state))]
+        if self.per_power:
+            out.append(("power_start", self._turn_args(state)))
+        return out + self._enter_phase(state, 0)
+
+    def advance(self, state: GameState) -> list[Boundary]:
+        """Move past the current step; the boundaries crossed, in order.
+
+        Ends with ("game_end", {}) after the last step of the last turn."""
+        phase = self.phases[state.phase_index]
+        out: list[Boundary] = [("step_end", self._step_args(state))]
+        if state.step_index + 1 < len(phase.steps):
+            state.step_index += 1
+            out.append(("step_start", self._step_args(state)))
+            return out
+        out.append(("phase_end", self._phase_args(state)))
+        return out + self._enter_phase(state, state.phase_index + 1)
+
+    def _enter_phase(self, state: GameState, index: int) -> list[Boundary]:
+        out: list[Boundary] = []
+        while True:
+            while index < len(self.phases):
+                spec = self.phases[index]
+                state.phase_index, state.step_index = index, 0
+                if spec.when is None or spec.when(state):
+                    out.append(("phase_start", self._phase_args(state)))
+                    out.append(("step_start", self._step_args(state)))
+                    return out
+                out.append(("phase_skipped", self._phase_args(state)))
+                index += 1
+            # past the last phase: next power, or next turn
+            index = 0
+            if self.per_power and state.power_index + 1 < len(self.powers):
+                out.append(("power_end", self._turn_args(state)))
+                state.power_index += 1
+                out.append(("power_start", self._turn_args(state)))
+                continue
+            if self.per_power:
+                out.append(("power_end", self._turn_args(state)))
+            out.append(("turn_end", self._turn_args(state)))
+            if self.turns is not None and state.turn >= self.turns:
+                state.phase_index, state.step_index = len(self.phases) - 1, len(self.phases[-1].steps) - 1
+                out.append(("game_end", {}))
+                return out
+            state.turn += 1
+            state.power_index = 0
+            out.append(("turn_start", self._turn_args(state)))
+            if self.per_power:
+                out.append(("power_start", self._turn_args(state)))
+
+    def _turn_args(self, state: GameState) -> dict[str, Any]:
+        args: dict[str, Any] = {"turn": state.turn}
+        if self.per_power:
+            args["power"] = self.powers[state.power_index]
+        return args
+
+    def _phase_args(self, state: GameState) -> dict[str, Any]:
+        return {"phase": self.phases[state.phase_index].name}
+
+    def _step_args(self, state: GameState) -> dict[str, Any]:
+        spec = self.phases[state.phase_index]
+        return {"phase": spec.name, "step": spec.steps[state.step_index]}

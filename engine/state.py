@@ -1,0 +1,204 @@
+"""The state of one game at one moment: pieces, control, resources, where we are in the turn
+sequence, the dice, and a namespaced place for the ruleset's own data.
+
+Cheap to copy by design: the board and the compiled rules are shared, pieces are immutable,
+and everything else is a flat dict copied one level deep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
+from typing import Any
+
+from engine import dice
+from engine.actions import IllegalAction
+from engine.board import Board
+from engine.pieces import Piece
+
+Event = tuple[str, dict[str, Any]]
+
+
+class GameState:
+    """Everything that changes during a game. Rulesets read and change it through the methods
+    below, so that the index of pieces by space stays right and every roll is logged."""
+
+    __slots__ = (
+        "board", "rules", "pieces", "_at", "_next_id", "control", "resources",
+        "turn", "power_index", "phase_index", "step_index", "data", "rng",
+        "result", "events", "_loaded",
+    )
+
+    def __init__(self, board: Board, rules: Any = None, seed: int = 0) -> None:
+        self.board = board
+        self.rules = rules
+        self.pieces: dict[int, Piece] = {}
+        self._at: dict[str, tuple[int, ...]] = {}
+        self._next_id = 1
+        self.control: dict[str, str] = {}
+        self.resources: dict[tuple[str, str], int] = {}
+        self.turn = 1
+        self.power_index = 0
+        self.phase_index = 0
+        self.step_index = 0
+        self.data: dict[str, dict[str, Any]] = {}
+        self.rng = dice.seed_state(seed)
+        self.result: dict[str, Any] | None = None
+        self.events: list[Event] = []
+        self._loaded: list[int] = []
+
+    # -- copying ----------------------------------------------------------------------------
+    def copy(self) -> GameState:
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.rules = self.rules
+        new.pieces = dict(self.pieces)
+        new._at = dict(self._at)
+        new._next_id = self._next_id
+        new.control = dict(self.control)
+        new.resources = dict(self.resources)
+        new.turn = self.turn
+        new.power_index = self.power_index
+        new.phase_index = self.phase_index
+        new.step_index = self.step_index
+        new.data = {ns: dict(d) for ns, d in self.data.items()}
+        new.rng = self.rng
+        new.result = self.result
+        new.events = []
+        new._loaded = list(self._loaded)
+        return new
+
+    # -- pieces -----------------------------------------------------------------------------
+    def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:
+        piece = Piece(self._next_id, kind, owner, space, **fields)
+        self._next_id += 1
+        self.pieces[piece.id] = piece
+        self._at[space] = self._at.get(space, ()) + (piece.id,)
+        return piece
+
+    def piece(self, pid: int) -> Piece:
+        try:
+            return self.pieces[pid]
+        except KeyError:
+            raise IllegalAction(f"there is no piece #{pid}") from None
+
+    def pieces_at(self, space: str) -> list[Piece]:
+        pieces = self.pieces
+        return [pieces[i] for i in self._at.get(space, ())]
+
+    def ids_at(self, space: str) -> tuple[int, ...]:
+        return self._at.get(space, ())
+
+    def occupied(self) -> Iterator[str]:
+        """Spaces (and off-board areas) that hold at least one piece."""
+        return (s for s, ids in self._at.items() if ids)
+
+    def pieces_of(self, owner: str) -> list[Piece]:
+        return [p for p in self.pieces.values() if p.owner == owner]
+
+    def update(self, pid: int, **changes: Any) -> Piece:
+        """Replace a piece with changed fields (moving it if `space` changes)."""
+        old = self.piece(pid)
+        new = replace(old, **changes)
+        if new.space != old.space:
+            self._unindex(old)
+            self._at[new.space] = self._at.get(new.space, ()) + (pid,)
+        self.pieces[pid] = new
+        return new
+
+    def move(self, pid: int, space: str) -> Piece:
+        return self.update(pid, space=space)
+
+    def remove(self, pid: int) -> Piece:
+        old = self.piece(pid)
+        self._unindex(old)
+        del self.pieces[pid]
+        return old
+
+    def _unindex(self, piece: Piece) -> None:
+        ids = self._at[piece.space]
+        rest = tuple(i for i in ids if i != piece.id)
+        if rest:
+            self._at[piece.space] = rest
+        else:
+            del self._at[piece.space]
+
+    # -- control and resources --------------------------------------------------------------
+    def controller(self, space: str) -> str | None:
+        return self.control.get(space)
+
+    def resource(self, owner: str, name: str) -> int:
+        return self.resources.get((owner, name), 0)
+
+    def gain(self, owner: str, name: str, amount: int) -> int:
+        value = self.resources.get((owner, name), 0) + amount
+        if value < 0:
+            raise IllegalAction(f"{owner} has only {value - amount} {name}, not {-amount}")
+        self.resources[(owner, name)] = value
+        return value
+
+    def spend(self, owner: str, name: str, amount: int) -> int:
+        return self.gain(owner, name, -amount)
+
+    # -- ruleset data -----------------------------------------------------------------------
+    def ns(self, namespace: str) -> dict[str, Any]:
+        """The ruleset's own data under `namespace`. Values must be immutable and JSON-able
+        (ints, strings, tuples, frozensets...): copies share them."""
+        d = self.data.get(namespace)
+        if d is None:
+            d = self.data[namespace] = {}
+        return d
+
+    # -- dice and events ---------------------------------------------------------------------
+    def roll(self, n: int, sides: int, why: str = "") -> list[int]:
+        """Roll `n` dice with `sides` faces, logging the roll."""
+        if self._loaded:
+            take, self._loaded = self._loaded[:n], self._loaded[n:]
+            self.rng, extra = dice.roll(self.rng, n - len(take), sides)
+            faces = take + extra
+            for f in faces:
+                if not 1 <= f <= sides:
+                    raise ValueError(f"loaded die {f} is not a face of a d{sides}")
+        else:
+            self.rng, faces = dice.roll(self.rng, n, sides)
+        self.events.append(("roll", {"n": n, "sides": sides, "faces": faces, "why": why}))
+        return faces
+
+    def load_dice(self, faces: Iterable[int]) -> None:
+        """Fix the next rolls (rulebook examples and tests); the seed takes over after them."""
+        self._loaded = list(faces)
+
+    def emit(self, event: str, /, **data: Any) -> None:
+        self.events.append((event, data))
+
+    # -- serialisation ------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "turn": self.turn,
+            "power_index": self.power_index,
+            "phase_index": self.phase_index,
+            "step_index": self.step_index,
+            "next_id": self._next_id,
+            "rng": str(self.rng),
+            "pieces": [p.to_json() for p in sorted(self.pieces.values(), key=lambda p: p.id)],
+            "control": dict(sorted(self.control.items())),
+            "resources": [[o, n, v] for (o, n), v in sorted(self.resources.items())],
+            "data": {ns: _jsonable(d) for ns, d in sorted(self.data.items())},
+            "result": self.result,
+        }
+
+    def signature(self) -> Mapping[str, Any]:
+        """A canonical, comparable form of the state (what a replay must reproduce)."""
+        import json
+
+        return json.loads(json.dumps(self.to_json(), sort_keys=True))
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (frozenset, set)):
+        return sorted((_jsonable(v) for v in value), key=repr)
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    return value

@@ -1,0 +1,84 @@
+"""Dice are seeded and logged; states copy cheaply and independently."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine import dice
+from engine.actions import IllegalAction
+from engine.board import Board, Space
+from engine.hexgrid import Hex
+from engine.state import GameState
+
+
+def small_board() -> Board:
+    return Board.hex_map([Space(f"{q},{r}", f"{q},{r}", "hex", Hex(q, r)) for q in range(3) for r in range(3)])
+
+
+@given(st.integers(0, 2**32), st.integers(0, 30), st.sampled_from([6, 12, 20]))
+def test_same_seed_same_rolls_and_faces_in_range(seed, n, sides):
+    s1, a = dice.roll(dice.seed_state(seed), n, sides)
+    s2, b = dice.roll(dice.seed_state(seed), n, sides)
+    assert a == b and s1 == s2
+    assert all(1 <= f <= sides for f in a)
+
+
+def test_d12_is_roughly_fair():
+    state, faces = dice.roll(dice.seed_state(7), 120_000, 12)
+    counts = [faces.count(f) for f in range(1, 13)]
+    assert all(9_400 < c < 10_600 for c in counts), counts
+
+
+def test_every_roll_is_logged_and_loaded_dice_come_first():
+    st_ = GameState(small_board(), seed=3)
+    st_.load_dice([1, 3, 3])
+    faces = st_.roll(5, 12, why="test")
+    assert faces[:3] == [1, 3, 3]
+    assert st_.events[-1] == ("roll", {"n": 5, "sides": 12, "faces": faces, "why": "test"})
+
+
+def test_copy_is_independent():
+    a = GameState(small_board(), seed=1)
+    p = a.add_piece("Infantry", "Red", "0,0")
+    a.gain("Red", "supply", 3)
+    a.ns("x")["k"] = 1
+    b = a.copy()
+    b.move(p.id, "1,1")
+    b.spend("Red", "supply", 2)
+    b.ns("x")["k"] = 2
+    b.roll(3, 6)
+    assert a.pieces_at("0,0")[0].id == p.id and a.pieces_at("1,1") == []
+    assert b.pieces_at("1,1")[0].id == p.id and b.pieces_at("0,0") == []
+    assert a.resource("Red", "supply") == 3 and b.resource("Red", "supply") == 1
+    assert a.ns("x")["k"] == 1
+    assert a.rng != b.rng
+
+
+def test_spending_more_than_there_is_is_refused():
+    s = GameState(small_board())
+    s.gain("Axis", "supply", 2)
+    try:
+        s.spend("Axis", "supply", 3)
+    except IllegalAction as e:
+        assert "only 2 supply" in e.reason
+    else:
+        raise AssertionError("overspending was allowed")
+    assert s.resource("Axis", "supply") == 2
+
+
+def test_pieces_index_follows_moves_and_removals():
+    s = GameState(small_board())
+    ids = [s.add_piece("Tank", "Blue", "2,2").id for _ in range(3)]
+    s.move(ids[0], "0,0")
+    s.remove(ids[1])
+    assert [p.id for p in s.pieces_at("2,2")] == [ids[2]]
+    assert [p.id for p in s.pieces_at("0,0")] == [ids[0]]
+    assert sorted(s.occupied()) == ["0,0", "2,2"]
+
+
+def test_signature_round_trips_through_json():
+    s = GameState(small_board(), seed=5)
+    s.add_piece("Tank", "Blue", "2,2", group="7 AD", status=frozenset({"moved"}))
+    s.ns("bulge")["front"] = frozenset({"1,1", "0,2"})
+    sig = s.signature()
+    assert sig["pieces"][0]["group"] == "7 AD"
+    assert sig["data"]["bulge"]["front"] == ["0,2", "1,1"]
