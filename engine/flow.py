@@ -17,15 +17,18 @@ _HOOKED = {"turn_start", "turn_end", "power_start", "power_end", "phase_start", 
 
 def fire(rs: LoadedRuleset, state: GameState, boundaries: list[Boundary]) -> None:
     """Log each boundary and run what is bound to it: the plugins' hooks, then the rules
-    files' `rule ... on <event>` handlers, base ruleset first in both."""
+    files' `rule ... on <event>` handlers (base ruleset first in both), then the logic's
+    own `on_boundary`."""
     hooks = rs.plugins.hook
     rules = rs.rules
+    logic = rs.logic
     for name, args in boundaries:
         state.emit(name, **args)
         if name in _HOOKED:
             getattr(hooks, "wargame_" + name)(state=state, rules=rules, **args)
         for handler in rules.handlers(name):
             handler(state, *args.values())
+        logic.on_boundary(state, name, args)
         if state.result is not None:
             return
 

@@ -98,6 +98,11 @@ class GameLogic:
     def apply(self, state: GameState, action: Action) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+        """Called at every sequence boundary (turn_start, phase_start, step_start, ...), after
+        the plugins' hooks and the rules files' handlers. For automatic work in Python that
+        the rules language cannot express; a plain method call, cheap in look-ahead."""
+
     def result(self, state: GameState) -> Result | None:
         """The result if the game is over (checked after every action and boundary)."""
         return None

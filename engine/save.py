@@ -20,7 +20,7 @@ from engine.game import Game
 from engine.ruleset import LoadedRuleset
 
 SCHEMA_VERSION = 1
-FORMAT = "wargame-save"
+FORMAT: Literal["wargame-save"] = "wargame-save"
 
 
 class SavedAction(BaseModel):

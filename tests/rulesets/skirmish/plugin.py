@@ -11,8 +11,8 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.board import Board, Space
 from engine.hexgrid import from_offset
 from engine.hookspecs import hookimpl
-from engine.ruleset import GameLogic, Result
 from engine.rules import structure_from_rules
+from engine.ruleset import GameLogic, Result
 from engine.state import GameState
 
 COLS, ROWS = 5, 4
@@ -184,6 +184,7 @@ def wargame_turn_start(state: GameState, rules: Any, turn: int) -> None:
 @hookimpl
 def wargame_phase_start(state: GameState, rules: Any, phase: str) -> None:
     CALLS.append(f"phase_start {phase}")
+    state.emit("hook", name=f"phase_start {phase}", by="skirmish")
     flags = state.ns("skirmish")
     flags.clear()
     if phase == "movement":

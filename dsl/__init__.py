@@ -1,0 +1,34 @@
+"""The rules language: a small, typed, sandboxed language for wargame rules files.
+
+Rules files declare unit stats, tables, options, procedures, rules bound to engine events
+and the turn sequence; :func:`load_rules` checks them (collecting every error) and compiles
+them to Python code objects once, at load.
+"""
+
+from .errors import Diagnostic, Pos, RulesError, RulesRuntimeError
+from .loader import check_rules, coerce_option, load_rules
+from .model import CompiledRules, OptionSpec, PhaseSpec, SequenceDecl, StatSpec, UnitType
+from .parser import parse_module
+from .registry import Registry
+from .runtime import MAX_RANGE
+from .types import Type
+
+__all__ = [
+    "CompiledRules",
+    "Diagnostic",
+    "MAX_RANGE",
+    "OptionSpec",
+    "PhaseSpec",
+    "Pos",
+    "Registry",
+    "RulesError",
+    "RulesRuntimeError",
+    "SequenceDecl",
+    "StatSpec",
+    "Type",
+    "UnitType",
+    "check_rules",
+    "coerce_option",
+    "load_rules",
+    "parse_module",
+]

@@ -1,0 +1,307 @@
+"""The syntax tree of a rules file.
+
+Every node is a frozen, slotted dataclass whose first field is ``pos``: where it was
+written, so that the checker and the runtime can point a modder at the exact spot.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import Pos
+
+# ----------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True, slots=True)
+class TypeExpr:
+    """A written type: ``int``, ``list[Unit]``, ``map[str, int]``."""
+
+    pos: Pos
+    name: str
+    args: tuple[TypeExpr, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.args:
+            return self.name
+        return f"{self.name}[{', '.join(str(a) for a in self.args)}]"
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True, slots=True)
+class Expr:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class IntLit(Expr):
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class FloatLit(Expr):
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class StrLit(Expr):
+    value: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoolLit(Expr):
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Name(Expr):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MapLit(Expr):
+    entries: tuple[tuple[Expr, Expr], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Generator(Expr):
+    """``elt for var in iter where cond``; ``elt`` is None in ``count(x in xs where c)``."""
+
+    elt: Expr | None
+    var: str
+    var_pos: Pos
+    iter: Expr
+    cond: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ListComp(Expr):
+    gen: Generator
+
+
+@dataclass(frozen=True, slots=True)
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Expr):
+    func: Expr
+    args: tuple[Expr, ...]
+    gen: Generator | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnaryOp(Expr):
+    op: str  # "-" or "not"
+    operand: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class BinOp(Expr):
+    op: str  # + - * / // % and or
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Compare(Expr):
+    op: str  # == != < <= > >= in "not in" is "is not" has "has not"
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class IfExpr(Expr):
+    cond: Expr
+    then: Expr
+    else_: Expr
+
+
+# ----------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True, slots=True)
+class Stmt:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Let(Stmt):
+    name: str
+    type: TypeExpr | None
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Assign(Stmt):
+    target: Expr
+    op: str  # "=", "+=", "-="
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class If(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+    orelse: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class For(Stmt):
+    var: str
+    var_pos: Pos
+    iter: Expr
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Return(Stmt):
+    value: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+# ----------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True, slots=True)
+class Decl:
+    pos: Pos
+
+
+@dataclass(frozen=True, slots=True)
+class Extends(Decl):
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatDecl(Decl):
+    name: str
+    type: TypeExpr
+    default: Expr
+    doc: str
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TagDecl(Decl):
+    names: tuple[tuple[str, Pos], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class UnitField:
+    pos: Pos
+    name: str
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class UnitDecl(Decl):
+    name: str
+    tags: tuple[tuple[str, Pos], ...] | None
+    fields: tuple[UnitField, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class OptionDecl(Decl):
+    name: str
+    type: TypeExpr | None  # None in `override option x = ...`
+    value: Expr
+    doc: str
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    pos: Pos
+    name: str
+    type: TypeExpr
+
+
+@dataclass(frozen=True, slots=True)
+class TableEntry:
+    pos: Pos
+    keys: tuple[Expr, ...] | None  # None: the `default` entry
+    value: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class TableDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    ret: TypeExpr
+    entries: tuple[TableEntry, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TurnsDecl(Decl):
+    count: int | None  # None: unlimited
+    names: tuple[Expr, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PowersDecl(Decl):
+    mode: str  # "shared" (powers [...]) or "order" (turn order [...])
+    powers: tuple[Expr, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseDecl(Decl):
+    name: str
+    place: tuple[str, str, Pos] | None  # ("before"|"after", phase, pos)
+    when: Expr | None
+    steps: tuple[tuple[str, Pos], ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ProcedureDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    ret: TypeExpr | None
+    body: tuple[Stmt, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RuleDecl(Decl):
+    name: str
+    event: str
+    event_pos: Pos
+    params: tuple[tuple[str, Pos], ...]
+    when: Expr | None
+    body: tuple[Stmt, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Module:
+    """One parsed rules file."""
+
+    pos: Pos
+    file: str
+    extends: Extends | None
+    decls: tuple[Decl, ...]

@@ -1,0 +1,1145 @@
+"""The checker: every rule of the language that can be decided before running.
+
+It merges the layers (base first), resolves every name, infers and checks every type,
+refuses recursion, and records what the compiler needs to know (which attribute is a
+stat, which call is a table...) in :class:`Info`. It collects *every* error it finds
+instead of stopping at the first one.
+"""
+
+from __future__ import annotations
+
+import keyword
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import ast as A
+from .errors import Diagnostic, Pos, did_you_mean
+from .registry import Registry, valid_field_name
+from .types import (
+    ANY,
+    BOOL,
+    FLOAT,
+    INT,
+    NONE,
+    STR,
+    UNIT_TYPE,
+    ListType,
+    MapType,
+    RecordType,
+    Type,
+    assignable,
+    is_numeric,
+    unify,
+)
+
+__all__ = ["check_program", "Program", "Info", "UnitInfo", "OptionInfo", "BUILTINS", "static_eval",
+           "NotStatic"]
+
+#: built-in functions of the language (not overridable, not shadowable)
+BUILTINS = frozenset(
+    {"len", "abs", "min", "max", "sum", "count", "any", "all", "range", "sorted", "str", "int",
+     "float", "keys", "values"}
+)
+_AGGREGATES = {"sum", "count", "any", "all", "min", "max"}
+_TYPE_NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "UnitType": UNIT_TYPE}
+_KIND_WORD = {"unit": "unit", "option": "option", "table": "table", "procedure": "procedure"}
+
+
+class NotStatic(Exception):
+    """The expression needs the game to be running to be evaluated."""
+
+
+@dataclass
+class UnitInfo:
+    name: str
+    pos: Pos
+    tags: tuple[str, ...]
+    fields: dict[str, A.UnitField]
+
+
+@dataclass
+class OptionInfo:
+    name: str
+    type: Type
+    value: A.Expr
+    doc: str
+    pos: Pos
+    default: Any = None
+
+
+@dataclass
+class Info:
+    """What the checker proved, keyed by ``id(node)``; read by the compiler."""
+
+    types: dict[int, Type] = field(default_factory=dict)
+    names: dict[int, str] = field(default_factory=dict)  # local/option/constant/unit
+    attrs: dict[int, str] = field(default_factory=dict)  # field/stat/tags/ustat/utags/uname
+    calls: dict[int, str] = field(default_factory=dict)  # builtin/primitive/procedure/table
+
+
+@dataclass
+class Program:
+    """The merged, checked declarations of all layers."""
+
+    registry: Registry
+    stats: dict[str, tuple[A.StatDecl, Type]] = field(default_factory=dict)
+    tags: dict[str, Pos] = field(default_factory=dict)
+    units: dict[str, UnitInfo] = field(default_factory=dict)
+    options: dict[str, OptionInfo] = field(default_factory=dict)
+    tables: dict[str, A.TableDecl] = field(default_factory=dict)
+    procedures: dict[str, A.ProcedureDecl] = field(default_factory=dict)
+    rules: list[A.RuleDecl] = field(default_factory=list)
+    turns: A.TurnsDecl | None = None
+    powers: A.PowersDecl | None = None
+    phases: list[A.PhaseDecl] = field(default_factory=list)
+    info: Info = field(default_factory=Info)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+@dataclass
+class _Def:
+    kind: str
+    pos: Pos
+    layer: int
+    decl: Any
+
+
+# ============================================================================ static eval
+
+
+def static_eval(e: A.Expr, env: dict[str, Any]) -> Any:
+    """Evaluate a constant expression (literals, names from ``env``, operators)."""
+    if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)):
+        return e.value
+    if isinstance(e, A.Name):
+        if e.name in env:
+            return env[e.name]
+        raise NotStatic(e.name)
+    if isinstance(e, A.ListLit):
+        return [static_eval(i, env) for i in e.items]
+    if isinstance(e, A.MapLit):
+        return {static_eval(k, env): static_eval(v, env) for k, v in e.entries}
+    if isinstance(e, A.UnaryOp):
+        v = static_eval(e.operand, env)
+        return -v if e.op == "-" else not v
+    if isinstance(e, A.IfExpr):
+        return static_eval(e.then if static_eval(e.cond, env) else e.else_, env)
+    if isinstance(e, A.BinOp):
+        a = static_eval(e.left, env)
+        if e.op == "and":
+            return a and static_eval(e.right, env)
+        if e.op == "or":
+            return a or static_eval(e.right, env)
+        b = static_eval(e.right, env)
+        try:
+            return {
+                "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
+                "/": lambda: a / b, "//": lambda: a // b, "%": lambda: a % b,
+            }[e.op]()
+        except (ZeroDivisionError, TypeError, OverflowError) as exc:
+            raise NotStatic(str(exc)) from None
+    if isinstance(e, A.Compare):
+        a, b = static_eval(e.left, env), static_eval(e.right, env)
+        ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
+               ">": lambda: a > b, ">=": lambda: a >= b, "in": lambda: a in b,
+               "not in": lambda: a not in b}
+        if e.op in ops:
+            try:
+                return ops[e.op]()
+            except TypeError as exc:
+                raise NotStatic(str(exc)) from None
+    raise NotStatic(type(e).__name__)
+
+
+# ============================================================================ the checker
+
+
+class _Checker:
+    def __init__(self, layers: list[list[A.Module]], registry: Registry):
+        self.layers = layers
+        self.reg = registry
+        self.p = Program(registry)
+        self.info = self.p.info
+        self.diags = self.p.diagnostics
+        self.defs: dict[tuple[str, str], _Def] = {}
+        self.calls: dict[str, list[tuple[str, Pos]]] = {}  # procedure/table -> callees
+        self.current: tuple[str, str] | None = None  # ("procedure", name) / ("rule", name)...
+        self.ret_type: Type | None = None
+        self.unit_rec = registry.unit_record
+
+    # ------------------------------------------------------------------ helpers
+    def err(self, pos: Pos, msg: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(pos, msg, hint))
+
+    def check_name_ok(self, name: str, pos: Pos, what: str) -> bool:
+        if name.startswith("_"):
+            self.err(pos, f"names starting with `_` are reserved: `{name}`",
+                     "rules files cannot reach Python internals; pick a plain name")
+            return False
+        if keyword.iskeyword(name) and what in ("stat",):
+            self.err(pos, f"`{name}` cannot be used as a {what} name")
+            return False
+        return True
+
+    def value_kind(self, name: str) -> str | None:
+        d = self.defs.get(("value", name))
+        if d is not None:
+            return d.kind
+        if name in self.reg.constants:
+            return "constant"
+        if name in self.reg.primitives:
+            return "primitive"
+        if name in BUILTINS:
+            return "builtin"
+        return None
+
+    # ------------------------------------------------------------------ layering
+    def declare(self, ns: str, kind: str, name: str, pos: Pos, layer: int, override: bool, decl: Any,
+                what: str) -> bool:
+        """Register a declaration; False if it must be ignored."""
+        if ns == "value":
+            if name in BUILTINS:
+                self.err(pos, f"`{name}` is a built-in function and cannot be redefined")
+                return False
+            if name in self.reg.constants or name in self.reg.primitives:
+                src = "constant" if name in self.reg.constants else "primitive"
+                self.err(pos, f"`{name}` is already a {src} provided by the engine")
+                return False
+        prev = self.defs.get((ns, name))
+        if override:
+            if prev is None or prev.layer == layer or prev.kind != kind:
+                names = [n for (s, n), d in self.defs.items() if s == ns and d.kind == kind and d.layer < layer]
+                if prev is not None and prev.kind != kind:
+                    self.err(pos, f"`override {what} {name}`: `{name}` is a {prev.kind}, not a {kind}")
+                elif prev is not None:
+                    self.err(pos, f"`override {what} {name}`: `{name}` is defined in this same layer at {prev.pos}, not in a base layer",
+                             "remove `override`, or move it to the layer that extends this one")
+                else:
+                    self.err(pos, f"`override {what} {name}`: no base layer defines {kind} `{name}`",
+                             did_you_mean(name, names) or "remove `override` to define something new")
+                return False
+            self.defs[(ns, name)] = _Def(kind, pos, layer, decl)
+            return True
+        if prev is not None:
+            if ns == "tag":
+                self.err(pos, f"tag `{name}` is already declared at {prev.pos}")
+            elif prev.layer == layer:
+                self.err(pos, f"`{name}` is defined twice; the first definition is at {prev.pos}")
+            elif prev.kind == kind:
+                self.err(pos, f"`{name}` is already defined at {prev.pos}; write `override {what} {name}` to change it")
+            else:
+                self.err(pos, f"`{name}` is already a {prev.kind} defined at {prev.pos}")
+            return False
+        self.defs[(ns, name)] = _Def(kind, pos, layer, decl)
+        return True
+
+    def merge(self) -> None:
+        for li, modules in enumerate(self.layers):
+            for m in modules:
+                for d in m.decls:
+                    self.merge_decl(d, li)
+
+    def merge_decl(self, d: A.Decl, li: int) -> None:
+        p = self.p
+        if isinstance(d, A.StatDecl):
+            if not self.check_name_ok(d.name, d.pos, "stat"):
+                return
+            if not valid_field_name(d.name):
+                self.err(d.pos, f"stat name `{d.name}` must be lowercase letters, digits and `_`")
+                return
+            if d.name in ("name", "tags", "stats", "tag_list"):
+                self.err(d.pos, f"`{d.name}` is reserved on units and cannot be a stat name")
+                return
+            if self.unit_rec is not None and d.name in self.unit_rec.fields:
+                self.err(d.pos, f"stat `{d.name}` clashes with the engine field `{self.unit_rec.name}.{d.name}`",
+                         "choose another stat name")
+                return
+            if self.declare("stat", "stat", d.name, d.pos, li, d.override, d, "stat"):
+                t = self.resolve_type(d.type)
+                if d.override and d.name in p.stats and t != p.stats[d.name][1] and t != ANY:
+                    self.err(d.type.pos, f"`override stat {d.name}` must keep its type `{p.stats[d.name][1]}`, not `{t}`")
+                p.stats[d.name] = (d, t)
+        elif isinstance(d, A.TagDecl):
+            for name, pos in d.names:
+                if self.check_name_ok(name, pos, "tag") and self.declare("tag", "tag", name, pos, li, False, d, "tag"):
+                    p.tags[name] = pos
+        elif isinstance(d, A.UnitDecl):
+            if not self.check_name_ok(d.name, d.pos, "unit"):
+                return
+            if self.declare("value", "unit", d.name, d.pos, li, d.override, d, "unit"):
+                if d.override and d.name in p.units:
+                    u = p.units[d.name]
+                    fields = dict(u.fields)
+                    seen: set[str] = set()
+                    for f in d.fields:
+                        if f.name in seen:
+                            self.err(f.pos, f"stat `{f.name}` is given twice in unit `{d.name}`")
+                        seen.add(f.name)
+                        fields[f.name] = f
+                    tags = u.tags if d.tags is None else tuple(t for t, _ in d.tags)
+                    p.units[d.name] = UnitInfo(d.name, u.pos, tags, fields)
+                else:
+                    fields = {}
+                    for f in d.fields:
+                        if f.name in fields:
+                            self.err(f.pos, f"stat `{f.name}` is given twice in unit `{d.name}`")
+                        fields[f.name] = f
+                    p.units[d.name] = UnitInfo(d.name, d.pos, tuple(t for t, _ in (d.tags or ())), fields)
+                for tag, tpos in d.tags or ():
+                    self.pending_tags.append((tag, tpos))
+        elif isinstance(d, A.OptionDecl):
+            if not self.check_name_ok(d.name, d.pos, "option"):
+                return
+            if self.declare("value", "option", d.name, d.pos, li, d.override, d, "option"):
+                if d.override and d.name in p.options:
+                    o = p.options[d.name]
+                    p.options[d.name] = OptionInfo(d.name, o.type, d.value, d.doc or o.doc, o.pos)
+                else:
+                    assert d.type is not None
+                    p.options[d.name] = OptionInfo(d.name, self.resolve_type(d.type), d.value, d.doc, d.pos)
+        elif isinstance(d, A.TableDecl):
+            if self.check_name_ok(d.name, d.pos, "table") and self.declare("value", "table", d.name, d.pos, li, d.override, d, "table"):
+                if d.override and d.name in p.tables:
+                    self.same_signature(d, p.tables[d.name], "table")
+                p.tables[d.name] = d
+        elif isinstance(d, A.ProcedureDecl):
+            if self.check_name_ok(d.name, d.pos, "procedure") and self.declare("value", "procedure", d.name, d.pos, li, d.override, d, "procedure"):
+                if d.override and d.name in p.procedures:
+                    self.same_signature(d, p.procedures[d.name], "procedure")
+                p.procedures[d.name] = d
+        elif isinstance(d, A.RuleDecl):
+            if self.check_name_ok(d.name, d.pos, "rule") and self.declare("rule", "rule", d.name, d.pos, li, d.override, d, "rule"):
+                for i, r in enumerate(p.rules):
+                    if r.name == d.name:
+                        p.rules[i] = d
+                        break
+                else:
+                    p.rules.append(d)
+        elif isinstance(d, A.TurnsDecl):
+            if self.declare("seq", "turns", "turns", d.pos, li, d.override, d, "turns"):
+                p.turns = d
+        elif isinstance(d, A.PowersDecl):
+            if self.declare("seq", "powers", "powers", d.pos, li, d.override, d, "powers" if d.mode == "shared" else "turn order"):
+                p.powers = d
+        elif isinstance(d, A.PhaseDecl):
+            if self.check_name_ok(d.name, d.pos, "phase") and self.declare("phase", "phase", d.name, d.pos, li, d.override, d, "phase"):
+                self.place_phase(d)
+
+    def place_phase(self, d: A.PhaseDecl) -> None:
+        phases = self.p.phases
+        names = [ph.name for ph in phases]
+        if d.override and d.name in names:
+            i = names.index(d.name)
+            if d.place is None:
+                phases[i] = d
+                return
+            del phases[i]
+            names.pop(i)
+        if d.place is None:
+            phases.append(d)
+            return
+        where, target, tpos = d.place
+        if target not in names:
+            self.err(tpos, f"phase `{d.name}` is placed {where} unknown phase `{target}`", did_you_mean(target, names))
+            phases.append(d)
+            return
+        i = names.index(target)
+        phases.insert(i if where == "before" else i + 1, d)
+
+    def same_signature(self, new: A.TableDecl | A.ProcedureDecl, old: A.TableDecl | A.ProcedureDecl, what: str) -> None:
+        def sig(x: A.TableDecl | A.ProcedureDecl) -> str:
+            params = ", ".join(f"{p.name}: {p.type}" for p in x.params)
+            return f"({params})" + (f" -> {x.ret}" if x.ret is not None else "")
+        if sig(new) != sig(old):
+            self.err(new.pos, f"`override {what} {new.name}` must keep the signature {sig(old)}, not {sig(new)}",
+                     f"the base layer's callers expect {sig(old)}")
+
+    # ------------------------------------------------------------------ types
+    def resolve_type(self, t: A.TypeExpr) -> Type:
+        if t.name in ("list", "map"):
+            want = 1 if t.name == "list" else 2
+            if len(t.args) != want:
+                self.err(t.pos, f"`{t.name}` needs {want} type argument{'s' if want > 1 else ''}, like `{'list[int]' if want == 1 else 'map[str, int]'}`")
+                return ANY
+            args = [self.resolve_type(a) for a in t.args]
+            return ListType(args[0]) if t.name == "list" else MapType(args[0], args[1])
+        if t.args:
+            self.err(t.pos, f"type `{t.name}` takes no arguments")
+            return ANY
+        if t.name in _TYPE_NAMES:
+            return _TYPE_NAMES[t.name]
+        if t.name in self.reg.records:
+            return RecordType(t.name)
+        cands = list(_TYPE_NAMES) + list(self.reg.records) + ["list", "map"]
+        self.err(t.pos, f"unknown type `{t.name}`", did_you_mean(t.name, cands))
+        return ANY
+
+    # ------------------------------------------------------------------ declarations
+    def run(self) -> Program:
+        self.pending_tags: list[tuple[str, Pos]] = []
+        self.merge()
+        p = self.p
+        for tag, tpos in self.pending_tags:
+            if tag not in p.tags:
+                self.err(tpos, f"unknown tag `{tag}`", did_you_mean(tag, p.tags) or "declare it with `tag " + tag + "`")
+        const_env = {n: c.value for n, c in self.reg.constants.items()}
+        for name, (sd, st) in p.stats.items():
+            t = self.const_expr(sd.default, f"the default of stat `{name}`", allow_options=False)
+            if not assignable(t, st):
+                self.err(sd.default.pos, f"stat `{name}` is `{st}` but its default is `{t}`")
+        for o in p.options.values():
+            t = self.const_expr(o.value, f"the value of option `{o.name}`", allow_options=False)
+            if not assignable(t, o.type):
+                self.err(o.value.pos, f"option `{o.name}` is `{o.type}` but its value is `{t}`")
+            try:
+                o.default = static_eval(o.value, const_env)
+            except NotStatic:
+                pass
+        for u in p.units.values():
+            for f in u.fields.values():
+                if f.name not in p.stats:
+                    self.err(f.pos, f"unknown stat `{f.name}` in unit `{u.name}`",
+                             did_you_mean(f.name, p.stats) or f"declare it with `stat {f.name}: int = 0`")
+                    continue
+                st = p.stats[f.name][1]
+                t = self.const_expr(f.value, f"stat `{f.name}` of unit `{u.name}`", allow_options=True)
+                if not assignable(t, st):
+                    self.err(f.value.pos, f"stat `{f.name}` of unit `{u.name}` must be `{st}`, got `{t}`")
+        for tb in p.tables.values():
+            self.check_table(tb, const_env)
+        for pr in p.procedures.values():
+            self.check_procedure(pr)
+        for r in p.rules:
+            self.check_rule(r)
+        self.check_sequence(const_env)
+        self.check_recursion()
+        return p
+
+    def const_expr(self, e: A.Expr, what: str, allow_options: bool) -> Type:
+        bad = self.first_non_const(e, allow_options)
+        if bad is not None:
+            self.err(bad.pos, f"{what} must be a constant (a literal, a named constant{' or an option' if allow_options else ''})")
+            return ANY
+        return self.expr(e, [])
+
+    def first_non_const(self, e: A.Expr, allow_options: bool) -> A.Expr | None:
+        if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)):
+            return None
+        if isinstance(e, A.Name):
+            k = self.value_kind(e.name)
+            if k in ("constant", "unit") or (k == "option" and allow_options) or k is None:
+                return None  # unknown names are reported by expr()
+            return e
+        if isinstance(e, A.ListLit):
+            return next((b for b in (self.first_non_const(i, allow_options) for i in e.items) if b), None)
+        if isinstance(e, A.MapLit):
+            for key, v in e.entries:
+                b = self.first_non_const(key, allow_options) or self.first_non_const(v, allow_options)
+                if b:
+                    return b
+            return None
+        if isinstance(e, A.UnaryOp):
+            return self.first_non_const(e.operand, allow_options)
+        if isinstance(e, A.BinOp) and e.op in ("+", "-", "*"):
+            return self.first_non_const(e.left, allow_options) or self.first_non_const(e.right, allow_options)
+        return e
+
+    def check_table(self, tb: A.TableDecl, const_env: dict[str, Any]) -> None:
+        self.current = ("table", tb.name)
+        self.calls.setdefault(tb.name, [])
+        ptypes = [self.resolve_type(p.type) for p in tb.params]
+        self.check_params(tb.params)
+        for prm, pt in zip(tb.params, ptypes, strict=True):
+            if pt not in (INT, STR, BOOL, FLOAT, ANY):
+                self.err(prm.type.pos, f"table keys must be `int`, `str`, `bool` or `float`, not `{pt}`")
+        ret = self.resolve_type(tb.ret)
+        seen: dict[Any, Pos] = {}
+        default_seen = False
+        for en in tb.entries:
+            if en.keys is None:
+                if default_seen:
+                    self.err(en.pos, f"table `{tb.name}` has two `default` entries")
+                default_seen = True
+                scope = [{p.name: t for p, t in zip(tb.params, ptypes, strict=True)}]
+                vt = self.expr(en.value, scope)
+            else:
+                if len(en.keys) != len(tb.params):
+                    self.err(en.pos, f"table `{tb.name}` has {len(tb.params)} parameter{'s' if len(tb.params) != 1 else ''} but this key has {len(en.keys)} value{'s' if len(en.keys) != 1 else ''}")
+                else:
+                    for k, pt, prm in zip(en.keys, ptypes, tb.params, strict=True):
+                        kt = self.const_expr(k, f"a key of table `{tb.name}`", allow_options=False)
+                        if not assignable(kt, pt):
+                            self.err(k.pos, f"key for `{prm.name}` in table `{tb.name}` must be `{pt}`, got `{kt}`")
+                    try:
+                        kv = tuple(static_eval(k, const_env) for k in en.keys)
+                        if kv in seen:
+                            shown = kv[0] if len(kv) == 1 else kv
+                            self.err(en.pos, f"key {shown!r} appears twice in table `{tb.name}` (first at {seen[kv]})")
+                        else:
+                            seen[kv] = en.pos
+                    except (NotStatic, TypeError):
+                        pass
+                vt = self.const_expr(en.value, f"a value of table `{tb.name}`", allow_options=True)
+            if not assignable(vt, ret):
+                self.err(en.value.pos, f"table `{tb.name}` returns `{ret}` but this value is `{vt}`")
+        self.current = None
+
+    def check_params(self, params: tuple[A.Param, ...]) -> dict[str, Type]:
+        scope: dict[str, Type] = {}
+        for prm in params:
+            t = self.resolve_type(prm.type)
+            if not self.check_name_ok(prm.name, prm.pos, "parameter"):
+                continue
+            if prm.name in scope:
+                self.err(prm.pos, f"parameter `{prm.name}` is given twice")
+            elif self.value_kind(prm.name) is not None:
+                self.err(prm.pos, f"parameter `{prm.name}` hides the {self.value_kind(prm.name)} `{prm.name}`; choose another name")
+            scope[prm.name] = t
+        return scope
+
+    def check_procedure(self, pr: A.ProcedureDecl) -> None:
+        self.current = ("procedure", pr.name)
+        self.calls.setdefault(pr.name, [])
+        scope = self.check_params(pr.params)
+        self.ret_type = self.resolve_type(pr.ret) if pr.ret is not None else NONE
+        returns = self.block(pr.body, [scope])
+        if self.ret_type != NONE and not returns:
+            self.err(pr.pos, f"procedure `{pr.name}` may end without returning a value of type `{self.ret_type}`",
+                     "make sure every path ends with `return`")
+        self.current = None
+        self.ret_type = None
+
+    def check_rule(self, r: A.RuleDecl) -> None:
+        self.current = ("rule", r.name)
+        ev = self.reg.events.get(r.event)
+        scope: dict[str, Type] = {}
+        if ev is None:
+            self.err(r.event_pos, f"unknown event `{r.event}`", did_you_mean(r.event, self.reg.events))
+            for n, _ in r.params:
+                scope[n] = ANY
+        else:
+            if len(r.params) > len(ev.params):
+                names = ", ".join(n for n, _ in ev.params) or "nothing"
+                self.err(r.event_pos, f"event `{r.event}` passes {len(ev.params)} value{'s' if len(ev.params) != 1 else ''} ({names}), but the rule binds {len(r.params)}")
+            for (n, npos), (_, t) in zip(r.params, ev.params, strict=False):
+                if self.check_name_ok(n, npos, "parameter"):
+                    if self.value_kind(n) is not None:
+                        self.err(npos, f"parameter `{n}` hides the {self.value_kind(n)} `{n}`; choose another name")
+                    scope[n] = self.reg.type_of(t)
+        if r.when is not None:
+            self.expect_bool(r.when, [scope], "the `when` condition of a rule")
+        self.ret_type = NONE
+        self.block(r.body, [scope])
+        self.ret_type = None
+        self.current = None
+
+    def check_sequence(self, const_env: dict[str, Any]) -> None:
+        p = self.p
+        env = dict(const_env)
+        for o in p.options.values():
+            env[o.name] = o.default
+        if p.turns is not None:
+            for n in p.turns.names:
+                self.expect_type(n, [], STR, "a turn name")
+            if p.turns.count is not None and p.turns.names and len(p.turns.names) != p.turns.count:
+                self.err(p.turns.pos, f"{p.turns.count} turns but {len(p.turns.names)} turn names")
+        if p.powers is not None:
+            for n in p.powers.powers:
+                self.expect_type(n, [], STR, "a power")
+        seen: dict[str, Pos] = {}
+        for ph in p.phases:
+            if ph.name in seen:
+                self.err(ph.pos, f"phase `{ph.name}` is defined twice")
+            seen[ph.name] = ph.pos
+            steps: dict[str, Pos] = {}
+            for s, spos in ph.steps:
+                if s in steps:
+                    self.err(spos, f"step `{s}` appears twice in phase `{ph.name}` (first at {steps[s]})")
+                steps[s] = spos
+            if ph.when is not None:
+                self.current = ("phase", ph.name)
+                ok = self.expect_bool(ph.when, [{"turn": INT}], "the `when` condition of a phase")
+                self.current = None
+                if not ok:
+                    continue
+                turns = range(1, (p.turns.count if p.turns and p.turns.count else 100) + 1)
+                try:
+                    if not any(static_eval(ph.when, {**env, "turn": t}) for t in turns):
+                        self.err(ph.when.pos, f"phase `{ph.name}` can never run: its condition is false on every turn {turns.start}..{turns.stop - 1}")
+                except (NotStatic, TypeError):
+                    pass
+        self.current = None
+
+    def check_recursion(self) -> None:
+        graph = {k: [c for c, _ in v if c in self.calls] for k, v in self.calls.items()}
+        reported: set[frozenset[str]] = set()
+        for start in graph:
+            # depth-first search for a path back to start
+            stack: list[tuple[str, list[str]]] = [(start, [start])]
+            visited: set[str] = set()
+            while stack:
+                node, path = stack.pop()
+                for nxt in graph.get(node, []):
+                    if nxt == start:
+                        cyc = frozenset(path)
+                        if cyc not in reported:
+                            reported.add(cyc)
+                            pos = next(pp for c, pp in self.calls[path[-1]] if c == start)
+                            chain = " -> ".join(path + [start])
+                            self.err(pos, f"`{start}` calls itself ({chain}); recursion is not allowed",
+                                     "rules must terminate: use a `for` loop over a collection or a bounded `range`")
+                    elif nxt not in visited:
+                        visited.add(nxt)
+                        stack.append((nxt, path + [nxt]))
+
+    # ------------------------------------------------------------------ statements
+    def lookup_local(self, scopes: list[dict[str, Type]], name: str) -> Type | None:
+        for s in reversed(scopes):
+            if name in s:
+                return s[name]
+        return None
+
+    def block(self, stmts: tuple[A.Stmt, ...], scopes: list[dict[str, Type]]) -> bool:
+        """Check a block; True if it always returns."""
+        scopes = scopes + [{}]
+        returned = False
+        for st in stmts:
+            if returned:
+                self.err(st.pos, "this statement can never run: it follows a `return`")
+                break
+            returned = self.stmt(st, scopes)
+        return returned
+
+    def new_local(self, name: str, pos: Pos, t: Type, scopes: list[dict[str, Type]]) -> None:
+        if not self.check_name_ok(name, pos, "variable"):
+            return
+        if self.lookup_local(scopes, name) is not None:
+            self.err(pos, f"`{name}` is already defined here; choose another name or assign with `{name} = ...`")
+        elif self.value_kind(name) is not None:
+            self.err(pos, f"`{name}` would hide the {self.value_kind(name)} `{name}`; choose another name")
+        scopes[-1][name] = t
+
+    def stmt(self, st: A.Stmt, scopes: list[dict[str, Type]]) -> bool:
+        if isinstance(st, A.Let):
+            t = self.expr(st.value, scopes)
+            if t == NONE:
+                self.err(st.value.pos, "this call returns no value")
+                t = ANY
+            if st.type is not None:
+                want = self.resolve_type(st.type)
+                if not assignable(t, want):
+                    self.err(st.value.pos, f"`{st.name}` is declared `{want}` but the value is `{t}`")
+                t = want
+            self.new_local(st.name, st.pos, t, scopes)
+            return False
+        if isinstance(st, A.Assign):
+            self.assign(st, scopes)
+            return False
+        if isinstance(st, A.If):
+            self.expect_bool(st.cond, scopes, "the condition of `if`")
+            a = self.block(st.body, scopes)
+            b = self.block(st.orelse, scopes) if st.orelse else False
+            return a and b
+        if isinstance(st, A.For):
+            it = self.expr(st.iter, scopes)
+            elem = self.elem_type(it, st.iter.pos, "loop over")
+            inner = scopes + [{}]
+            self.new_local(st.var, st.var_pos, elem, inner)
+            if st.cond is not None:
+                self.expect_bool(st.cond, inner, "a `where` condition")
+            self.block(st.body, inner)
+            return False
+        if isinstance(st, A.Return):
+            self.ret(st, scopes)
+            return True
+        if isinstance(st, A.ExprStmt):
+            if not isinstance(st.expr, A.Call):
+                self.err(st.pos, "this expression does nothing on its own; only calls can stand alone as statements")
+            else:
+                self.expr(st.expr, scopes)
+            return False
+        raise AssertionError(st)
+
+    def ret(self, st: A.Return, scopes: list[dict[str, Type]]) -> None:
+        kind = self.current[0] if self.current else "?"
+        if st.value is None:
+            if self.ret_type not in (None, NONE):
+                self.err(st.pos, f"`return` needs a value of type `{self.ret_type}` here")
+            return
+        t = self.expr(st.value, scopes)
+        if kind == "rule":
+            self.err(st.pos, "a rule cannot return a value; only procedures return values",
+                     "write a bare `return` to stop the rule, or move the computation into a procedure")
+        elif self.ret_type == NONE:
+            name = self.current[1] if self.current else "?"
+            self.err(st.pos, f"procedure `{name}` has no return type but returns a value", f"declare it with `-> {t}`")
+        elif self.ret_type is not None and not assignable(t, self.ret_type):
+            name = self.current[1] if self.current else "?"
+            self.err(st.value.pos, f"procedure `{name}` must return `{self.ret_type}`, not `{t}`")
+
+    def assign(self, st: A.Assign, scopes: list[dict[str, Type]]) -> None:
+        tgt = st.target
+        vt = self.expr(st.value, scopes)
+        if isinstance(tgt, A.Name):
+            t = self.lookup_local(scopes, tgt.name)
+            if t is None:
+                k = self.value_kind(tgt.name)
+                if k is not None:
+                    self.err(tgt.pos, f"cannot assign to {k} `{tgt.name}`: only variables declared with `let` can change")
+                else:
+                    self.err(tgt.pos, f"assignment to undeclared variable `{tgt.name}`",
+                             did_you_mean(tgt.name, self.all_locals(scopes)) or f"declare it first with `let {tgt.name} = ...`")
+                return
+            self.info.names[id(tgt)] = "local"
+            self.info.types[id(tgt)] = t
+        elif isinstance(tgt, A.Index):
+            t = self.expr(tgt, scopes)
+        elif isinstance(tgt, A.Attr):
+            self.err(tgt.pos, f"cannot assign to `.{tgt.name}`: game state changes only through engine primitives")
+            return
+        else:
+            self.err(tgt.pos, "can only assign to a variable or an element `xs[i]`")
+            return
+        if st.op == "=":
+            if not assignable(vt, t):
+                self.err(st.value.pos, f"cannot assign `{vt}` to `{self.describe_target(tgt)}` of type `{t}`")
+        else:
+            res = self.arith("+" if st.op == "+=" else "-", t, vt, st.pos)
+            if res != ANY and not assignable(res, t):
+                self.err(st.value.pos, f"`{st.op}` would make `{self.describe_target(tgt)}` a `{res}`, but it is `{t}`")
+
+    @staticmethod
+    def describe_target(t: A.Expr) -> str:
+        return t.name if isinstance(t, A.Name) else "this element"
+
+    @staticmethod
+    def all_locals(scopes: list[dict[str, Type]]) -> list[str]:
+        return [n for s in scopes for n in s]
+
+    # ------------------------------------------------------------------ expressions
+    def expect_bool(self, e: A.Expr, scopes: list[dict[str, Type]], what: str) -> bool:
+        t = self.expr(e, scopes)
+        if t not in (BOOL, ANY):
+            self.err(e.pos, f"{what} must be `bool`, got `{t}`")
+            return False
+        return True
+
+    def expect_type(self, e: A.Expr, scopes: list[dict[str, Type]], want: Type, what: str) -> None:
+        t = self.expr(e, scopes)
+        if not assignable(t, want):
+            self.err(e.pos, f"{what} must be `{want}`, got `{t}`")
+
+    def elem_type(self, t: Type, pos: Pos, verb: str) -> Type:
+        if isinstance(t, ListType):
+            return t.elem
+        if isinstance(t, MapType):
+            return t.key
+        if t == ANY:
+            return ANY
+        self.err(pos, f"cannot {verb} a `{t}`; expected a list or a map")
+        return ANY
+
+    def expr(self, e: A.Expr, scopes: list[dict[str, Type]]) -> Type:
+        t = self._expr(e, scopes)
+        self.info.types[id(e)] = t
+        return t
+
+    def _expr(self, e: A.Expr, scopes: list[dict[str, Type]]) -> Type:
+        if isinstance(e, A.IntLit):
+            return INT
+        if isinstance(e, A.FloatLit):
+            return FLOAT
+        if isinstance(e, A.StrLit):
+            return STR
+        if isinstance(e, A.BoolLit):
+            return BOOL
+        if isinstance(e, A.Name):
+            return self.name(e, scopes)
+        if isinstance(e, A.ListLit):
+            elem: Type = ANY
+            for i in e.items:
+                it = self.expr(i, scopes)
+                u = unify(elem, it)
+                if u is None:
+                    self.err(i.pos, f"list items must have one type: `{elem}` and `{it}` are mixed")
+                else:
+                    elem = u
+            return ListType(elem)
+        if isinstance(e, A.MapLit):
+            kt: Type = ANY
+            vt: Type = ANY
+            for k, v in e.entries:
+                a, b = self.expr(k, scopes), self.expr(v, scopes)
+                ku, vu = unify(kt, a), unify(vt, b)
+                if ku is None:
+                    self.err(k.pos, f"map keys must have one type: `{kt}` and `{a}` are mixed")
+                else:
+                    kt = ku
+                if vu is None:
+                    self.err(v.pos, f"map values must have one type: `{vt}` and `{b}` are mixed")
+                else:
+                    vt = vu
+            return MapType(kt, vt)
+        if isinstance(e, A.ListComp):
+            t = self.generator(e.gen, scopes)
+            return ListType(t)
+        if isinstance(e, A.Attr):
+            return self.attr(e, scopes)
+        if isinstance(e, A.Index):
+            ot = self.expr(e.obj, scopes)
+            it = self.expr(e.index, scopes)
+            if isinstance(ot, ListType):
+                if not assignable(it, INT):
+                    self.err(e.index.pos, f"a list index must be `int`, got `{it}`")
+                return ot.elem
+            if isinstance(ot, MapType):
+                if not assignable(it, ot.key):
+                    self.err(e.index.pos, f"this map's keys are `{ot.key}`, got `{it}`")
+                return ot.value
+            if ot != ANY:
+                self.err(e.pos, f"cannot index a `{ot}`; only lists and maps have elements")
+            return ANY
+        if isinstance(e, A.Call):
+            return self.call(e, scopes)
+        if isinstance(e, A.UnaryOp):
+            t = self.expr(e.operand, scopes)
+            if e.op == "not":
+                if t not in (BOOL, ANY):
+                    self.err(e.operand.pos, f"`not` needs a `bool`, got `{t}`")
+                return BOOL
+            if not is_numeric(t):
+                self.err(e.pos, f"cannot negate a `{t}`")
+                return ANY
+            return t
+        if isinstance(e, A.BinOp):
+            a = self.expr(e.left, scopes)
+            b = self.expr(e.right, scopes)
+            if e.op in ("and", "or"):
+                for side, st in ((e.left, a), (e.right, b)):
+                    if st not in (BOOL, ANY):
+                        self.err(side.pos, f"`{e.op}` needs `bool` on both sides, got `{st}`")
+                return BOOL
+            return self.arith(e.op, a, b, e.pos)
+        if isinstance(e, A.Compare):
+            return self.compare(e, scopes)
+        if isinstance(e, A.IfExpr):
+            self.expect_bool(e.cond, scopes, "the condition of `if`")
+            a, b = self.expr(e.then, scopes), self.expr(e.else_, scopes)
+            u = unify(a, b)
+            if u is None:
+                self.err(e.pos, f"both branches of `if ... then ... else` must have one type, got `{a}` and `{b}`")
+                return ANY
+            return u
+        if isinstance(e, A.Generator):
+            raise AssertionError("bare generator")
+        raise AssertionError(e)
+
+    def arith(self, op: str, a: Type, b: Type, pos: Pos) -> Type:
+        if a == ANY or b == ANY:
+            return ANY
+        if op == "+" and a == b == STR:
+            return STR
+        if op == "+" and isinstance(a, ListType) and isinstance(b, ListType):
+            u = unify(a, b)
+            if u is not None:
+                return u
+        if is_numeric(a) and is_numeric(b):
+            if op == "/":
+                return FLOAT
+            return INT if a == b == INT else FLOAT
+        self.err(pos, f"cannot apply `{op}` to `{a}` and `{b}`")
+        return ANY
+
+    def compare(self, e: A.Compare, scopes: list[dict[str, Type]]) -> Type:
+        lt = self.expr(e.left, scopes)
+        if e.op in ("is", "is not"):
+            if not isinstance(e.right, A.Name) or self.value_kind(e.right.name) != "unit":
+                name = e.right.name if isinstance(e.right, A.Name) else "?"
+                self.err(e.right.pos, f"unknown unit `{name}` after `{e.op}`", did_you_mean(name, self.p.units))
+            else:
+                self.info.names[id(e.right)] = "unit"
+            if not (lt in (UNIT_TYPE, ANY) or self.is_unit_record(lt)):
+                self.err(e.left.pos, f"`{e.op}` tests a unit's type, but this is a `{lt}`")
+            return BOOL
+        if e.op in ("has", "has not"):
+            if not isinstance(e.right, A.Name) or e.right.name not in self.p.tags:
+                name = e.right.name if isinstance(e.right, A.Name) else "?"
+                self.err(e.right.pos, f"unknown tag `{name}`", did_you_mean(name, self.p.tags))
+            if not (lt in (UNIT_TYPE, ANY) or self.is_unit_record(lt)):
+                self.err(e.left.pos, f"`{e.op}` tests a unit's tags, but this is a `{lt}`")
+            return BOOL
+        rt = self.expr(e.right, scopes)
+        if e.op in ("in", "not in"):
+            if isinstance(rt, ListType):
+                want = rt.elem
+            elif isinstance(rt, MapType):
+                want = rt.key
+            elif rt == STR:
+                want = STR
+            elif rt == ANY:
+                want = ANY
+            else:
+                self.err(e.right.pos, f"`{e.op}` needs a list, map or string on its right, got `{rt}`")
+                return BOOL
+            if not assignable(lt, want) and not assignable(want, lt):
+                self.err(e.pos, f"cannot look for a `{lt}` in a `{rt}`")
+            return BOOL
+        if unify(lt, rt) is None:
+            self.err(e.pos, f"cannot compare `{lt}` with `{rt}`")
+        elif e.op not in ("==", "!=") and not (is_numeric(lt) and is_numeric(rt)) and not (lt == rt == STR):
+            self.err(e.pos, f"`{e.op}` compares numbers or strings, not `{lt}`")
+        return BOOL
+
+    def is_unit_record(self, t: Type) -> bool:
+        return isinstance(t, RecordType) and self.unit_rec is not None and t.name == self.unit_rec.name
+
+    def name(self, e: A.Name, scopes: list[dict[str, Type]]) -> Type:
+        if not self.check_name_ok(e.name, e.pos, "name"):
+            return ANY
+        t = self.lookup_local(scopes, e.name)
+        if t is not None:
+            self.info.names[id(e)] = "local"
+            return t
+        k = self.value_kind(e.name)
+        if k == "option":
+            self.info.names[id(e)] = "option"
+            return self.p.options[e.name].type
+        if k == "constant":
+            self.info.names[id(e)] = "constant"
+            return self.reg.type_of(self.reg.constants[e.name].type)
+        if k == "unit":
+            self.info.names[id(e)] = "unit"
+            return UNIT_TYPE
+        if k in ("table", "procedure", "primitive", "builtin"):
+            self.err(e.pos, f"`{e.name}` is a {k}; call it with `{e.name}(...)`")
+            return ANY
+        cands = self.all_locals(scopes) + [n for (s, n) in self.defs if s == "value"] + list(self.reg.constants)
+        self.err(e.pos, f"unknown name `{e.name}`", did_you_mean(e.name, cands))
+        return ANY
+
+    def attr(self, e: A.Attr, scopes: list[dict[str, Type]]) -> Type:
+        ot = self.expr(e.obj, scopes)
+        name = e.name
+        if name.startswith("_"):
+            self.err(e.pos, f"names starting with `_` are reserved: `.{name}`",
+                     "rules files cannot reach Python internals")
+            return ANY
+        if ot == ANY:
+            return ANY
+        stats = self.p.stats
+        if ot == UNIT_TYPE:
+            if name in stats:
+                self.info.attrs[id(e)] = "ustat"
+                return stats[name][1]
+            if name == "tags":
+                self.info.attrs[id(e)] = "utags"
+                return ListType(STR)
+            if name == "name":
+                self.info.attrs[id(e)] = "uname"
+                return STR
+            self.err(e.pos, f"a unit type has no stat `{name}`", did_you_mean(name, list(stats) + ["tags", "name"]))
+            return ANY
+        if isinstance(ot, RecordType):
+            spec = self.reg.records[ot.name]
+            if name in spec.fields:
+                self.info.attrs[id(e)] = "field"
+                return self.reg.type_of(spec.fields[name])
+            if spec.unit_stats:
+                if name in stats:
+                    self.info.attrs[id(e)] = "stat"
+                    return stats[name][1]
+                if name == "tags":
+                    self.info.attrs[id(e)] = "tags"
+                    return ListType(STR)
+                self.err(e.pos, f"`{ot.name}` has no field or stat `{name}`",
+                         did_you_mean(name, list(spec.fields) + list(stats) + ["tags"]))
+                return ANY
+            self.err(e.pos, f"`{ot.name}` has no field `{name}`", did_you_mean(name, spec.fields))
+            return ANY
+        self.err(e.pos, f"cannot read `.{name}` of a `{ot}` value; only units and engine records have fields")
+        return ANY
+
+    def generator(self, g: A.Generator, scopes: list[dict[str, Type]]) -> Type:
+        it = self.expr(g.iter, scopes)
+        elem = self.elem_type(it, g.iter.pos, "loop over")
+        inner = scopes + [{}]
+        self.new_local(g.var, g.var_pos, elem, inner)
+        if g.cond is not None:
+            self.expect_bool(g.cond, inner, "a `where` condition")
+        if g.elt is None:
+            return elem
+        return self.expr(g.elt, inner)
+
+    def note_call(self, callee: str, pos: Pos) -> None:
+        if self.current and self.current[0] in ("procedure", "table"):
+            self.calls.setdefault(self.current[1], []).append((callee, pos))
+
+    def call(self, e: A.Call, scopes: list[dict[str, Type]]) -> Type:
+        if not isinstance(e.func, A.Name):
+            self.err(e.pos, "only named procedures, tables and functions can be called")
+            return ANY
+        name = e.func.name
+        if not self.check_name_ok(name, e.func.pos, "function"):
+            for a in e.args:
+                self.expr(a, scopes)
+            return ANY
+        if self.lookup_local(scopes, name) is not None:
+            self.err(e.pos, f"`{name}` is a variable, not a procedure")
+            return ANY
+        k = self.value_kind(name)
+        if k == "builtin":
+            self.info.calls[id(e)] = "builtin"
+            return self.builtin(e, name, scopes)
+        if e.gen is not None:
+            self.err(e.pos, f"`{name}(... for ...)` only works with sum, count, any, all, min and max")
+            self.generator(e.gen, scopes)
+            return ANY
+        if k == "primitive":
+            spec = self.reg.primitives[name]
+            params = [(n, self.reg.type_of(t)) for n, t in spec.params]
+            ret = self.reg.type_of(spec.returns)
+        elif k == "procedure":
+            pr = self.p.procedures[name]
+            params = [(p.name, self.resolve_type_quiet(p.type)) for p in pr.params]
+            ret = self.resolve_type_quiet(pr.ret) if pr.ret is not None else NONE
+            self.note_call(name, e.pos)
+        elif k == "table":
+            tb = self.p.tables[name]
+            params = [(p.name, self.resolve_type_quiet(p.type)) for p in tb.params]
+            ret = self.resolve_type_quiet(tb.ret)
+            self.note_call(name, e.pos)
+        elif k is None:
+            cands = [n for (s, n), d in self.defs.items() if s == "value" and d.kind in ("procedure", "table")]
+            cands += list(self.reg.primitives) + list(BUILTINS)
+            hint = did_you_mean(name, cands)
+            if name in ("open", "eval", "exec", "print", "input", "getattr", "setattr", "compile", "globals"):
+                hint = "rules files cannot reach Python; the engine offers its primitives instead"
+            self.err(e.func.pos, f"unknown procedure `{name}`", hint)
+            for a in e.args:
+                self.expr(a, scopes)
+            return ANY
+        else:
+            self.err(e.func.pos, f"`{name}` is a{'n' if k[0] in 'aeiou' else ''} {k}, not something you can call")
+            return ANY
+        self.info.calls[id(e)] = k
+        self.check_args(e, name, params, scopes)
+        return ret
+
+    def resolve_type_quiet(self, t: A.TypeExpr) -> Type:
+        n = len(self.diags)
+        r = self.resolve_type(t)
+        del self.diags[n:]  # reported once, at the declaration
+        return r
+
+    def check_args(self, e: A.Call, name: str, params: list[tuple[str, Type]], scopes: list[dict[str, Type]]) -> None:
+        types = [self.expr(a, scopes) for a in e.args]
+        if len(types) != len(params):
+            plist = ", ".join(n for n, _ in params)
+            n = len(params)
+            self.err(e.pos, f"`{name}` takes {n} argument{'s' if n != 1 else ''} ({plist}), but {len(types)} {'was' if len(types) == 1 else 'were'} given")
+            return
+        for i, ((pn, pt), at, a) in enumerate(zip(params, types, e.args, strict=True), 1):
+            if not assignable(at, pt):
+                self.err(a.pos, f"argument {i} (`{pn}`) of `{name}` must be `{pt}`, got `{at}`")
+
+    def builtin(self, e: A.Call, name: str, scopes: list[dict[str, Type]]) -> Type:
+        if e.gen is not None:
+            if name not in _AGGREGATES:
+                self.err(e.pos, f"`{name}` does not take `for`/`where`")
+            t = self.generator(e.gen, scopes)
+            if name == "count":
+                if e.gen.elt is not None:
+                    self.err(e.pos, "`count` counts items: write `count(x in xs where ...)`")
+                return INT
+            if name in ("any", "all"):
+                if e.gen.elt is None:
+                    if e.gen.cond is None:
+                        self.err(e.pos, f"`{name}(x in xs)` needs a `where` condition")
+                    return BOOL
+                if t not in (BOOL, ANY):
+                    self.err(e.gen.elt.pos, f"`{name}` needs `bool` values, got `{t}`")
+                return BOOL
+            if e.gen.elt is None:
+                self.err(e.pos, f"`{name}` needs a value to {'add' if name == 'sum' else 'compare'}: write `{name}(expr for x in xs)`")
+                return ANY
+            if not is_numeric(t) and not (name in ("min", "max") and t == STR):
+                self.err(e.gen.elt.pos, f"`{name}` needs numbers, got `{t}`")
+                return ANY
+            return t
+        types = [self.expr(a, scopes) for a in e.args]
+        n = len(types)
+
+        def arity(*ok: int) -> bool:
+            if n not in ok:
+                want = " or ".join(str(o) for o in ok)
+                self.err(e.pos, f"`{name}` takes {want} argument{'s' if ok != (1,) else ''}, but {n} {'was' if n == 1 else 'were'} given")
+                return False
+            return True
+
+        if name == "len":
+            if arity(1) and not (isinstance(types[0], (ListType, MapType)) or types[0] in (STR, ANY)):
+                self.err(e.args[0].pos, f"`len` needs a list, map or string, got `{types[0]}`")
+            return INT
+        if name == "abs":
+            if arity(1) and not is_numeric(types[0]):
+                self.err(e.args[0].pos, f"`abs` needs a number, got `{types[0]}`")
+                return ANY
+            return types[0] if n == 1 else ANY
+        if name in ("min", "max", "sum"):
+            if n == 1:
+                t = types[0]
+                if isinstance(t, ListType) and (is_numeric(t.elem) or (name != "sum" and t.elem == STR)):
+                    return t.elem
+                if t != ANY:
+                    self.err(e.args[0].pos, f"`{name}` needs a list of numbers, got `{t}`")
+                return ANY
+            if name == "sum" or n == 0:
+                arity(1)
+                return ANY
+            res: Type = ANY
+            for a, t in zip(e.args, types, strict=True):
+                if not is_numeric(t):
+                    self.err(a.pos, f"`{name}` needs numbers, got `{t}`")
+                    return ANY
+                res = unify(res, t) or ANY
+            return res
+        if name in ("any", "all"):
+            if arity(1) and not assignable(types[0], ListType(BOOL)):
+                self.err(e.args[0].pos, f"`{name}` needs a list of `bool`, got `{types[0]}`")
+            return BOOL
+        if name == "count":
+            self.err(e.pos, "`count` counts items: write `count(x in xs where ...)`; use `len(xs)` for a size")
+            return INT
+        if name == "range":
+            if arity(1, 2):
+                for a, t in zip(e.args, types, strict=True):
+                    if not assignable(t, INT):
+                        self.err(a.pos, f"the bounds of `range` must be `int`, got `{t}`")
+            return ListType(INT)
+        if name == "sorted":
+            if arity(1):
+                t = types[0]
+                if isinstance(t, ListType) and (is_numeric(t.elem) or t.elem == STR):
+                    return t
+                if t != ANY:
+                    self.err(e.args[0].pos, f"`sorted` needs a list of numbers or strings, got `{t}`")
+            return types[0] if n == 1 else ANY
+        if name in ("str", "int", "float"):
+            if arity(1) and types[0] not in (INT, FLOAT, STR, BOOL, ANY):
+                self.err(e.args[0].pos, f"`{name}` converts a number, string or bool, not a `{types[0]}`")
+            return {"str": STR, "int": INT, "float": FLOAT}[name]
+        if name in ("keys", "values"):
+            if arity(1):
+                t = types[0]
+                if isinstance(t, MapType):
+                    return ListType(t.key if name == "keys" else t.value)
+                if t != ANY:
+                    self.err(e.args[0].pos, f"`{name}` needs a map, got `{t}`")
+            return ListType(ANY)
+        raise AssertionError(name)
+
+
+def check_program(layers: list[list[A.Module]], registry: Registry) -> Program:
+    """Check all layers (base first). The diagnostics are in ``program.diagnostics``."""
+    return _Checker(layers, registry).run()
+

@@ -1,0 +1,297 @@
+"""Checked rules -> Python source -> code objects, once, at load.
+
+The generated module refers only to mangled rules names (``v_`` locals, ``f_`` procedures,
+``t_`` tables, ``r_`` rules, ``w_`` phase conditions, ``o_`` options, ``c_`` constants,
+``p_`` primitives), the unit dict ``U`` and the helpers in :mod:`dsl.runtime`. It runs with
+``__builtins__`` empty. A line map ties every generated line back to its rules position so
+runtime errors can name the rules statement.
+"""
+
+from __future__ import annotations
+
+import keyword
+import linecache
+import re
+from dataclasses import dataclass
+from types import CodeType
+from typing import Any
+
+from . import ast as A
+from .checker import Program
+from .errors import Pos
+from .model import unit_type_class
+from .registry import Registry
+from .runtime import HELPERS
+from .types import UNIT_TYPE, RecordType
+
+__all__ = ["Artifact", "compile_program", "instantiate"]
+
+_ATTR_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
+
+
+@dataclass
+class Artifact:
+    source: str
+    code: CodeType
+    filename: str
+    linemap: list[Pos | None]
+    program: Program
+
+
+class _Gen:
+    def __init__(self, program: Program):
+        self.p = program
+        self.info = program.info
+        self.reg: Registry = program.registry
+        self.lines: list[str] = []
+        self.linemap: list[Pos | None] = [None]  # generated lines are 1-based
+        self.unit_rec = self.reg.unit_record
+
+    def emit(self, indent: int, text: str, pos: Pos | None) -> None:
+        for part in text.split("\n"):
+            self.lines.append("    " * indent + part)
+            self.linemap.append(pos)
+
+    # ------------------------------------------------------------------ module
+    def module(self) -> str:
+        p = self.p
+        self.emit(0, "# generated from rules files; do not edit", None)
+        defaults = ", ".join(f"{n!r}: {self.expr(sd.default)}" for n, (sd, _) in p.stats.items())
+        self.emit(0, f"_SD = {{{defaults}}}", None)
+        for u in p.units.values():
+            stats = ", ".join(f"{f.name!r}: {self.expr(f.value)}" for f in u.fields.values())
+            tags = ", ".join(repr(t) for t in u.tags)
+            self.emit(0, f"U[{u.name!r}] = _UT({u.name!r}, _fs([{tags}]), {{**_SD, {stats}}})", u.pos)
+        for tb in p.tables.values():
+            self.table(tb)
+        for pr in p.procedures.values():
+            params = "".join(f", v_{prm.name}" for prm in pr.params)
+            self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
+            self.body(pr.body, 1)
+        for r in p.rules:
+            params = "".join(f", v_{n}" for n, _ in r.params)
+            self.emit(0, f"def r_{r.name}(ctx{params}, *_rest):", r.pos)
+            if r.when is not None:
+                self.emit(1, f"if not {self.expr(r.when)}:\n    return", r.when.pos)
+            self.body(r.body, 1)
+        for ph in p.phases:
+            if ph.when is not None:
+                self.emit(0, f"def w_{ph.name}(ctx, v_turn):", ph.pos)
+                self.emit(1, f"return {self.expr(ph.when)}", ph.when.pos)
+        names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
+        powers = ", ".join(self.expr(n) for n in p.powers.powers) if p.powers else ""
+        self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
+        self.emit(0, f"SEQ_POWERS = [{powers}]", p.powers.pos if p.powers else None)
+        return "\n".join(self.lines) + "\n"
+
+    def table(self, tb: A.TableDecl) -> None:
+        entries = []
+        default: A.TableEntry | None = None
+        for en in tb.entries:
+            if en.keys is None:
+                default = en
+                continue
+            key = self.expr(en.keys[0]) if len(en.keys) == 1 else "(" + ", ".join(self.expr(k) for k in en.keys) + ",)"
+            entries.append(f"{key}: {self.expr(en.value)}")
+        self.emit(0, f"t_{tb.name}_d = {{{', '.join(entries)}}}", tb.pos)
+        params = ", ".join(f"v_{prm.name}" for prm in tb.params)
+        key = params if len(tb.params) == 1 else f"({params},)"
+        self.emit(0, f"def t_{tb.name}({params}):", None)
+        self.emit(1, f"try:\n    return t_{tb.name}_d[{key}]\nexcept KeyError:\n    pass", None)
+        if default is not None:
+            self.emit(1, f"return {self.expr(default.value)}", default.pos)
+        else:
+            self.emit(1, f"return _tmiss({tb.name!r}, ({params},))", None)
+
+    # ------------------------------------------------------------------ statements
+    def body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
+        if not stmts:
+            self.emit(indent, "pass", None)
+        for st in stmts:
+            self.stmt(st, indent)
+
+    def stmt(self, st: A.Stmt, ind: int) -> None:
+        if isinstance(st, A.Let):
+            self.emit(ind, f"v_{st.name} = {self.expr(st.value)}", st.pos)
+        elif isinstance(st, A.Assign):
+            self.emit(ind, f"{self.target(st.target)} {st.op} {self.expr(st.value)}", st.pos)
+        elif isinstance(st, A.If):
+            self.emit(ind, f"if {self.expr(st.cond)}:", st.pos)
+            self.body(st.body, ind + 1)
+            if st.orelse:
+                self.emit(ind, "else:", st.pos)
+                self.body(st.orelse, ind + 1)
+        elif isinstance(st, A.For):
+            self.emit(ind, f"for v_{st.var} in {self.iterable(st.iter)}:", st.pos)
+            if st.cond is not None:
+                self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
+            self.body(st.body, ind + 1)
+        elif isinstance(st, A.Return):
+            self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
+        elif isinstance(st, A.ExprStmt):
+            self.emit(ind, self.expr(st.expr), st.pos)
+        else:
+            raise AssertionError(st)
+
+    def target(self, t: A.Expr) -> str:
+        if isinstance(t, A.Name):
+            return f"v_{t.name}"
+        assert isinstance(t, A.Index)
+        return f"{self.expr(t.obj)}[{self.expr(t.index)}]"
+
+    # ------------------------------------------------------------------ expressions
+    def iterable(self, e: A.Expr) -> str:
+        """An expression in a `for` position: `range` stays lazy there."""
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
+                and self.info.calls.get(id(e)) == "builtin":
+            return f"_rng({', '.join(self.expr(a) for a in e.args)})"
+        return self.expr(e)
+
+    def gen(self, g: A.Generator, elt: str | None = None) -> str:
+        out = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {self.iterable(g.iter)}"
+        if g.cond is not None:
+            out += f" if {self.expr(g.cond)}"
+        return out
+
+    def attr_name(self, obj: str, name: str) -> str:
+        assert _ATTR_RE.match(name), name  # proven by the checker; never a dunder
+        if keyword.iskeyword(name):
+            return f"_ga({obj}, {name!r})"
+        return f"{obj}.{name}"
+
+    def unit_of(self, obj: A.Expr) -> str:
+        """The UnitType of a unit-typed expression (a host unit record or a UnitType)."""
+        t = self.info.types.get(id(obj))
+        code = self.expr(obj)
+        if t == UNIT_TYPE:
+            return code
+        return f"U[{code}.kind]"
+
+    def expr(self, e: A.Expr) -> str:
+        if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit)):
+            return repr(e.value)
+        if isinstance(e, A.BoolLit):
+            return "True" if e.value else "False"
+        if isinstance(e, A.Name):
+            kind = self.info.names.get(id(e), "local")
+            if kind == "local":
+                return f"v_{e.name}"
+            if kind == "option":
+                return f"o_{e.name}"
+            if kind == "constant":
+                return f"c_{e.name}"
+            if kind == "unit":
+                return f"U[{e.name!r}]"
+            raise AssertionError(kind)
+        if isinstance(e, A.ListLit):
+            return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
+        if isinstance(e, A.MapLit):
+            return "{" + ", ".join(f"{self.expr(k)}: {self.expr(v)}" for k, v in e.entries) + "}"
+        if isinstance(e, A.ListComp):
+            return f"[{self.gen(e.gen)}]"
+        if isinstance(e, A.Attr):
+            kind = self.info.attrs[id(e)]
+            if kind == "field":
+                return self.attr_name(self.expr(e.obj), e.name)
+            if kind == "stat":
+                return self.attr_name(f"U[{self.expr(e.obj)}.kind]", e.name)
+            if kind == "ustat":
+                return self.attr_name(self.expr(e.obj), e.name)
+            if kind == "tags":
+                return f"list(U[{self.expr(e.obj)}.kind].tag_list)"
+            if kind == "utags":
+                return f"list({self.expr(e.obj)}.tag_list)"
+            if kind == "uname":
+                return f"{self.expr(e.obj)}.name"
+            raise AssertionError(kind)
+        if isinstance(e, A.Index):
+            return f"{self.expr(e.obj)}[{self.expr(e.index)}]"
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, A.UnaryOp):
+            return f"({e.op} {self.expr(e.operand)})"
+        if isinstance(e, A.BinOp):
+            return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+        if isinstance(e, A.Compare):
+            if e.op in ("is", "is not"):
+                assert isinstance(e.right, A.Name)
+                op = "==" if e.op == "is" else "!="
+                t = self.info.types.get(id(e.left))
+                if isinstance(t, RecordType):
+                    return f"({self.expr(e.left)}.kind {op} {e.right.name!r})"
+                return f"({self.expr(e.left)}.name {op} {e.right.name!r})"
+            if e.op in ("has", "has not"):
+                assert isinstance(e.right, A.Name)
+                op = "in" if e.op == "has" else "not in"
+                return f"({e.right.name!r} {op} {self.unit_of(e.left)}.tags)"
+            return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+        if isinstance(e, A.IfExpr):
+            return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
+        raise AssertionError(e)
+
+    def call(self, e: A.Call) -> str:
+        assert isinstance(e.func, A.Name)
+        name = e.func.name
+        kind = self.info.calls[id(e)]
+        args = [self.expr(a) for a in e.args]
+        if kind == "builtin":
+            if e.gen is not None:
+                g = e.gen
+                if name == "count":
+                    if g.cond is None:
+                        return f"len({self.expr(g.iter)})"
+                    return f"len([{self.gen(g, elt='1')}])"
+                if name in ("any", "all"):
+                    if g.elt is None:
+                        assert g.cond is not None
+                        return f"{name}({self.expr(g.cond)} for v_{g.var} in {self.iterable(g.iter)})"
+                    return f"{name}({self.gen(g)})"
+                return f"{name}([{self.gen(g)}])"
+            if name == "range":
+                return f"_rngl({', '.join(args)})"
+            if name == "keys":
+                return f"list({args[0]}.keys())"
+            if name == "values":
+                return f"list({args[0]}.values())"
+            if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "int", "float", "any", "all"):
+                return f"{name}({', '.join(args)})"
+            raise AssertionError(name)
+        if kind == "primitive":
+            spec = self.reg.primitives[name]
+            if spec.context:
+                args.insert(0, "ctx")
+            return f"p_{name}({', '.join(args)})"
+        if kind == "procedure":
+            return f"f_{name}({', '.join(['ctx'] + args)})"
+        if kind == "table":
+            return f"t_{name}({', '.join(args)})"
+        raise AssertionError(kind)
+
+
+def compile_program(program: Program, fingerprint: str) -> Artifact:
+    """Generate and compile the Python module for a checked program (no diagnostics left)."""
+    g = _Gen(program)
+    source = g.module()
+    filename = f"<rules {fingerprint[:12]}>"
+    code = compile(source, filename, "exec", dont_inherit=True, optimize=2)
+    lines = source.splitlines(keepends=True)
+    linecache.cache[filename] = (len(source), None, lines, filename)
+    return Artifact(source, code, filename, g.linemap, program)
+
+
+def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, Any]:
+    """Run the compiled module with the given option values; returns its namespace."""
+    p = artifact.program
+    reg = p.registry
+    ns: dict[str, Any] = {"__builtins__": {}}
+    ns.update(HELPERS)
+    ns["U"] = {}
+    ns["_UT"] = unit_type_class(list(p.stats))
+    for name, spec in reg.primitives.items():
+        ns[f"p_{name}"] = spec.fn
+    for name, c in reg.constants.items():
+        ns[f"c_{name}"] = c.value
+    for name, value in option_values.items():
+        ns[f"o_{name}"] = value
+    exec(artifact.code, ns)
+    return ns

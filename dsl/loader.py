@@ -1,0 +1,282 @@
+"""Loading rules: files -> layers (following ``extends``) -> checked program -> compiled
+:class:`~dsl.model.CompiledRules`, with option overrides validated and coerced.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from os import PathLike
+from pathlib import Path
+from typing import Any
+
+from . import ast as A
+from .checker import OptionInfo, Program, check_program
+from .compiler import Artifact, compile_program, instantiate
+from .errors import Diagnostic, Pos, RulesError, did_you_mean
+from .model import CompiledRules, OptionSpec, PhaseSpec, SequenceDecl, StatSpec
+from .parser import parse_module
+from .registry import Registry
+from .runtime import translate_errors
+from .types import BOOL, FLOAT, INT, STR, ListType, MapType, Type
+
+__all__ = ["load_rules", "check_rules", "coerce_option", "RulesSource"]
+
+RulesSource = str | PathLike[str] | tuple[str, str]
+Files = RulesSource | Sequence[RulesSource]
+ResolveExtends = Callable[[str], Sequence[RulesSource]]
+
+_OPT_POS = Pos("<options>", 0, 0)
+
+
+def _as_list(files: Files) -> list[RulesSource]:
+    if isinstance(files, (str, PathLike)):
+        return [files]
+    if _is_pair(files):
+        return [files]  # type: ignore[list-item]
+    return list(files)  # type: ignore[arg-type]
+
+
+def _is_pair(x: Any) -> bool:
+    return isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and isinstance(x[1], str) \
+        and not x[1].endswith(".rules")
+
+
+def _read(src: RulesSource) -> tuple[str, str]:
+    if isinstance(src, tuple):
+        return src[0], src[1]
+    path = Path(src)
+    return str(path), path.read_text(encoding="utf-8")
+
+
+class _Loaded:
+    def __init__(self) -> None:
+        self.layers: list[list[A.Module]] = []
+        self.texts: list[tuple[str, str]] = []
+        self.diags: list[Diagnostic] = []
+
+
+def _load_layers(files: Files, resolve_extends: ResolveExtends | None) -> _Loaded:
+    out = _Loaded()
+    _load_layer(_as_list(files), resolve_extends, out, [])
+    return out
+
+
+def _load_layer(files: list[RulesSource], resolve: ResolveExtends | None, out: _Loaded, chain: list[str]) -> None:
+    modules: list[A.Module] = []
+    texts: list[tuple[str, str]] = []
+    for src in files:
+        try:
+            name, text = _read(src)
+        except OSError as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"cannot read rules file `{src}`: {exc.strerror}"))
+            continue
+        texts.append((name, text))
+        try:
+            modules.append(parse_module(text, name))
+        except RulesError as exc:
+            out.diags.extend(exc.diagnostics)
+    ext = [m.extends for m in modules if m.extends is not None]
+    if ext:
+        first = ext[0]
+        for other in ext[1:]:
+            if other.name != first.name:
+                out.diags.append(Diagnostic(other.pos, f"files of one ruleset extend different bases: `{first.name}` and `{other.name}`"))
+        if first.name in chain:
+            out.diags.append(Diagnostic(first.pos, f"`extends {first.name}` makes a cycle: {' -> '.join(chain + [first.name])}"))
+        elif resolve is None:
+            out.diags.append(Diagnostic(first.pos, f"`extends {first.name}`: no way to find base rulesets was given",
+                                        "pass resolve_extends=... to load_rules"))
+        else:
+            try:
+                base = list(resolve(first.name))
+            except (KeyError, LookupError, OSError, ValueError):
+                base = []
+            if not base:
+                out.diags.append(Diagnostic(first.pos, f"unknown base ruleset `{first.name}`"))
+            else:
+                _load_layer(base, resolve, out, chain + [first.name])
+    out.layers.append(modules)
+    out.texts.extend(texts)
+
+
+def _fingerprint(texts: list[tuple[str, str]]) -> str:
+    h = hashlib.sha256()
+    for _, text in texts:
+        data = text.encode("utf-8")
+        h.update(len(data).to_bytes(8, "big"))
+        h.update(data)
+    return h.hexdigest()
+
+
+def check_rules(files: Files, registry: Registry, resolve_extends: ResolveExtends | None = None) -> list[Diagnostic]:
+    """Every problem in the rules (parse and check), without compiling. Empty when fine."""
+    loaded = _load_layers(files, resolve_extends)
+    diags = list(loaded.diags)
+    diags.extend(check_program(loaded.layers, registry).diagnostics)
+    return _sorted(diags, loaded.texts)
+
+
+def _sorted(diags: list[Diagnostic], texts: list[tuple[str, str]]) -> list[Diagnostic]:
+    order = {name: i for i, (name, _) in enumerate(texts)}
+    seen: set[tuple[Pos, str]] = set()
+    unique = []
+    for d in diags:
+        if (d.pos, d.message) not in seen:
+            seen.add((d.pos, d.message))
+            unique.append(d)
+    return sorted(unique, key=lambda d: (order.get(d.pos.file, -1), d.pos.line, d.pos.col))
+
+
+def load_rules(
+    files: Files,
+    registry: Registry,
+    *,
+    resolve_extends: ResolveExtends | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> CompiledRules:
+    """Parse, check and compile rules files (a path, a list of paths, or ``(name, text)``
+    pairs). Base layers named by ``extends`` come from ``resolve_extends(name)``.
+    ``options`` overrides option values by name; strings are coerced to the option's type.
+    Raises :class:`RulesError` with every diagnostic found."""
+    registry.validate()
+    loaded = _load_layers(files, resolve_extends)
+    sources = dict(loaded.texts)
+    program = check_program(loaded.layers, registry)
+    diags = _sorted(loaded.diags + program.diagnostics, loaded.texts)
+    if any(d.severity == "error" for d in diags):
+        raise RulesError(diags, sources)
+    fp = _fingerprint(loaded.texts)
+    artifact = compile_program(program, fp)
+    specs = {
+        name: OptionSpec(name, o.type, o.default, o.doc, o.pos) for name, o in program.options.items()
+    }
+    values = _option_values(program.options, specs, options or {})
+    return _build(artifact, specs, values, fp, [n for n, _ in loaded.texts])
+
+
+# ------------------------------------------------------------------------------ options
+
+
+def _option_values(infos: dict[str, OptionInfo], specs: dict[str, OptionSpec], overrides: Mapping[str, Any]) -> dict[str, Any]:
+    values = {name: o.default for name, o in infos.items()}
+    diags: list[Diagnostic] = []
+    for name, raw in overrides.items():
+        if name not in specs:
+            diags.append(Diagnostic(_OPT_POS, f"unknown option `{name}`", did_you_mean(name, specs)))
+            continue
+        try:
+            values[name] = coerce_option(specs[name].type, raw)
+        except ValueError as exc:
+            diags.append(Diagnostic(_OPT_POS, f"option `{name}` is `{specs[name].type}`: {exc}"))
+    if diags:
+        raise RulesError(diags)
+    return values
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def coerce_option(t: Type, value: Any) -> Any:
+    """Check ``value`` against type ``t``; strings (from a command line) are converted.
+    Raises ValueError with a readable reason."""
+    if isinstance(value, str) and t != STR:
+        text = value.strip()
+        if t == INT:
+            try:
+                return int(text)
+            except ValueError:
+                raise ValueError(f"`{value}` is not a whole number") from None
+        if t == FLOAT:
+            try:
+                return float(text)
+            except ValueError:
+                raise ValueError(f"`{value}` is not a number") from None
+        if t == BOOL:
+            if text.lower() in _TRUE:
+                return True
+            if text.lower() in _FALSE:
+                return False
+            raise ValueError(f"`{value}` is not true/false/yes/no/1/0")
+        if isinstance(t, (ListType, MapType)):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                raise ValueError(f"`{value}` is not a JSON {t}") from None
+    return _check_value(t, value)
+
+
+def _check_value(t: Type, v: Any) -> Any:
+    if t == INT:
+        if isinstance(v, int) and not isinstance(v, bool):
+            return v
+    elif t == FLOAT:
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return float(v)
+    elif t == BOOL:
+        if isinstance(v, bool):
+            return v
+    elif t == STR:
+        if isinstance(v, str):
+            return v
+    elif isinstance(t, ListType):
+        if isinstance(v, (list, tuple)):
+            return [_check_value(t.elem, x) for x in v]
+    elif isinstance(t, MapType):
+        if isinstance(v, dict):
+            return {_check_value(t.key, k): _check_value(t.value, x) for k, x in v.items()}
+    else:
+        return v
+    raise ValueError(f"got {type(v).__name__} {v!r}")
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, Any], fp: str, files: list[str]) -> CompiledRules:
+    p: Program = artifact.program
+    ns = instantiate(artifact, values)
+    wrap = lambda fn: translate_errors(fn, artifact.filename, artifact.linemap)  # noqa: E731
+    stats = {
+        name: StatSpec(name, t, ns["_SD"][name], sd.doc, sd.pos) for name, (sd, t) in p.stats.items()
+    }
+    procedures = {name: wrap(ns[f"f_{name}"]) for name in p.procedures}
+    tables = {name: wrap(ns[f"t_{name}"]) for name in p.tables}
+    handlers: dict[str, list[Callable[..., Any]]] = {}
+    for r in p.rules:
+        handlers.setdefault(r.event, []).append(wrap(ns[f"r_{r.name}"]))
+    sequence = None
+    if p.turns is not None or p.powers is not None or p.phases:
+        phases = tuple(
+            PhaseSpec(ph.name, tuple(s for s, _ in ph.steps), ph.pos,
+                      wrap(ns[f"w_{ph.name}"]) if ph.when is not None else None)
+            for ph in p.phases
+        )
+        sequence = SequenceDecl(
+            turns=p.turns.count if p.turns is not None else None,
+            turn_names=tuple(ns["SEQ_TURN_NAMES"]),
+            mode=p.powers.mode if p.powers is not None else None,
+            powers=tuple(ns["SEQ_POWERS"]),
+            phases=phases,
+        )
+
+    def rebuild(new_values: Mapping[str, Any]) -> CompiledRules:
+        infos = {n: OptionInfo(n, s.type, A.IntLit(s.pos, 0), s.doc, s.pos, s.default) for n, s in specs.items()}
+        return _build(artifact, specs, _option_values(infos, specs, new_values), fp, files)
+
+    return CompiledRules(
+        units=dict(ns["U"]),
+        stats=stats,
+        options=dict(values),
+        option_specs=dict(specs),
+        tables=tables,
+        sequence=sequence,
+        constants={n: c.value for n, c in p.registry.constants.items()},
+        fingerprint=fp,
+        files=list(files),
+        _procedures=procedures,
+        _handlers=handlers,
+        _rebuild=rebuild,
+    )

@@ -1,0 +1,139 @@
+"""The loaded rules as the engine sees them: unit types, option and stat specs, the turn
+sequence, and :class:`CompiledRules`, the handle the engine keeps.
+
+Nothing here parses or checks; these are the plain runtime objects the loader builds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import Pos
+from .types import Type
+
+__all__ = ["UnitType", "StatSpec", "OptionSpec", "PhaseSpec", "SequenceDecl", "CompiledRules"]
+
+
+class UnitType:
+    """A declared unit. Each stat is an attribute (``Tank.attack``); the class made for one
+    ruleset adds the stats to ``__slots__`` so reading a stat is a plain slot load."""
+
+    __slots__ = ("name", "tags", "tag_list", "stats")
+
+    name: str
+    tags: frozenset[str]
+    tag_list: tuple[str, ...]
+    stats: dict[str, Any]
+
+    def __init__(self, name: str, tags: frozenset[str], stats: dict[str, Any]):
+        self.name = name
+        self.tags = frozenset(tags)
+        self.tag_list = tuple(sorted(self.tags))
+        self.stats = dict(stats)
+        for k, v in stats.items():
+            object.__setattr__(self, k, v)
+
+    def __repr__(self) -> str:
+        stats = ", ".join(f"{k}={v!r}" for k, v in self.stats.items())
+        return f"UnitType({self.name!r}, tags={sorted(self.tags)}, {stats})"
+
+    def __getattr__(self, name: str) -> Any:  # only reached for undeclared stats
+        raise AttributeError(f"unit `{self.name}` has no stat `{name}`")
+
+
+def unit_type_class(stat_names: list[str]) -> type[UnitType]:
+    """A UnitType subclass with one slot per declared stat."""
+    return type("UnitType", (UnitType,), {"__slots__": tuple(stat_names)})
+
+
+@dataclass(frozen=True)
+class StatSpec:
+    name: str
+    type: Type
+    default: Any
+    doc: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    name: str
+    type: Type
+    default: Any
+    doc: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    name: str
+    steps: tuple[str, ...]
+    pos: Pos
+    condition: Callable[[Any, int], bool] | None = None
+
+    def active(self, turn: int, ctx: Any = None) -> bool:
+        """Does this phase run on ``turn``? (phases without `when` always run)"""
+        return True if self.condition is None else bool(self.condition(ctx, turn))
+
+
+@dataclass(frozen=True)
+class SequenceDecl:
+    """The turn sequence. ``mode`` is "shared" (all powers act inside each phase, as in
+    Bulge) or "order" (each power takes a whole turn of phases, as in A&A)."""
+
+    turns: int | None  # None: unlimited
+    turn_names: tuple[str, ...]
+    mode: str | None
+    powers: tuple[str, ...]
+    phases: tuple[PhaseSpec, ...]
+
+    def turn_name(self, turn: int) -> str:
+        if 1 <= turn <= len(self.turn_names):
+            return self.turn_names[turn - 1]
+        return str(turn)
+
+
+@dataclass
+class CompiledRules:
+    """Loaded, checked and compiled rules, ready for the engine."""
+
+    units: dict[str, UnitType]
+    stats: dict[str, StatSpec]
+    options: dict[str, Any]
+    option_specs: dict[str, OptionSpec]
+    tables: dict[str, Callable[..., Any]]
+    sequence: SequenceDecl | None
+    constants: dict[str, Any]
+    fingerprint: str
+    files: list[str]
+    _procedures: dict[str, Callable[..., Any]] = field(repr=False, default_factory=dict)
+    _handlers: dict[str, list[Callable[..., Any]]] = field(repr=False, default_factory=dict)
+    _rebuild: Callable[[Mapping[str, Any]], CompiledRules] | None = field(repr=False, default=None)
+
+    def procedure(self, name: str) -> Callable[..., Any]:
+        """The procedure ``name`` as ``fn(ctx, *args)``. KeyError if there is none."""
+        try:
+            return self._procedures[name]
+        except KeyError:
+            raise KeyError(f"no procedure `{name}` in the rules") from None
+
+    def has_procedure(self, name: str) -> bool:
+        return name in self._procedures
+
+    @property
+    def procedure_names(self) -> list[str]:
+        return list(self._procedures)
+
+    def handlers(self, event: str) -> list[Callable[..., Any]]:
+        """The rules bound to ``event``, base layer first, each ``fn(ctx, *event_args)``."""
+        return list(self._handlers.get(event, ()))
+
+    def with_options(self, overrides: Mapping[str, Any]) -> CompiledRules:
+        """The same rules with some options changed (validated and coerced like at load).
+        Cheap: the compiled code is reused, only re-bound."""
+        assert self._rebuild is not None
+        merged = dict(self.options)
+        merged.update(overrides)
+        return self._rebuild(merged)

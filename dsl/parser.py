@@ -1,0 +1,440 @@
+"""Source text -> syntax tree.
+
+The LALR parser is built once per process (and cached on disk by lark); a Transformer
+turns lark's parse tree into :mod:`dsl.ast` nodes that keep their positions. Lark's
+exceptions are turned into :class:`~dsl.errors.Diagnostic` s that say, in words, what was
+expected.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+import lark
+from lark import Token, Transformer, v_args
+from lark.lexer import PatternStr
+
+from . import ast as A
+from .errors import Diagnostic, Pos, RulesError
+
+__all__ = ["parse", "parse_module"]
+
+_GRAMMAR = Path(__file__).with_name("grammar.lark")
+
+_TERMINAL_WORDS = {
+    "NAME": "a name",
+    "INT": "a whole number",
+    "FLOAT": "a decimal number",
+    "STRING": "a string",
+    "ADD_OP": "an operator",
+    "MUL_OP": "an operator",
+    "PLACE": "`before` or `after`",
+    "$END": "end of file",
+}
+
+
+@functools.cache
+def _parser() -> lark.Lark:
+    return lark.Lark(
+        _GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        cache=True,
+    )
+
+
+class _SyntaxProblem(Exception):
+    def __init__(self, pos: Pos, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.diag = Diagnostic(pos, message, hint)
+
+
+def _describe_terminal(name: str) -> str:
+    if name in _TERMINAL_WORDS:
+        return _TERMINAL_WORDS[name]
+    try:
+        term = _parser().get_terminal(name)
+    except KeyError:
+        return name.lower()
+    if isinstance(term.pattern, PatternStr):
+        return f"`{term.pattern.value}`"
+    return name.lower()
+
+
+_EXPR_START = {"a whole number", "a decimal number", "a string", "a name", "`(`", "`[`", "`{`",
+               "`-`", "`not`", "`if`", "`true`", "`false`"}
+_STMT_START = {"`let`", "`for`", "`if`", "`return`", "a name"}
+
+
+def _expected_words(expected: set[str]) -> str:
+    found = {_describe_terminal(t) for t in expected}
+    if {"a whole number", "a string", "`(`"} <= found:
+        if _STMT_START <= found:
+            found = (found - _EXPR_START - _STMT_START) | {"a statement"}
+        else:
+            found = (found - _EXPR_START) | {"an expression"}
+    # keywords and punctuation first, then the general classes
+    words = sorted(found, key=lambda w: (not w.startswith("`"), w))
+    if len(words) > 14:
+        words = words[:14] + ["..."]
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _token_words(tok: Token) -> str:
+    if tok.type == "$END":
+        return "end of file"
+    if tok.type == "NAME":
+        return f"name `{tok.value}`"
+    if tok.type in ("INT", "FLOAT"):
+        return f"number `{tok.value}`"
+    if tok.type == "STRING":
+        return f"string {tok.value}"
+    return f"`{tok.value}`"
+
+
+class _ToAst(Transformer):
+    """Lark tree -> dsl.ast. Tokens are kept for positions until the last moment."""
+
+    def __init__(self, file: str):
+        super().__init__()
+        self.file = file
+
+    # --- helpers
+    def p(self, x: Any) -> Pos:
+        if isinstance(x, Token):
+            return Pos(self.file, x.line or 0, x.column or 0)
+        if hasattr(x, "pos"):
+            return x.pos  # type: ignore[no-any-return]
+        return Pos(self.file, getattr(x, "line", 0) or 0, getattr(x, "column", 0) or 0)
+
+    def _names(self, toks: list[Any]) -> tuple[tuple[str, Pos], ...]:
+        return tuple((str(t), self.p(t)) for t in toks if t is not None)
+
+    # --- module
+    @v_args(meta=True)
+    def start(self, meta: Any, items: list[Any]) -> A.Module:
+        ext = items[0] if items and isinstance(items[0], A.Extends) else None
+        decls = tuple(i for i in items if not isinstance(i, A.Extends))
+        for d in decls:
+            if isinstance(d, A.Extends):
+                raise _SyntaxProblem(d.pos, "`extends` must be the first line of a file")
+        return A.Module(Pos(self.file, 1, 1), self.file, ext, decls)
+
+    def extends_decl(self, items: list[Any]) -> A.Extends:
+        return A.Extends(self.p(items[0]), str(items[0]))
+
+    def _decl_pos(self, ovr: Token | None, name: Token, meta: Any) -> Pos:
+        return Pos(self.file, meta.line, meta.column) if not meta.empty else self.p(name)
+
+    @v_args(meta=True)
+    def stat_decl(self, meta: Any, items: list[Any]) -> A.StatDecl:
+        ovr, name, typ, default, doc = items
+        return A.StatDecl(self._decl_pos(ovr, name, meta), str(name), typ, default, doc or "", ovr is not None)
+
+    @v_args(meta=True)
+    def tag_decl(self, meta: Any, items: list[Any]) -> A.TagDecl:
+        return A.TagDecl(Pos(self.file, meta.line, meta.column), self._names(items))
+
+    @v_args(meta=True)
+    def unit_decl(self, meta: Any, items: list[Any]) -> A.UnitDecl:
+        ovr, name, tags, *fields = items
+        return A.UnitDecl(self._decl_pos(ovr, name, meta), str(name), tags, tuple(fields), ovr is not None)
+
+    def tag_list(self, items: list[Any]) -> tuple[tuple[str, Pos], ...]:
+        return self._names(items)
+
+    def unit_field(self, items: list[Any]) -> A.UnitField:
+        return A.UnitField(self.p(items[0]), str(items[0]), items[1])
+
+    @v_args(meta=True)
+    def option_decl(self, meta: Any, items: list[Any]) -> A.OptionDecl:
+        name, typ, value, doc = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False)
+
+    @v_args(meta=True)
+    def option_override(self, meta: Any, items: list[Any]) -> A.OptionDecl:
+        _ovr, name, value, doc = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), None, value, doc or "", True)
+
+    def doc(self, items: list[Any]) -> str:
+        return self._string(items[0])
+
+    @v_args(meta=True)
+    def table_decl(self, meta: Any, items: list[Any]) -> A.TableDecl:
+        ovr, name, params, ret, *entries = items
+        entries = [e for e in entries if e is not None]
+        return A.TableDecl(self._decl_pos(ovr, name, meta), str(name), params or (), ret, tuple(entries), ovr is not None)
+
+    def table_entry(self, items: list[Any]) -> A.TableEntry:
+        key, value = items
+        if key is None:
+            return A.TableEntry(value.pos, None, value)
+        keys, pos = key
+        return A.TableEntry(pos, keys, value)
+
+    def key_single(self, items: list[Any]) -> tuple[tuple[A.Expr, ...], Pos]:
+        return (items[0],), items[0].pos
+
+    @v_args(meta=True)
+    def key_tuple(self, meta: Any, items: list[Any]) -> tuple[tuple[A.Expr, ...], Pos]:
+        return tuple(items), Pos(self.file, meta.line, meta.column)
+
+    def key_default(self, items: list[Any]) -> None:
+        return None
+
+    @v_args(meta=True)
+    def turns_decl(self, meta: Any, items: list[Any]) -> A.TurnsDecl:
+        ovr, count, *names = items
+        n = None if count.type == "UNLIMITED" else int(count)
+        return A.TurnsDecl(Pos(self.file, meta.line, meta.column), n, tuple(x for x in names if x is not None), ovr is not None)
+
+    @v_args(meta=True)
+    def powers_decl(self, meta: Any, items: list[Any]) -> A.PowersDecl:
+        ovr, *powers = items
+        return A.PowersDecl(Pos(self.file, meta.line, meta.column), "shared", tuple(x for x in powers if x is not None), ovr is not None)
+
+    @v_args(meta=True)
+    def turn_order_decl(self, meta: Any, items: list[Any]) -> A.PowersDecl:
+        ovr, *powers = items
+        return A.PowersDecl(Pos(self.file, meta.line, meta.column), "order", tuple(x for x in powers if x is not None), ovr is not None)
+
+    @v_args(meta=True)
+    def phase_decl(self, meta: Any, items: list[Any]) -> A.PhaseDecl:
+        ovr, name, place, when, steps = items
+        return A.PhaseDecl(self._decl_pos(ovr, name, meta), str(name), place, when, steps or (), ovr is not None)
+
+    def phase_place(self, items: list[Any]) -> tuple[str, str, Pos]:
+        return str(items[0]), str(items[1]), self.p(items[1])
+
+    def steps(self, items: list[Any]) -> tuple[tuple[str, Pos], ...]:
+        return self._names(items)
+
+    @v_args(meta=True)
+    def procedure_decl(self, meta: Any, items: list[Any]) -> A.ProcedureDecl:
+        ovr, name, params, ret, body = items
+        return A.ProcedureDecl(self._decl_pos(ovr, name, meta), str(name), params or (), ret, body, ovr is not None)
+
+    @v_args(meta=True)
+    def rule_decl(self, meta: Any, items: list[Any]) -> A.RuleDecl:
+        ovr, name, event, *rest = items
+        body = rest[-1]
+        when = rest[-2]
+        params = self._names(rest[:-2])
+        return A.RuleDecl(self._decl_pos(ovr, name, meta), str(name), str(event), self.p(event), params, when, body, ovr is not None)
+
+    def params(self, items: list[Any]) -> tuple[A.Param, ...]:
+        return tuple(items)
+
+    def param(self, items: list[Any]) -> A.Param:
+        return A.Param(self.p(items[0]), str(items[0]), items[1])
+
+    def type(self, items: list[Any]) -> A.TypeExpr:
+        name, *args = items
+        return A.TypeExpr(self.p(name), str(name), tuple(a for a in args if a is not None))
+
+    # --- statements
+    def block(self, items: list[Any]) -> tuple[A.Stmt, ...]:
+        return tuple(items)
+
+    @v_args(meta=True)
+    def let_stmt(self, meta: Any, items: list[Any]) -> A.Let:
+        name, typ, value = items
+        return A.Let(Pos(self.file, meta.line, meta.column), str(name), typ, value)
+
+    def assign_stmt(self, items: list[Any]) -> A.Assign:
+        target, op, value = items
+        return A.Assign(target.pos, target, op, value)
+
+    def assign_op(self, items: list[Any]) -> str:
+        return str(items[0])
+
+    @v_args(meta=True)
+    def if_stmt(self, meta: Any, items: list[Any]) -> A.If:
+        cond, body, orelse = items
+        if orelse is None:
+            orelse = ()
+        elif isinstance(orelse, A.If):
+            orelse = (orelse,)
+        return A.If(Pos(self.file, meta.line, meta.column), cond, body, orelse)
+
+    @v_args(meta=True)
+    def for_stmt(self, meta: Any, items: list[Any]) -> A.For:
+        var, it, cond, body = items
+        return A.For(Pos(self.file, meta.line, meta.column), str(var), self.p(var), it, cond, body)
+
+    def return_stmt(self, items: list[Any]) -> A.Return:
+        return A.Return(self.p(items[0]), items[1])
+
+    def expr_stmt(self, items: list[Any]) -> A.ExprStmt:
+        return A.ExprStmt(items[0].pos, items[0])
+
+    # --- expressions
+    @v_args(meta=True)
+    def if_expr(self, meta: Any, items: list[Any]) -> A.IfExpr:
+        return A.IfExpr(Pos(self.file, meta.line, meta.column), *items)
+
+    def _binop(self, items: list[Any]) -> A.BinOp:
+        left, op, right = items
+        return A.BinOp(self.p(op), str(op), left, right)
+
+    or_expr = and_expr = sum = product = _binop
+
+    def unary(self, items: list[Any]) -> A.UnaryOp:
+        op, operand = items
+        return A.UnaryOp(self.p(op), str(op), operand)
+
+    def comparison(self, items: list[Any]) -> A.Compare:
+        left, (op, pos), right = items
+        return A.Compare(pos, op, left, right)
+
+    def comp_op(self, items: list[Any]) -> tuple[str, Pos]:
+        return " ".join(str(t) for t in items), self.p(items[0])
+
+    def call(self, items: list[Any]) -> A.Call:
+        func, args = items
+        pos = func.pos
+        if args is None:
+            return A.Call(pos, func, ())
+        kind, payload = args
+        if kind == "plain":
+            if (
+                isinstance(func, A.Name)
+                and func.name in ("count", "any", "all")
+                and len(payload) == 1
+                and isinstance(payload[0], A.Compare)
+                and payload[0].op == "in"
+                and isinstance(payload[0].left, A.Name)
+            ):
+                c = payload[0]
+                assert isinstance(c.left, A.Name)
+                gen = A.Generator(c.pos, None, c.left.name, c.left.pos, c.right, None)
+                return A.Call(pos, func, (), gen)
+            return A.Call(pos, func, tuple(payload))
+        if kind == "where":
+            binding, cond = payload
+            if not (isinstance(binding, A.Compare) and binding.op == "in" and isinstance(binding.left, A.Name)):
+                raise _SyntaxProblem(
+                    binding.pos,
+                    "`where` needs a binding on its left, like `x in collection where ...`",
+                    "write `count(u in units where u.hits > 0)` or `sum(u.attack for u in units where ...)`",
+                )
+            gen = A.Generator(binding.pos, None, binding.left.name, binding.left.pos, binding.right, cond)
+            return A.Call(pos, func, (), gen)
+        return A.Call(pos, func, (), payload)
+
+    def plain_args(self, items: list[Any]) -> tuple[str, list[Any]]:
+        return "plain", items
+
+    def gen_args(self, items: list[Any]) -> tuple[str, A.Generator]:
+        elt, var, it, cond = items
+        return "gen", A.Generator(elt.pos, elt, str(var), self.p(var), it, cond)
+
+    def where_args(self, items: list[Any]) -> tuple[str, tuple[Any, Any]]:
+        return "where", (items[0], items[1])
+
+    def index(self, items: list[Any]) -> A.Index:
+        return A.Index(items[0].pos, items[0], items[1])
+
+    def attr(self, items: list[Any]) -> A.Attr:
+        return A.Attr(self.p(items[1]), items[0], str(items[1]))
+
+    def int_lit(self, items: list[Any]) -> A.IntLit:
+        return A.IntLit(self.p(items[0]), int(items[0]))
+
+    def float_lit(self, items: list[Any]) -> A.FloatLit:
+        return A.FloatLit(self.p(items[0]), float(items[0]))
+
+    def _string(self, tok: Token) -> str:
+        try:
+            value = json.loads(str(tok))
+        except ValueError:
+            raise _SyntaxProblem(self.p(tok), "bad escape in string", 'use \\" \\\\ \\n or \\t') from None
+        return str(value)
+
+    def str_lit(self, items: list[Any]) -> A.StrLit:
+        return A.StrLit(self.p(items[0]), self._string(items[0]))
+
+    def true_lit(self, items: list[Any]) -> A.BoolLit:
+        return A.BoolLit(self.p(items[0]), True)
+
+    def false_lit(self, items: list[Any]) -> A.BoolLit:
+        return A.BoolLit(self.p(items[0]), False)
+
+    def name(self, items: list[Any]) -> A.Name:
+        return A.Name(self.p(items[0]), str(items[0]))
+
+    @v_args(meta=True)
+    def list_lit(self, meta: Any, items: list[Any]) -> A.ListLit:
+        return A.ListLit(Pos(self.file, meta.line, meta.column), tuple(i for i in items if i is not None))
+
+    @v_args(meta=True)
+    def list_comp(self, meta: Any, items: list[Any]) -> A.ListComp:
+        elt, var, it, cond = items
+        pos = Pos(self.file, meta.line, meta.column)
+        return A.ListComp(pos, A.Generator(elt.pos, elt, str(var), self.p(var), it, cond))
+
+    @v_args(meta=True)
+    def map_lit(self, meta: Any, items: list[Any]) -> A.MapLit:
+        return A.MapLit(Pos(self.file, meta.line, meta.column), tuple(i for i in items if i is not None))
+
+    def map_entry(self, items: list[Any]) -> tuple[A.Expr, A.Expr]:
+        return items[0], items[1]
+
+
+def parse_module(text: str, file: str = "<rules>") -> A.Module:
+    """Parse one rules file. Raises :class:`RulesError` with one diagnostic on a syntax error."""
+    try:
+        tree = _parser().parse(text)
+    except lark.UnexpectedInput as exc:
+        raise RulesError([_diagnostic_for(exc, file, text)], {file: text}) from None
+    try:
+        module = _ToAst(file).transform(tree)
+    except lark.exceptions.VisitError as exc:
+        if isinstance(exc.orig_exc, _SyntaxProblem):
+            raise RulesError([exc.orig_exc.diag], {file: text}) from None
+        raise
+    assert isinstance(module, A.Module)
+    return module
+
+
+parse = parse_module
+
+
+def _diagnostic_for(exc: lark.UnexpectedInput, file: str, text: str) -> Diagnostic:
+    line = getattr(exc, "line", 0) or 0
+    col = getattr(exc, "column", 0) or 0
+    if isinstance(exc, lark.UnexpectedCharacters):
+        at = exc.pos_in_stream or 0
+        ch = text[at] if at < len(text) else "?"
+        hint = None
+        if ch == "'":
+            hint = 'strings use double quotes: "like this"'
+        elif ch in "*&|!^~":
+            hint = "the language has + - * / // % and `and`, `or`, `not`; there is no `**`"
+        return Diagnostic(Pos(file, line, col), f"unexpected character `{ch}`", hint)
+    if isinstance(exc, lark.UnexpectedToken):
+        tok = exc.token
+        expected = set(exc.accepts or exc.expected)
+        if tok.type == "$END":
+            lines = text.splitlines() or [""]
+            line, col = len(lines), len(lines[-1]) + 1
+        hint = None
+        if str(tok.value) == "*":
+            hint = "there is no `**` power operator"
+        elif str(tok.value) in ("<", "<=", ">", ">=", "==", "!="):
+            hint = "comparisons do not chain: write `a < b and b < c`"
+        msg = f"unexpected {_token_words(tok)}, expected {_expected_words(expected)}"
+        return Diagnostic(Pos(file, line, col), msg, hint)
+    if isinstance(exc, lark.UnexpectedEOF):
+        lines = text.splitlines() or [""]
+        return Diagnostic(
+            Pos(file, len(lines), len(lines[-1]) + 1),
+            f"unexpected end of file, expected {_expected_words(set(exc.expected))}",
+        )
+    return Diagnostic(Pos(file, line, col), str(exc))

@@ -1,0 +1,139 @@
+"""What the host (the engine and a ruleset's Python plugin) offers to rules files.
+
+The rules language knows nothing of the engine: every record type, primitive function,
+engine event and named constant a rules file may use is declared here by the host. The
+``dsl`` package never imports ``engine`` or ``rulesets``.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .types import RecordType, Type, parse_type_text
+
+__all__ = ["Registry", "RecordSpec", "PrimitiveSpec", "EventSpec", "ConstantSpec", "valid_field_name"]
+
+_FIELD_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
+_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+def valid_field_name(name: str) -> bool:
+    """Field and stat names: lowercase, never starting with `_` (so never a dunder)."""
+    return bool(_FIELD_RE.match(name))
+
+
+@dataclass(frozen=True)
+class RecordSpec:
+    name: str
+    fields: dict[str, str]
+    unit_stats: bool = False
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class PrimitiveSpec:
+    name: str
+    fn: Callable[..., Any]
+    params: tuple[tuple[str, str], ...]
+    returns: str = "none"
+    context: bool = False
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    name: str
+    params: tuple[tuple[str, str], ...]
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class ConstantSpec:
+    name: str
+    type: str
+    value: Any
+    doc: str = ""
+
+
+@dataclass
+class Registry:
+    """Collects the host's declarations. Types are written as text: ``"list[Unit]"``."""
+
+    records: dict[str, RecordSpec] = field(default_factory=dict)
+    primitives: dict[str, PrimitiveSpec] = field(default_factory=dict)
+    events: dict[str, EventSpec] = field(default_factory=dict)
+    constants: dict[str, ConstantSpec] = field(default_factory=dict)
+
+    # -- declaring
+    def record(self, name: str, fields: dict[str, str], *, unit_stats: bool = False, doc: str = "") -> None:
+        self._check_name(name)
+        for f in fields:
+            if not valid_field_name(f) or keyword.iskeyword(f):
+                raise ValueError(f"record field `{name}.{f}` must be lowercase letters, digits and `_`")
+        if unit_stats and "kind" not in fields:
+            raise ValueError(f"record `{name}` carries unit stats, so it needs a `kind: str` field naming its unit")
+        if unit_stats and any(r.unit_stats for r in self.records.values() if r.name != name):
+            raise ValueError("only one record type may carry unit stats")
+        self.records[name] = RecordSpec(name, dict(fields), unit_stats, doc)
+
+    def primitive(
+        self,
+        name: str,
+        fn: Callable[..., Any],
+        params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (),
+        returns: str = "none",
+        *,
+        context: bool = False,
+        doc: str = "",
+    ) -> None:
+        self._check_name(name)
+        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc)
+
+    def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
+        self._check_name(name)
+        self.events[name] = EventSpec(name, tuple(params), doc)
+
+    def constant(self, name: str, type: str, value: Any, doc: str = "") -> None:
+        self._check_name(name)
+        self.constants[name] = ConstantSpec(name, type, value, doc)
+
+    # -- reading
+    @property
+    def unit_record(self) -> RecordSpec | None:
+        for r in self.records.values():
+            if r.unit_stats:
+                return r
+        return None
+
+    def type_of(self, text: str) -> Type:
+        return parse_type_text(text, set(self.records))
+
+    def field_type(self, record: RecordType, name: str) -> Type | None:
+        spec = self.records.get(record.name)
+        if spec is None or name not in spec.fields:
+            return None
+        return self.type_of(spec.fields[name])
+
+    def validate(self) -> None:
+        """Raise ValueError if a declared type names an unknown record."""
+        for r in self.records.values():
+            for t in r.fields.values():
+                self.type_of(t)
+        for p in self.primitives.values():
+            self.type_of(p.returns)
+            for _, t in p.params:
+                self.type_of(t)
+        for e in self.events.values():
+            for _, t in e.params:
+                self.type_of(t)
+        for c in self.constants.values():
+            self.type_of(c.type)
+
+    @staticmethod
+    def _check_name(name: str) -> None:
+        if not _NAME_RE.match(name) or keyword.iskeyword(name):
+            raise ValueError(f"`{name}` is not a valid rules-language name")

@@ -1,0 +1,58 @@
+"""Helpers shared by the rules-language tests: a host registry like the engine's, a fake
+dice primitive, pieces and a context object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from dsl import Registry
+
+
+@dataclass
+class Piece:
+    id: int
+    kind: str
+    owner: str = "Axis"
+    space: str = "h1"
+    hits: int = 0
+
+
+@dataclass
+class Ctx:
+    """What the host passes to rules: here, a queue of fixed dice and an income ledger."""
+
+    dice: list[int] = field(default_factory=list)
+    income: dict[str, int] = field(default_factory=dict)
+    log: list[str] = field(default_factory=list)
+
+
+def fake_roll(ctx: Ctx, n: int, sides: int) -> list[int]:
+    out, ctx.dice[:] = ctx.dice[:n], ctx.dice[n:]
+    assert len(out) == n, "test ran out of fixed dice"
+    return out
+
+
+def adjust_income(ctx: Ctx, power: str, amount: int) -> None:
+    ctx.income[power] = ctx.income.get(power, 0) + amount
+
+
+def note(ctx: Ctx, text: str) -> None:
+    ctx.log.append(text)
+
+
+def make_registry() -> Registry:
+    reg = Registry()
+    reg.record("Unit", fields={"id": "int", "kind": "str", "owner": "str", "space": "str", "hits": "int"},
+               unit_stats=True)
+    reg.record("Battle", fields={"attacker": "str", "space": "str"})
+    reg.primitive("roll", fake_roll, params=[("n", "int"), ("sides", "int")], returns="list[int]",
+                  context=True, doc="roll n dice with the given sides")
+    reg.primitive("adjust_income", adjust_income, params=[("power", "str"), ("amount", "int")], context=True)
+    reg.primitive("note", note, params=[("text", "str")], context=True)
+    reg.primitive("units_in_sea_zones", lambda ctx, zones: [u for u in ctx.units if int(u.space) in zones],
+                  params=[("zones", "list[int]")], returns="list[Unit]", context=True)
+    reg.event("collect_income", params=[("power", "str")], doc="a power collects its income")
+    reg.event("phase_start", params=[("phase", "str")])
+    for name in ("Axis", "Allies", "UK", "Germany", "USSR", "US", "Japan"):
+        reg.constant(name, "str", name)
+    return reg

@@ -1,0 +1,178 @@
+"""Playing, refusing, undoing, saving, loading and replaying a game of the test ruleset."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clients.players import RandomPlayer
+from engine import plugins, save
+from engine.actions import Action, IllegalAction
+from engine.game import Game, ScenarioError
+from tests.conftest import SKIRMISH
+
+
+def play_out(game: Game, seed: int = 0, limit: int = 10_000) -> Game:
+    player = RandomPlayer(seed)
+    for _ in range(limit):
+        if game.over:
+            return game
+        game.play(player.choose(game.ruleset, game.state, game.decision))
+    raise AssertionError("the game did not end")
+
+
+def test_a_random_game_ends_with_a_result(skirmish):
+    game = play_out(Game(skirmish, "hill", seed=11), seed=11)
+    assert game.result is not None and game.result.reason
+    assert game.decision is None
+    with pytest.raises(IllegalAction, match="the game is over"):
+        game.play(Action("pass"))
+
+
+def _calls(rs, house=False):
+    return next(p.CALLS for p in rs.plugins.get_plugins()
+                if hasattr(p, "CALLS") and ("house" in p.__name__) == house)
+
+
+def test_the_hooks_are_called_at_each_boundary(skirmish):
+    calls = _calls(skirmish)
+    calls.clear()
+    game = play_out(Game(skirmish, "hill", seed=1), seed=1)
+    assert calls[:3] == ["check_scenario", "turn_start 1", "phase_start combat"]
+    assert "phase_end combat" in calls and "turn_end 1" in calls
+    assert calls.index("phase_start combat") < calls.index("phase_end combat") < calls.index("phase_start movement")
+    if game.state.turn == 6 and "Red has no" not in game.result.reason and "Blue has no" not in game.result.reason:
+        assert calls[-1] == "game_end" or game.result.reason.endswith("VP")
+
+
+def test_an_extending_ruleset_overrides_options_and_its_hooks_run_after_the_base():
+    house = plugins.load(SKIRMISH.parent / "skirmish_house", paths=[SKIRMISH])
+    assert house.options["win_vp"] == 1
+    assert [i.name for i in house.chain] == ["skirmish", "skirmish-house"]
+    game = Game(house, "hill", seed=1)
+    hooks = [(d["by"], d["name"]) for kind, d in game.log if kind == "hook"]
+    assert hooks[:2] == [("skirmish", "phase_start combat"), ("skirmish-house", "phase_start combat")]
+
+
+def test_a_scenario_that_does_not_add_up_is_refused(skirmish):
+    with pytest.raises(ScenarioError, match="not on the board"):
+        Game(skirmish, "broken", seed=1)
+
+
+def test_an_illegal_action_is_refused_with_a_reason_and_changes_nothing(skirmish):
+    game = Game(skirmish, "hill", seed=2)
+    before = game.state.signature()
+    with pytest.raises(IllegalAction, match="pieces move in the movement phase"):
+        game.play(Action("move", {"piece": 1, "to": "1,0"}))
+    with pytest.raises(IllegalAction, match="unknown action"):
+        game.play(Action("fly"))
+    assert game.state.signature() == before and game.actions == []
+
+
+actions = st.one_of(
+    st.builds(lambda p, c, r: Action("move", {"piece": p, "to": f"{c},{r}"}),
+              st.integers(0, 8), st.integers(-1, 5), st.integers(-1, 4)),
+    st.builds(lambda a, b: Action("attack", {"from": a, "to": b}),
+              st.sampled_from(["0,0", "0,1", "4,1", "x"]), st.sampled_from(["1,1", "4,0", "2,1"])),
+    st.sampled_from([Action("pass"), Action("done"), Action("nonsense")]),
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), moves=st.lists(actions, max_size=30))
+def test_refused_actions_never_lose_a_unit(skirmish, seed, moves):
+    """Whatever is thrown at it, a refused action leaves the state exactly as it was."""
+    game = Game(skirmish, "hill", seed=seed)
+    for action in moves:
+        if game.over:
+            break
+        before = game.state.signature()
+        n_pieces = len(game.state.pieces)
+        try:
+            game.play(action)
+        except IllegalAction as e:
+            assert e.reason
+            assert game.state.signature() == before
+            assert len(game.state.pieces) == n_pieces
+
+
+def test_undo_takes_back_moves_within_the_step(skirmish):
+    game = Game(skirmish, "hill", seed=4)
+    while game.decision.kind != "move":
+        game.play(Action("pass"))
+    before = game.state.signature()
+    game.play(game.decision.options[0])
+    assert game.can_undo()
+    game.undo()
+    assert game.state.signature() == before
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        game.undo()
+
+
+def test_save_load_round_trip_and_exact_replay(skirmish, tmp_path):
+    game = play_out(Game(skirmish, "hill", seed=5), seed=5)
+    path = tmp_path / "game.json"
+    save.save(game, path, mods=[str(SKIRMISH)])
+    report = save.replay(path)
+    assert report.matches and report.fingerprint_ok
+    assert report.game.state.signature() == game.state.signature()
+    assert len(report.game.actions) == len(game.actions)
+
+
+def test_a_game_saved_midway_goes_on_identically(skirmish, tmp_path):
+    game = Game(skirmish, "hill", seed=8)
+    player = RandomPlayer(8)
+    for _ in range(12):
+        game.play(player.choose(skirmish, game.state, game.decision))
+    path = tmp_path / "mid.json"
+    save.save(game, path, mods=[str(SKIRMISH)])
+    loaded = save.load(path)
+    assert loaded.state.signature() == game.state.signature()
+    for _ in range(10):
+        if game.over:
+            break
+        action = player.choose(skirmish, game.state, game.decision)
+        game.play(action)
+        loaded.play(action)
+    assert loaded.state.signature() == game.state.signature()
+
+
+@pytest.mark.parametrize("mangle, message", [
+    (lambda text: text[: len(text) // 2], "damaged save file, not valid JSON"),
+    (lambda text: "[]", "not a wargame save file"),
+    (lambda text: text.replace('"schema_version": 1', '"schema_version": 99'), "schema version 99"),
+    (lambda text: text.replace('"seed": 5', '"seed": "five"'), "seed"),
+    (lambda text: text.replace('"ruleset": "skirmish"', '"ruleset": "chess"'), "no ruleset called `chess`"),
+])
+def test_damaged_saves_are_refused_clearly(skirmish, tmp_path, mangle, message):
+    game = play_out(Game(skirmish, "hill", seed=5), seed=5)
+    path = tmp_path / "game.json"
+    save.save(game, path, mods=[str(SKIRMISH)])
+    path.write_text(mangle(path.read_text()))
+    with pytest.raises(save.SaveError, match=message):
+        save.load(path)
+
+
+def test_a_tampered_state_is_detected(skirmish, tmp_path):
+    game = play_out(Game(skirmish, "hill", seed=6), seed=6)
+    path = tmp_path / "game.json"
+    save.save(game, path, mods=[str(SKIRMISH)])
+    data = json.loads(path.read_text())
+    data["state"]["turn"] += 1
+    path.write_text(json.dumps(data))
+    assert not save.replay(path).matches
+    with pytest.raises(save.SaveError, match="does not give the saved state"):
+        save.load(path)
+
+
+def test_options_change_the_rules_and_are_saved(tmp_path):
+    rs = plugins.load(SKIRMISH, options={"win_vp": "1"})
+    assert rs.options["win_vp"] == 1
+    game = play_out(Game(rs, "hill", seed=3), seed=3)
+    path = tmp_path / "opt.json"
+    save.save(game, path, mods=[str(SKIRMISH)])
+    assert json.loads(path.read_text())["options"] == {"win_vp": 1}
+    assert save.replay(path).matches
