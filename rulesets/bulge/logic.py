@@ -1,0 +1,200 @@
+"""Battle of the Bulge as the engine drives it: which module answers which step, what
+happens by itself at the boundaries, when the game is over, and how it is shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import Action, Decision, IllegalAction
+from engine.ruleset import GameLogic, Result
+from engine.state import GameState
+from rulesets.bulge import air, combat, mapdata, movement, scenario, terrain, upkeep
+from rulesets.bulge.common import hex_name, set_flag
+from rulesets.bulge.terrain import COMBAT
+
+TURN_MARKS = frozenset(("attacked", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
+                        "has_moved", "paused", "placed_off_road"))
+
+
+class BulgeLogic(GameLogic):
+    # -- setting up ---------------------------------------------------------------------------------
+    def new_state(self, scenario_name: str, seed: int) -> GameState:
+        board, _ = mapdata.load_map()
+        state = GameState(board, self.rules, seed)
+        scenario.setup(state, self.rules.options["stacking_limit"] if not self.rules.options["stacking_rulebook"]
+                       else 12)
+        return state
+
+    # -- the steps ------------------------------------------------------------------------------------
+    def decision(self, state: GameState) -> Decision | None:
+        step = self.structure.step(state)
+        if step == "air_initiative":
+            return air.decide_initiative(self, state)
+        if step == "air_placement":
+            return air.decide_placement(self, state)
+        if step == "air_resolution":
+            return air.decide_resolution(self, state)
+        if step == "attacks":
+            return combat.decide(self, state)
+        if step.endswith("trucks_home"):
+            return movement.decide_trucks_home(self, state, step)
+        if step.endswith("activation"):
+            return movement.decide_activation(self, state, step)
+        if step.endswith("_move"):
+            return movement.decide_move(self, state, step)
+        if step.endswith("reinforce"):
+            return movement.decide_reinforce(self, state, step)
+        if step == "stacking":
+            return upkeep.decide_stacking(self, state)
+        return None
+
+    def apply(self, state: GameState, action: Action) -> None:
+        step = self.structure.step(state)
+        if step == "air_initiative":
+            return air.apply_initiative(self, state, action)
+        if step == "air_placement":
+            return air.apply_placement(self, state, action)
+        if step == "air_resolution":
+            return air.apply_resolution(self, state, action)
+        if step == "attacks":
+            if action.kind in ("move", "activate") or action.kind == "place":
+                raise IllegalAction("units move in the movement phase; now is ground combat")
+            return combat.apply(self, state, action)
+        if step.endswith("trucks_home"):
+            return movement.apply_trucks_home(self, state, step, action)
+        if step.endswith("activation"):
+            if action.kind == "move":
+                raise IllegalAction("all supply is paid before any unit moves: activate hexes, then say `done`")
+            return movement.apply_activation(self, state, step, action)
+        if step.endswith("_move"):
+            if action.kind in ("attack", "attack_from"):
+                raise IllegalAction("attacks happen in the ground combat phase")
+            return movement.apply_move(self, state, step, action)
+        if step.endswith("reinforce"):
+            return movement.apply_reinforce(self, state, step, action)
+        if step == "stacking":
+            return upkeep.apply_stacking(self, state, action)
+        raise IllegalAction(f"nothing is asked during {step.replace('_', ' ')}")
+
+    def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+        if name == "turn_start":
+            self._start_turn(state)
+        elif name == "step_start":
+            step = args["step"]
+            if step == "ground_initiative":
+                combat.begin(self, state)
+            elif step == "air_initiative":
+                air.begin(self, state)
+            elif step == "commandeer":
+                upkeep.commandeer(state)
+        elif name == "step_end":
+            step = args["step"]
+            if step.endswith("unload"):
+                movement.unload(state, movement.side_of_step(step))
+            elif step == "air_return":
+                air.return_home(state)
+
+    def _start_turn(self, state: GameState) -> None:
+        for p in list(state.pieces.values()):
+            if p.status & TURN_MARKS:
+                state.update(p.id, status=p.status - TURN_MARKS)
+        for key in ("attacked_hexes", "done_steps", "blitz_groups", "air_resolved"):
+            set_flag(state, key, frozenset())
+        for key in ("attack", "air_first", "air_placing", "air_picker"):
+            set_flag(state, key, None)
+        set_flag(state, "retreats", ())
+        # trucks on the charts join the off-board area on their turn
+        for p in list(state.pieces.values()):
+            where = scenario.parse_chart_space(p.space)
+            if where and p.kind == "Truck" and where[1] <= state.turn:
+                state.move(p.id, scenario.OFFBOARD[p.owner])
+
+    # -- the end ---------------------------------------------------------------------------------------
+    def result(self, state: GameState) -> Result | None:
+        opts = self.rules.options
+        vp = state.resource("Axis", "vp")
+        if vp >= opts["victory_vp"]:
+            return Result("Axis", f"the Axis holds {vp} VP (needs {opts['victory_vp']})", self.score(state))
+        last = opts["campaign_turns"] if opts["ongoing_campaign"] else opts["last_turn"]
+        if state.turn > last:
+            return Result("Allies", f"the Allies held: the Axis has {vp} VP after turn {last} "
+                                    f"(needs {opts['victory_vp']})", self.score(state))
+        return None
+
+    def score(self, state: GameState) -> dict[str, Any]:
+        return {"Axis VP": state.resource("Axis", "vp"), "turn": min(state.turn, 99)}
+
+    # -- telling -----------------------------------------------------------------------------------------
+    def status(self, state: GameState) -> str:
+        supply = {s: sum(1 for p in state.pieces_of(s) if p.kind == "Supply" and terrain.on_board(p.space))
+                  for s in terrain.SIDES}
+        off = {s: sum(1 for p in state.pieces_at(scenario.OFFBOARD[s]) if p.kind == "Supply") for s in terrain.SIDES}
+        return (f"{self.structure.where(state)} | Axis VP {state.resource('Axis', 'vp')}/"
+                f"{self.rules.options['victory_vp']} | supply on board: Axis {supply['Axis']}, Allies "
+                f"{supply['Allies']}; off board: Axis {off['Axis']}, Allies {off['Allies']}")
+
+    def space_label(self, state: GameState, space: str) -> str:
+        sp = state.board.space(space)
+        if sp.get("partial"):
+            return ""
+        units = [p for p in state.pieces_at(space) if p.kind in COMBAT]
+        owner = state.control.get(space, "")
+        if units:
+            side = units[0].owner
+            return ("X" if side == "Axis" else "U") + str(len(units))
+        mark = "x" if owner == "Axis" else "."
+        if sp.get("town"):
+            mark = "*" if owner == "Axis" else "o"
+        return mark
+
+    def describe_space(self, state: GameState, space: str) -> str:
+        sp = state.board.space(space)
+        text = hex_name(state, space)
+        facts = []
+        if sp.get("vp"):
+            facts.append(f"{sp.get('vp')} VP")
+        if sp.get("partial"):
+            facts.append("partial hex: cannot be entered")
+        held = state.control.get(space)
+        if held:
+            facts.append(f"{held} side of the front")
+        pieces = state.pieces_at(space)
+        for side in terrain.SIDES:
+            mine = [p for p in pieces if p.owner == side]
+            if mine:
+                facts.append(f"{side}: " + ", ".join(
+                    f"{sum(1 for p in mine if p.kind == k)} {k}" for k in sorted({p.kind for p in mine})))
+        for n in state.board.neighbours(space):
+            link = state.board.link(space, n)
+            if link.get("barrier"):
+                facts.append(f"river barrier ({link['river']}) toward {hex_name(state, n)}")
+        return text + (": " + "; ".join(facts) if facts else "")
+
+    def narrate(self, event: tuple[str, dict[str, Any]]) -> str | None:
+        kind, d = event
+        if kind == "attack":
+            return (f"{d['side']} attacks {d['target']} from {d['src']} with {d['attackers']} "
+                    f"({d['dice']} dice) against {d['defenders']}")
+        if kind == "strip":
+            hits = ", ".join(f"{'+'.join(b)}: {h}" for b, h in zip(d["boxes"], d["hits"]) if h)
+            return f"  hits on the strips: {hits or 'none'}"
+        if kind == "retreat":
+            return f"{d['owner']} {d['kind']} retreats from {d['src']} to {d['to']}"
+        if kind == "move":
+            return None
+        if kind == "pay":
+            return f"{d['side']} pays {d['amount']} supply for {d['what']}"
+        if kind == "captured":
+            return f"{d['by']} captures an enemy {d['kind']} in {d['at']}"
+        if kind == "reinforce":
+            return f"{d['owner']} {d['kind']} ({d['group']}) arrives at {d['to']}"
+        if kind == "shot_down":
+            return f"{d['owner']} {d['kind']} shot down over {d['space']}"
+        if kind == "pass":
+            return f"{d['side']} passes"
+        return super().narrate(event)
+
+    def facts(self, state: GameState) -> dict[str, Any]:
+        from rulesets.bulge.facts import scenario_facts
+
+        return scenario_facts(self, state)

@@ -1,0 +1,224 @@
+"""What the board says about moving and fighting: zones of control, roads, river barriers,
+towns, the front line's sides and where supply may be drawn from.
+
+Pure queries on a game state; the rules of *when* these matter are in the rules files and
+in the phase modules.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+
+from engine.pieces import Piece
+from engine.state import GameState
+
+COMBAT = frozenset(("Infantry", "Tank", "Artillery"))
+GROUND = frozenset(("Infantry", "Tank", "Artillery", "Truck", "Supply"))
+AIR = frozenset(("Fighter", "Bomber"))
+SIDES = ("Axis", "Allies")
+
+
+def enemy(side: str) -> str:
+    return "Allies" if side == "Axis" else "Axis"
+
+
+def on_board(space: str) -> bool:
+    return ":" not in space
+
+
+def usable(p: Piece) -> bool:
+    """A piece its owner may use (not captured, not riding a truck)."""
+    return p.carrier is None and "captured" not in p.status
+
+
+def combat_units(state: GameState, sid: str, side: str) -> list[Piece]:
+    return [p for p in state.pieces_at(sid) if p.owner == side and p.kind in COMBAT]
+
+
+def ground_units(state: GameState, sid: str, side: str) -> list[Piece]:
+    return [p for p in state.pieces_at(sid) if p.owner == side and p.kind in GROUND]
+
+
+def has_combat(state: GameState, sid: str, side: str) -> bool:
+    pieces = state.pieces
+    return any(pieces[i].owner == side and pieces[i].kind in COMBAT for i in state.ids_at(sid))
+
+
+def zoc(state: GameState, side: str) -> frozenset[str]:
+    """Hexes in the zone of control of `side`'s combat units (the six hexes around each)."""
+    board = state.board
+    out: set[str] = set()
+    for sid in list(state.occupied()):
+        if on_board(sid) and has_combat(state, sid, side):
+            out.update(board.neighbours(sid))
+    return frozenset(out)
+
+
+def is_partial(state: GameState, sid: str) -> bool:
+    return bool(state.board.space(sid).get("partial"))
+
+
+def is_town(state: GameState, sid: str) -> bool:
+    return bool(state.board.space(sid).get("town"))
+
+
+def vp(state: GameState, sid: str) -> int:
+    return int(state.board.space(sid).get("vp") or 0)
+
+
+def enemy_town(state: GameState, sid: str, side: str) -> bool:
+    return is_town(state, sid) and state.control.get(sid) == enemy(side)
+
+
+def barrier(state: GameState, a: str, b: str) -> bool:
+    return bool(state.board.link(a, b).get("barrier"))
+
+
+def road(state: GameState, a: str, b: str) -> bool:
+    return bool(state.board.link(a, b).get("road"))
+
+
+def stacking_room(state: GameState, sid: str, side: str, kind: str, options: dict) -> bool:
+    """May one more unit of `kind` stand in `sid` (used for retreats and upkeep)?"""
+    if kind not in COMBAT and not options["stacking_rulebook"]:
+        return True
+    pieces = [p for p in state.pieces_at(sid) if p.owner == side and p.kind in GROUND]
+    if options["stacking_rulebook"]:
+        count = sum(1 for p in pieces if p.kind != "Supply") + (1 if any(p.kind == "Supply" for p in pieces) else 0)
+        if kind == "Supply" and any(p.kind == "Supply" for p in pieces):
+            return True
+        limits = {"Infantry": 6, "Tank": 6, "Artillery": 3}
+        if kind in limits and sum(1 for p in pieces if p.kind == kind) >= limits[kind]:
+            return False
+        return count < 12
+    return sum(1 for p in pieces if p.kind in COMBAT) < options["stacking_limit"]
+
+
+def overstacked(state: GameState, sid: str, side: str, options: dict) -> list[Piece]:
+    """The units of `side` beyond the stacking limit in `sid` (the last ones first)."""
+    pieces = [p for p in state.pieces_at(sid) if p.owner == side and p.kind in GROUND and usable(p)]
+    excess: list[Piece] = []
+    if options["stacking_rulebook"]:
+        for kind, limit in (("Infantry", 6), ("Tank", 6), ("Artillery", 3)):
+            same = [p for p in pieces if p.kind == kind]
+            excess += same[limit:]
+        rest = [p for p in pieces if p not in excess and p.kind != "Supply"]
+        supply = 1 if any(p.kind == "Supply" for p in pieces) else 0
+        over = len(rest) + supply - 12
+        if over > 0:
+            excess += rest[-over:]
+        return excess
+    combat = [p for p in pieces if p.kind in COMBAT]
+    return combat[options["stacking_limit"]:]
+
+
+def can_step(state: GameState, a: str, b: str, side: str, kind: str) -> bool:
+    """May a ground unit of `kind` move (or retreat) one hex from a to b, terrain-wise?"""
+    if is_partial(state, b):
+        return False
+    if barrier(state, a, b) and kind != "Infantry":
+        return False
+    return not has_combat(state, b, enemy(side))
+
+
+def road_reach(state: GameState, start: str, side: str, enemy_zoc: frozenset[str],
+               stop_at_start: bool = False) -> dict[str, int]:
+    """Hexes reachable along connected road from `start` (distance in road hexes).
+
+    A unit stops when it enters an enemy zone of control or an enemy-controlled town; one
+    that starts in an enemy zone of control may leave it, but stops after one hex."""
+    seen = {start: 0}
+    if stop_at_start:
+        return seen
+    starts_in_zoc = start in enemy_zoc
+    queue = deque([start])
+    board = state.board
+    while queue:
+        here = queue.popleft()
+        d = seen[here]
+        if here != start and (here in enemy_zoc or enemy_town(state, here, side)):
+            continue
+        if here != start and starts_in_zoc:
+            continue
+        for nxt in board.neighbours(here):
+            if nxt in seen or not road(state, here, nxt) or is_partial(state, nxt):
+                continue
+            if barrier(state, here, nxt) or has_combat(state, nxt, enemy(side)):
+                continue
+            seen[nxt] = d + 1
+            queue.append(nxt)
+    return seen
+
+
+def supply_sources(state: GameState, sid: str, side: str) -> list[str]:
+    """Where supply for a unit in `sid` may be drawn: the hex itself, then adjacent hexes on
+    `side`'s side of the front line that hold no enemy units (RB §3.2, §3.3)."""
+    out = [sid]
+    for n in state.board.neighbours(sid):
+        if state.control.get(n) == side and not any(p.owner != side for p in state.pieces_at(n)):
+            out.append(n)
+    return out
+
+
+def spendable_supply(state: GameState, spaces: Iterable[str], side: str) -> list[Piece]:
+    return [p for s in spaces for p in state.pieces_at(s)
+            if p.kind == "Supply" and p.owner == side and usable(p)]
+
+
+def free_trucks(state: GameState, side: str) -> list[Piece]:
+    """Trucks that may go home at the start of movement (RB §3.3): outside enemy ZOC with a
+    road path to a friendly board edge avoiding enemy ZOC and enemy towns, or inside enemy
+    ZOC on a friendly edge hex where a road leaves the board."""
+    enemy_zoc = zoc(state, enemy(side))
+    out = []
+    for p in state.pieces_of(side):
+        if p.kind != "Truck" or not on_board(p.space) or not usable(p):
+            continue
+        if any(q.carrier == p.id for q in state.pieces_at(p.space)):
+            continue
+        if p.space in enemy_zoc:
+            if _friendly_exit(state, p.space, side):
+                out.append(p)
+            continue
+        reach = road_reach(state, p.space, side, enemy_zoc)
+        if any(_friendly_exit(state, h, side) for h in reach):
+            out.append(p)
+    return out
+
+
+def _friendly_exit(state: GameState, sid: str, side: str) -> bool:
+    sp = state.board.space(sid)
+    if not sp.get("road_exit") or state.control.get(sid) != side:
+        return False
+    edges = set(sp.get("edge") or ())
+    return bool(edges & ({"E"} if side == "Axis" else {"N", "S", "W"}))
+
+
+def entry_hexes(state: GameState, side: str, chart: str, army: str | None = None) -> list[str]:
+    """Full board-edge hexes where reinforcements of a chart may enter (not enemy-controlled)."""
+    want = {"Axis": "E", "Northern": "N", "Southern": "S", "Western": "W"}[chart]
+    out = []
+    for sp in state.board.spaces.values():
+        if sp.get("partial") or want not in (sp.get("edge") or ()):
+            continue
+        if state.control.get(sp.id) != side:
+            continue
+        if chart == "Axis" and army is not None and sp.get("army") != army:
+            continue
+        if has_combat(state, sp.id, enemy(side)):
+            continue
+        out.append(sp.id)
+    return sorted(out)
+
+
+def truck_entries(state: GameState, side: str) -> list[str]:
+    """Road hexes of a side's own edges where its trucks come onto the board."""
+    edges = {"E"} if side == "Axis" else {"N", "S", "W"}
+    out = []
+    for sp in state.board.spaces.values():
+        if sp.get("partial") or not sp.get("road_exit") or not edges & set(sp.get("edge") or ()):
+            continue
+        if state.control.get(sp.id) == side and not has_combat(state, sp.id, enemy(side)):
+            out.append(sp.id)
+    return sorted(out)
