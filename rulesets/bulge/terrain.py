@@ -60,7 +60,10 @@ def is_partial(state: GameState, sid: str) -> bool:
 
 
 def is_town(state: GameState, sid: str) -> bool:
-    return bool(state.board.space(sid).get("town"))
+    """A city or town (they stop movement and resist front-line claims); villages and
+    crossroads named on the map are not."""
+    sp = state.board.space(sid)
+    return bool(sp.get("vp")) or sp.get("size") in ("city", "town")
 
 
 def vp(state: GameState, sid: str) -> int:

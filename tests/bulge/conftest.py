@@ -1,0 +1,67 @@
+"""Fixtures for Bulge tests: the ruleset, and a blank board to set up rulebook situations."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import flow, plugins
+
+
+@pytest.fixture(scope="session")
+def bulge():
+    return plugins.load("bulge")
+
+
+@pytest.fixture(scope="session")
+def bulge_rulebook_stacking():
+    return plugins.load("bulge", options={"stacking_rulebook": "true"})
+
+
+class Table:
+    """A board with nothing on it, at a chosen point of the turn, for rulebook situations."""
+
+    def __init__(self, rs, turn: int = 2, step: str = "attacks", to_attack: str = "Axis"):
+        self.rs = rs
+        state = rs.logic.new_state("ardennes-1944", 0)
+        for pid in list(state.pieces):
+            state.remove(pid)
+        structure = rs.structure
+        flow.fire(rs, state, structure.begin(state))
+        for _ in range(500):
+            if state.turn == turn and structure.step(state) == step:
+                break
+            flow.fire(rs, state, structure.advance(state))
+        else:
+            raise AssertionError(f"never reached turn {turn}, step {step}")
+        state.events.clear()
+        self.state = state
+        if step == "attacks":
+            state.ns("bulge")["to_attack"] = to_attack
+
+    def hex(self, name: str) -> str:
+        sid = self.state.board.find(name)
+        assert sid, name
+        return sid
+
+    def put(self, side: str, where: str, **kinds: int) -> list[int]:
+        sid = self.hex(where) if not where[:1].isdigit() else where
+        self.state.control.setdefault(sid, side)
+        ids = []
+        for kind, n in kinds.items():
+            for _ in range(n):
+                ids.append(self.state.add_piece(kind, side, sid).id)
+        return ids
+
+    def at(self, where: str, side: str | None = None) -> list[str]:
+        sid = self.hex(where) if not where[:1].isdigit() else where
+        return [p.kind for p in self.state.pieces_at(sid) if side is None or p.owner == side]
+
+    def play(self, action):
+        new, decision = flow.apply(self.rs, self.state, action)
+        self.state = new
+        return decision
+
+
+@pytest.fixture
+def table(bulge):
+    return lambda **kw: Table(bulge, **kw)

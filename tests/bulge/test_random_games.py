@@ -1,0 +1,65 @@
+"""Random games from the first Red turn to the end, with the invariants checked after every
+action. (More games, with more seeds, run outside the suite: benchmarks/bulge_soak.py.)"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from clients.players import RandomPlayer
+from engine.actions import Action, IllegalAction
+from engine.game import Game
+from tests.bulge import invariants
+
+GAMES = int(os.environ.get("BULGE_RANDOM_GAMES", "200"))
+
+
+def play_checked(rs, seed: int) -> Game:
+    game = Game(rs, None, seed)
+    players = {"Axis": RandomPlayer(seed), "Allies": RandomPlayer(seed + 10_000)}
+    totals = invariants.check(rs, game.state)
+    while not game.over:
+        d = game.decision
+        game.play(players[d.player].choose(rs, game.state, d))
+        totals = invariants.check(rs, game.state, totals)
+    return game
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_random_games_keep_every_invariant(bulge, block):
+    for seed in range(block, GAMES, 10):
+        game = play_checked(bulge, seed)
+        assert game.result.winner in ("Axis", "Allies")
+        assert game.state.turn <= 9
+
+
+nonsense = st.one_of(
+    st.builds(lambda k, h: Action(k, {"from": h, "to": h, "hex": h, "pieces": (1, 2), "piece": 3, "truck": 4}),
+              st.sampled_from(["attack", "attack_from", "move", "activate", "load", "retreat", "place", "enter",
+                               "place_air", "resolve_air", "displace", "disband", "fly"]),
+              st.sampled_from(["1709", "1214", "0101", "nowhere", ""])),
+    st.sampled_from([Action("pass"), Action("done"), Action("resolve"), Action("cancel"), Action("hold")]),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 1000), steps=st.integers(0, 150), attempts=st.lists(nonsense, min_size=1, max_size=8))
+def test_a_refused_action_never_loses_a_unit(bulge, seed, steps, attempts):
+    game = Game(bulge, None, seed)
+    player = RandomPlayer(seed)
+    for _ in range(steps):
+        if game.over:
+            return
+        game.play(player.choose(bulge, game.state, game.decision))
+    for action in attempts:
+        if game.over:
+            return
+        before = game.state.signature()
+        try:
+            game.play(action)
+        except IllegalAction as e:
+            assert e.reason and "Traceback" not in e.reason
+            assert game.state.signature() == before

@@ -1,0 +1,189 @@
+"""Each special rule and each refusal, as a player meets it."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.actions import Action, IllegalAction
+from rulesets.bulge import combat
+from tests.bulge.conftest import Table
+
+ST_VITH = "1709"
+SOUTH_ACROSS_OUR = "1710"      # across a river barrier (the Our) from St. Vith
+EAST_BY_BRIDGE = "1809"        # across the Our by the road bridge
+
+
+def moving_side(t: Table, side: str, where: str, **kinds: int) -> list[int]:
+    ids = t.put(side, where, **kinds)
+    for pid in ids:
+        p = t.state.pieces[pid]
+        t.state.update(pid, status=p.status | {"active"})
+    return ids
+
+
+def test_a_tank_cannot_cross_a_river_barrier_but_infantry_can(table):
+    t: Table = table(turn=2, step="axis_move")
+    t.state.control.update({ST_VITH: "Axis", SOUTH_ACROSS_OUR: "Axis"})
+    (tank,) = moving_side(t, "Axis", ST_VITH, Tank=1)
+    (inf,) = moving_side(t, "Axis", ST_VITH, Infantry=1)
+    with pytest.raises(IllegalAction, match="only Infantry may cross a river barrier; Tanks cannot"):
+        t.play(Action("move", {"pieces": (tank,), "to": SOUTH_ACROSS_OUR}))
+    t.play(Action("move", {"pieces": (inf,), "to": SOUTH_ACROSS_OUR}))
+    assert t.state.pieces[inf].space == SOUTH_ACROSS_OUR
+    t.play(Action("move", {"pieces": (tank,), "to": EAST_BY_BRIDGE}))     # a bridge is road, not barrier
+    assert t.state.pieces[tank].space == EAST_BY_BRIDGE
+
+
+def test_a_retreat_into_an_enemy_zone_of_control_is_refused(table):
+    t: Table = table()
+    s = t.state
+    (inf,) = t.put("Allies", ST_VITH, Infantry=1)
+    t.put("Axis", "1608", Infantry=1)               # its zone covers St. Vith's NW side and more
+    options = combat.retreat_options(s, s.pieces[inf], t.rs.rules.options)
+    zoc = {n for n in s.board.neighbours("1608")}
+    assert options and not set(options) & zoc
+    s.ns("bulge")["retreats"] = (inf,)
+    bad = next(n for n in s.board.neighbours(ST_VITH) if n in zoc and n != "1608")
+    with pytest.raises(IllegalAction, match="cannot retreat into an enemy zone of control"):
+        t.play(Action("retreat", {"piece": inf, "to": bad}))
+
+
+def test_a_unit_with_no_way_out_is_destroyed(table):
+    t: Table = table()
+    s = t.state
+    (inf,) = t.put("Allies", ST_VITH, Infantry=1)
+    for n in s.board.neighbours(ST_VITH):
+        for m in s.board.neighbours(n):
+            if m != ST_VITH and not s.pieces_at(m):
+                t.put("Axis", m, Infantry=1)
+                break
+    combat.queue_retreats(t.rs.logic, s, [s.pieces[inf]], "test")
+    assert inf not in s.pieces
+
+
+def test_a_fifth_unit_cannot_retreat_into_a_full_hex(table):
+    t: Table = table()
+    s = t.state
+    (inf,) = t.put("Allies", ST_VITH, Infantry=1)
+    full = "1608"
+    t.put("Allies", full, Infantry=4)
+    assert full not in combat.retreat_options(s, s.pieces[inf], t.rs.rules.options)
+
+
+def test_a_fifth_unit_in_a_hex_is_moved_out_at_upkeep_by_the_opponent(table):
+    t: Table = table(turn=2, step="stacking")
+    s = t.state
+    t.put("Allies", ST_VITH, Infantry=5)
+    d = t.rs.logic.decision(s)
+    assert d.player == "Axis" and d.kind == "stacking" and all(o.kind == "displace" for o in d.options)
+    t.play(d.options[0])
+    assert t.at(ST_VITH, "Allies").count("Infantry") == 4
+
+
+def test_an_attack_without_supply_is_refused(table):
+    t: Table = table()
+    t.state.control["1809"] = "Axis"
+    t.put("Axis", "1809", Infantry=2)
+    t.put("Allies", ST_VITH, Infantry=1)
+    with pytest.raises(IllegalAction, match="no supply within reach"):
+        t.play(Action("attack", {"from": "1809", "to": ST_VITH}))
+    assert t.at(ST_VITH) == ["Infantry"]
+
+
+def test_supply_is_drawn_from_an_adjacent_friendly_hex(table):
+    t: Table = table()
+    s = t.state
+    s.control.update({"1809": "Axis", "1909": "Axis"})
+    t.put("Axis", "1809", Infantry=2)
+    t.put("Axis", "1909", Supply=1)
+    t.put("Allies", ST_VITH, Infantry=1)
+    s.load_dice([12, 12])
+    t.play(Action("attack", {"from": "1809", "to": ST_VITH}))
+    assert "Supply" not in t.at("1909")
+
+
+def test_the_allies_cannot_attack_on_turn_1(table):
+    t: Table = table(turn=1, to_attack="Allies")
+    t.state.control["1809"] = "Axis"
+    t.put("Axis", "1809", Infantry=1)
+    t.put("Allies", ST_VITH, Infantry=2, Supply=1)
+    with pytest.raises(IllegalAction, match="on turn 1 \\(Red\\) only the Axis attacks"):
+        t.play(Action("attack", {"from": ST_VITH, "to": "1809"}))
+
+
+def test_the_allies_are_never_asked_to_attack_on_turn_1(bulge):
+    from engine.game import Game
+
+    game = Game(bulge, None, seed=3)
+    seen = []
+    while game.state.turn == 1 and not game.over:
+        d = game.decision
+        seen.append((d.player, d.kind))
+        game.play(next((o for o in d.options if o.kind in ("pass", "done")), d.options[-1]))
+    assert ("Allies", "attack") not in seen
+
+
+def test_no_air_units_in_bad_weather(bulge):
+    from engine.game import Game
+
+    game = Game(bulge, None, seed=5)
+    while game.state.turn < 6 and not game.over:
+        d = game.decision
+        game.play(next((o for o in d.options if o.kind in ("pass", "done")), d.options[0]))
+    skipped = [(k, d) for k, d in game.log if k == "phase_skipped"]
+    started_air = [k for k, d in game.log if k == "phase_start" and d["phase"] == "air_combat"]
+    assert len(skipped) == 4 and all(d["phase"] == "air_combat" for _, d in skipped)
+    assert started_air                          # turn 5: the weather clears
+
+
+def test_air_units_cannot_be_placed_on_turn_3(table):
+    t: Table = table(turn=3, step="attacks")
+    t.put("Allies", ST_VITH, Infantry=1)
+    with pytest.raises(IllegalAction):
+        t.play(Action("place_air", {"kind": "Fighter", "to": ST_VITH}))
+
+
+def test_units_must_be_activated_with_supply_before_moving(table):
+    t: Table = table(turn=2, step="axis_move")
+    t.state.control["1809"] = "Axis"
+    (inf,) = t.put("Axis", "1809", Infantry=1)
+    with pytest.raises(IllegalAction, match="not activated"):
+        t.play(Action("move", {"pieces": (inf,), "to": "1909"}))
+
+
+def test_zone_of_control_stops_road_movement(table):
+    from rulesets.bulge import terrain
+
+    t: Table = table(turn=2, step="axis_move")
+    s = t.state
+    start = "1214"          # Bastogne, roads in every direction
+    for h in s.board.spaces:
+        s.control[h] = "Axis"
+    free = terrain.road_reach(s, start, "Axis", frozenset())
+    assert max(free.values()) >= 3, "a tank on a road goes further than one hex"
+    shrank = False
+    for r in [h for h, d in sorted(free.items()) if d == 2]:
+        stopped = terrain.road_reach(s, start, "Axis", frozenset({r}))
+        assert r in stopped, "a unit may enter an enemy zone of control..."
+        (blocker,) = t.put("Allies", r, Infantry=1)      # ...but not go on: as if the hex were closed
+        closed = terrain.road_reach(s, start, "Axis", frozenset())
+        s.remove(blocker)
+        assert set(stopped) - {r} == set(closed)
+        shrank = shrank or len(stopped) < len(free)
+    assert shrank
+
+
+def test_blitz_gives_tanks_one_more_hex(table):
+    t: Table = table(turn=2, step="axis_activation")
+    s = t.state
+    for h in s.board.spaces:
+        s.control[h] = "Axis"
+    (tank,) = t.put("Axis", "1508", Tank=1)
+    t.put("Axis", "1508", Supply=2)
+    t.play(Action("activate", {"hex": "1508", "blitz": True}))
+    assert {"active", "blitz"} <= t.state.pieces[tank].status
+    assert t.at("1508").count("Supply") == 0      # activation 1 + blitz 1; nothing left to pay, so on to moving
+    t.play(Action("move", {"pieces": (tank,), "to": "1509"}))
+    d = t.rs.logic.decision(t.state)
+    blitz = [o for o in d.options if o.kind == "move" and o["pieces"] == (tank,)]
+    assert blitz and all("(blitz)" in o.label for o in blitz)
