@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import dsl
+from clients.seats import SeatError
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
-from clients.seats import SeatError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,14 +150,25 @@ def _facts_text(facts: dict[str, Any], indent: str = "") -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     diagnostics = plugins.check(args.path, args.mod)
-    errors = [d for d in diagnostics if getattr(d, "severity", "error") == "error"]
+    errors = [d for d in diagnostics if d.severity == "error"]
+    sources = _sources(diagnostics)
     for d in diagnostics:
-        print(d.render() if hasattr(d, "render") else str(d))
+        print(d.render(sources))
     if errors:
         print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
         return 1
     print(f"{args.path}: ok")
     return 0
+
+
+def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
+    """The text of each file a diagnostic points into, so it can show the line and a caret."""
+    out: dict[str, str] = {}
+    for d in diagnostics:
+        path = Path(d.pos.file)
+        if d.pos.file not in out and path.is_file():
+            out[d.pos.file] = path.read_text(encoding="utf-8")
+    return out
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -233,7 +244,7 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
 
 
 def _result_text(r: Any) -> str:
-    who = f"{r.winner} wins" if r.winner else "draw"
+    who = f"winner: {r.winner}" if r.winner else "draw"
     score = ", ".join(f"{k} {v}" for k, v in r.score.items())
     return f"{who} — {r.reason}" + (f" ({score})" if score else "")
 

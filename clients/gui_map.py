@@ -31,6 +31,7 @@ RIVER: Colour = (52, 104, 196)
 BRIDGE: Colour = (150, 190, 235)
 HOVER: tuple[int, int, int, int] = (255, 255, 255, 200)
 SELECTED: tuple[int, int, int, int] = (255, 214, 0, 255)
+VP_BADGE: Colour = (236, 196, 64)
 MENTIONED: tuple[int, int, int, int] = (255, 140, 0, 235)
 
 #: muted fills for the sides, in the order the ruleset lists them: a grey-blue for the
@@ -62,18 +63,32 @@ NAMED: dict[str, Colour] = {
 }
 
 
-def side_colours(sides: Sequence[str]) -> dict[str, Colour]:
+class SideColours(dict[str, Colour]):
+    """Side -> fill colour. A side met only during play (an owner the ruleset did not list)
+    gets the next free palette colour when first asked for."""
+
+    def __init__(self, sides: Sequence[str] = ()) -> None:
+        super().__init__()
+        for side in sides:
+            named = NAMED.get(side.lower())
+            if named is not None and named not in self.values():
+                self[side] = named
+        for side in sides:
+            if side not in self:
+                self[side] = self._next(side)
+
+    def _next(self, side: str) -> Colour:
+        used = set(self.values())
+        return next((c for c in PALETTE if c not in used), None) or _hashed(side)
+
+    def __missing__(self, side: str) -> Colour:
+        colour = self[side] = NAMED.get(side.lower()) or self._next(side)
+        return colour
+
+
+def side_colours(sides: Sequence[str]) -> SideColours:
     """A fill colour for every side: by name when the name is a colour, else from PALETTE."""
-    out: dict[str, Colour] = {}
-    free = [c for c in PALETTE]
-    for side in sides:
-        named = NAMED.get(side.lower())
-        if named is not None:
-            out[side] = named
-    for side in sides:
-        if side not in out:
-            out[side] = free.pop(0) if free else _hashed(side)
-    return out
+    return SideColours(sides)
 
 
 def _hashed(name: str) -> Colour:
@@ -125,6 +140,18 @@ def abbreviations(kinds: Iterable[str]) -> dict[str, str]:
     for k in todo:
         out[k] = k[:4].capitalize()
     return out
+
+
+def framed(x: float, y: float, w: float, h: float, border: float, color: tuple[int, ...],
+           border_color: tuple[int, ...], batch: pyglet.graphics.Batch,
+           group: pyglet.graphics.Group | None = None) -> list[shapes.Rectangle]:
+    """A filled rectangle with a crisp border (two rectangles: pyglet's BorderedRectangle
+    blends its border into the fill). Translucent fills show the border colour through."""
+    edge = shapes.Rectangle(x, y, w, h, color=border_color, batch=batch, group=group)
+    inner_group = pyglet.graphics.Group(order=group.order if group else 0, parent=group)
+    inner = shapes.Rectangle(x + border, y + border, max(0.0, w - 2 * border), max(0.0, h - 2 * border),
+                             color=color, batch=batch, group=inner_group)
+    return [edge, inner]
 
 
 class MapView:
@@ -215,8 +242,18 @@ class MapView:
         self.offset = (round(self.offset[0] + dx), round(self.offset[1] + dy))
 
     # -- drawing -----------------------------------------------------------------------------
+    def visible_rect(self) -> tuple[float, float, float, float]:
+        """The part of the world the map area shows: x0, y0, x1, y1."""
+        ax, ay, aw, ah = self.area
+        ox, oy = self.offset
+        return ax - ox, ay - oy, ax + aw - ox, ay + ah - oy
+
     def build(self, state: GameState, colours: Mapping[str, Colour], side_order: Sequence[str]) -> MapLayer:
-        return MapLayer(self, state, colours, side_order)
+        """The map's shapes for the visible part of the board and a margin around it (half a
+        map area each way), so that panning a little needs no rebuild."""
+        x0, y0, x1, y1 = self.visible_rect()
+        mx, my = (x1 - x0) / 2 + self.size, (y1 - y0) / 2 + self.size
+        return MapLayer(self, state, colours, side_order, (x0 - mx, y0 - my, x1 + mx, y1 + my))
 
     def outline(self, sid: str, colour: tuple[int, int, int, int], thickness: float,
                 batch: pyglet.graphics.Batch, scale: float = 1.0) -> shapes.MultiLine:
@@ -228,7 +265,7 @@ class MapLayer:
     translates them by the view's offset when it draws)."""
 
     def __init__(self, view: MapView, state: GameState, colours: Mapping[str, Colour],
-                 side_order: Sequence[str]) -> None:
+                 side_order: Sequence[str], bounds: tuple[float, float, float, float] | None = None) -> None:
         self.batch = pyglet.graphics.Batch()
         groups = [pyglet.graphics.Group(order=i) for i in range(8)]
         self.fills: dict[str, shapes.Polygon] = {}
@@ -236,18 +273,28 @@ class MapLayer:
         size = view.size
         board = view.board
         add = self.items.append
+        self.size = size
+        self.bounds = bounds
+        if bounds is None:
+            shown = list(view.hexes)
+        else:
+            bx0, by0, bx1, by1 = bounds
+            shown = [sid for sid in view.hexes
+                     if bx0 <= (p := view.world(sid))[0] <= bx1 and by0 <= p[1] <= by1]
+        shown_set = set(shown)
+        inset = 1 - min(0.045, 2.2 / size)      # the gap between hexes: their outlines
 
-        for sid in view.hexes:
+        for sid in shown:
             sp = board.spaces[sid]
             owner = state.control.get(sid)
-            fill = colours.get(owner, NEUTRAL) if owner else NEUTRAL
+            fill = colours[owner] if owner else NEUTRAL
             if sp.attrs.get("partial"):
                 fill = shade(fill, 0.72)
-            poly = shapes.Polygon(*view.corners(sid, 0.955), color=fill, batch=self.batch, group=groups[0])
+            poly = shapes.Polygon(*view.corners(sid, inset), color=fill, batch=self.batch, group=groups[0])
             self.fills[sid] = poly
 
         for a, b, attrs in board.links():
-            if a not in view.hexes or b not in view.hexes:
+            if a not in view.hexes or b not in view.hexes or (a not in shown_set and b not in shown_set):
                 continue
             if attrs.get("road"):
                 (x1, y1), (x2, y2) = view.world(a), view.world(b)
@@ -265,29 +312,32 @@ class MapLayer:
                 add(shapes.Line(x1, y1, x2, y2, thickness=thick, color=colour, batch=self.batch, group=groups[2]))
 
         kinds = abbreviations(p.kind for p in state.pieces.values())
-        name_px = size * 0.19
-        small_px = size * 0.16
-        for sid in view.hexes:
+        name_px = min(max(10.0, size * 0.2), 15.0)
+        id_px = min(size * 0.16, 13.0)
+        for sid in shown:
             sp = board.spaces[sid]
             cx, cy = view.world(sid)
             fill = self.fills[sid].color[:3]
             ink = text_colour_on(fill)
             town = sp.attrs.get("town")
             vp = sp.attrs.get("vp")
-            top = []
-            if town:
-                top.append(str(town) if town is not True else sp.name)
-            if vp:
-                top.append(f"{vp} VP")
-            if top and name_px >= 7:
-                add(pyglet.text.Label(" · ".join(top), x=round(cx), y=round(cy + size * 0.50),
-                                      anchor_x="center", anchor_y="center", font_name=FONT,
-                                      font_size=font_pt(name_px), weight="bold", color=ink,
-                                      batch=self.batch, group=groups[3]))
-            if small_px >= 7:
-                faint = (ink[0], ink[1], ink[2], 150)
-                add(pyglet.text.Label(sid, x=round(cx), y=round(cy - size * 0.56), anchor_x="center",
-                                      anchor_y="center", font_name=FONT, font_size=font_pt(small_px),
+            name = (str(town) if town is not True else sp.name) if town else (sp.name if vp and sp.name != sid else "")
+            if name and size >= 14:
+                add(pyglet.text.Label(name, x=round(cx), y=round(cy + size * (0.40 if vp else 0.5)), anchor_x="center",
+                                      anchor_y="center", font_name=FONT, font_size=font_pt(name_px),
+                                      weight="bold", color=ink, batch=self.batch, group=groups[6]))
+            if vp and size >= 10:
+                r = min(max(7.0, size * 0.15), 16.0)
+                bx, by = cx, cy + size * 0.66
+                add(shapes.Circle(bx, by, r + 1, color=(30, 30, 30), batch=self.batch, group=groups[6]))
+                add(shapes.Circle(bx, by, r, color=VP_BADGE, batch=self.batch, group=groups[6]))
+                add(pyglet.text.Label(str(vp), x=round(bx), y=round(by), anchor_x="center", anchor_y="center",
+                                      font_name=FONT, font_size=font_pt(r * 1.15), weight="bold",
+                                      color=(20, 20, 20, 255), batch=self.batch, group=groups[7]))
+            if id_px >= 8:
+                faint = (ink[0], ink[1], ink[2], 140)
+                add(pyglet.text.Label(sid, x=round(cx), y=round(cy - size * 0.6), anchor_x="center",
+                                      anchor_y="center", font_name=FONT, font_size=font_pt(id_px),
                                       color=faint, batch=self.batch, group=groups[3]))
             self._counters(state, sid, cx, cy, size, colours, side_order, kinds, groups)
 
@@ -302,23 +352,33 @@ class MapLayer:
             counts = by_owner.setdefault(p.owner, {})
             counts[p.kind] = counts.get(p.kind, 0) + 1
         order = sorted(by_owner, key=lambda o: side_order.index(o) if o in side_order else len(side_order))
-        px = max(6.0, size * 0.24)
+        px = min(max(9.0, size * 0.24), 20.0)
         h = px * 1.55
         gap = max(1.0, size * 0.05)
         total = len(order) * h + (len(order) - 1) * gap
         y = cy + total / 2 - h
         for owner in order:
             text = " ".join(f"{kinds.get(k, k[:1])}{n}" for k, n in sorted(by_owner[owner].items()))
-            base = counter_colour(colours.get(owner, NEUTRAL))
+            base = counter_colour(colours[owner])
             label = pyglet.text.Label(text, x=round(cx), y=round(y + h / 2), anchor_x="center",
                                       anchor_y="center", font_name=FONT, font_size=font_pt(px),
                                       weight="bold", color=text_colour_on(base), batch=self.batch,
                                       group=groups[5])
             w = min(max(label.content_width + px * 0.9, h * 1.2), size * 1.6)
-            rect = shapes.BorderedRectangle(cx - w / 2, y, w, h, border=max(1.0, size * 0.025), color=base,
-                                            border_color=(20, 20, 20), batch=self.batch, group=groups[4])
-            self.items += [rect, label]
+            self.items += framed(cx - w / 2, y, w, h, max(1.0, round(size * 0.025)), base, (20, 20, 20),
+                                 self.batch, groups[4])
+            self.items.append(label)
             y -= h + gap
+
+    def covers(self, view: MapView) -> bool:
+        """Whether this layer was built for the view's scale and holds all it shows."""
+        if abs(self.size - view.size) > 1e-9:
+            return False
+        if self.bounds is None:
+            return True
+        x0, y0, x1, y1 = view.visible_rect()
+        bx0, by0, bx1, by1 = self.bounds
+        return bx0 <= x0 - view.size and by0 <= y0 - view.size and x1 + view.size <= bx1 and y1 + view.size <= by1
 
     def draw(self) -> None:
         self.batch.draw()

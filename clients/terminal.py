@@ -36,7 +36,7 @@ def play_terminal(game: Game, computer: dict[str, Any], saver: Callable[[Game], 
             r = game.result
             assert r is not None
             score = ", ".join(f"{k} {v}" for k, v in r.score.items())
-            write(f"Game over: {r.winner + ' wins' if r.winner else 'draw'} — {r.reason}" + (f" ({score})" if score else ""))
+            write(f"Game over: {'winner: ' + r.winner if r.winner else 'draw'} — {r.reason}" + (f" ({score})" if score else ""))
             if saver:
                 saver(game)
             return 0

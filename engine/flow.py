@@ -4,6 +4,7 @@ look-ahead, so both play by exactly the same rules."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from engine.actions import Action, Decision, IllegalAction
@@ -15,22 +16,30 @@ from engine.state import GameState
 _HOOKED = {"turn_start", "turn_end", "power_start", "power_end", "phase_start", "phase_end", "game_end"}
 
 
-def fire(rs: LoadedRuleset, state: GameState, boundaries: list[Boundary]) -> None:
+def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) -> Boundary | None:
     """Log each boundary and run what is bound to it: the plugins' hooks, then the rules
     files' `rule ... on <event>` handlers (base ruleset first in both), then the logic's
-    own `on_boundary`."""
+    own `on_boundary`. Stops at the boundary where the game ends. Returns the last boundary
+    crossed."""
     hooks = rs.plugins.hook
     rules = rs.rules
     logic = rs.logic
+    last: Boundary | None = None
     for name, args in boundaries:
+        last = (name, args)
         state.emit(name, **args)
         if name in _HOOKED:
             getattr(hooks, "wargame_" + name)(state=state, rules=rules, **args)
         for handler in rules.handlers(name):
             handler(state, *args.values())
         logic.on_boundary(state, name, args)
+        if state.result is None:
+            result = logic.result(state)
+            if result is not None:
+                state.result = result.to_json()
         if state.result is not None:
-            return
+            break
+    return last
 
 
 def start(rs: LoadedRuleset, state: GameState) -> Decision | None:
@@ -50,9 +59,8 @@ def settle(rs: LoadedRuleset, state: GameState) -> Decision | None:
         decision = logic.decision(state)
         if decision is not None:
             return decision
-        boundaries = rs.structure.advance(state)
-        fire(rs, state, boundaries)
-        if state.result is None and boundaries and boundaries[-1][0] == "game_end":
+        last = fire(rs, state, rs.structure.advance(state))
+        if state.result is None and last is not None and last[0] == "game_end":
             result = logic.result(state) or logic.final_result(state)
             state.result = result.to_json()
     return None

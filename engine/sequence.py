@@ -9,7 +9,7 @@ acts in (Battle of the Bulge), and turns where each power in order plays all the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -65,58 +65,60 @@ class TurnStructure:
         return ", ".join(parts)
 
     # -- walking ----------------------------------------------------------------------------
-    def begin(self, state: GameState) -> list[Boundary]:
-        """Put the state on the first step of the game; the boundaries crossed."""
+    # The walkers are generators: the state's position changes between the boundaries they
+    # yield, so whatever runs at a boundary sees the turn, phase and step it belongs to, and
+    # a game that ends at a boundary stops right there.
+    def begin(self, state: GameState) -> Iterator[Boundary]:
+        """Put the state on the first step of the game, yielding the boundaries crossed."""
         state.turn, state.power_index, state.phase_index, state.step_index = 1, 0, 0, 0
-        out: list[Boundary] = [("turn_start", self._turn_args(state))]
+        yield ("turn_start", self._turn_args(state))
         if self.per_power:
-            out.append(("power_start", self._turn_args(state)))
-        return out + self._enter_phase(state, 0)
+            yield ("power_start", self._turn_args(state))
+        yield from self._enter_phase(state, 0)
 
-    def advance(self, state: GameState) -> list[Boundary]:
-        """Move past the current step; the boundaries crossed, in order.
+    def advance(self, state: GameState) -> Iterator[Boundary]:
+        """Move past the current step, yielding the boundaries crossed, in order.
 
         Ends with ("game_end", {}) after the last step of the last turn."""
         phase = self.phases[state.phase_index]
-        out: list[Boundary] = [("step_end", self._step_args(state))]
+        yield ("step_end", self._step_args(state))
         if state.step_index + 1 < len(phase.steps):
             state.step_index += 1
-            out.append(("step_start", self._step_args(state)))
-            return out
-        out.append(("phase_end", self._phase_args(state)))
-        return out + self._enter_phase(state, state.phase_index + 1)
+            yield ("step_start", self._step_args(state))
+            return
+        yield ("phase_end", self._phase_args(state))
+        yield from self._enter_phase(state, state.phase_index + 1)
 
-    def _enter_phase(self, state: GameState, index: int) -> list[Boundary]:
-        out: list[Boundary] = []
+    def _enter_phase(self, state: GameState, index: int) -> Iterator[Boundary]:
         while True:
             while index < len(self.phases):
                 spec = self.phases[index]
                 state.phase_index, state.step_index = index, 0
                 if spec.when is None or spec.when(state):
-                    out.append(("phase_start", self._phase_args(state)))
-                    out.append(("step_start", self._step_args(state)))
-                    return out
-                out.append(("phase_skipped", self._phase_args(state)))
+                    yield ("phase_start", self._phase_args(state))
+                    yield ("step_start", self._step_args(state))
+                    return
+                yield ("phase_skipped", self._phase_args(state))
                 index += 1
             # past the last phase: next power, or next turn
             index = 0
+            state.phase_index, state.step_index = len(self.phases) - 1, len(self.phases[-1].steps) - 1
             if self.per_power and state.power_index + 1 < len(self.powers):
-                out.append(("power_end", self._turn_args(state)))
+                yield ("power_end", self._turn_args(state))
                 state.power_index += 1
-                out.append(("power_start", self._turn_args(state)))
+                yield ("power_start", self._turn_args(state))
                 continue
             if self.per_power:
-                out.append(("power_end", self._turn_args(state)))
-            out.append(("turn_end", self._turn_args(state)))
+                yield ("power_end", self._turn_args(state))
+            yield ("turn_end", self._turn_args(state))
             if self.turns is not None and state.turn >= self.turns:
-                state.phase_index, state.step_index = len(self.phases) - 1, len(self.phases[-1].steps) - 1
-                out.append(("game_end", {}))
-                return out
+                yield ("game_end", {})
+                return
             state.turn += 1
             state.power_index = 0
-            out.append(("turn_start", self._turn_args(state)))
+            yield ("turn_start", self._turn_args(state))
             if self.per_power:
-                out.append(("power_start", self._turn_args(state)))
+                yield ("power_start", self._turn_args(state))
 
     def _turn_args(self, state: GameState) -> dict[str, Any]:
         args: dict[str, Any] = {"turn": state.turn}

@@ -9,7 +9,7 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.ruleset import GameLogic, Result
 from engine.state import GameState
 from rulesets.bulge import air, combat, mapdata, movement, scenario, terrain, upkeep
-from rulesets.bulge.common import hex_name, set_flag
+from rulesets.bulge.common import flag, hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
 TURN_MARKS = frozenset(("attacked", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
@@ -21,8 +21,7 @@ class BulgeLogic(GameLogic):
     def new_state(self, scenario_name: str, seed: int) -> GameState:
         board, _ = mapdata.load_map()
         state = GameState(board, self.rules, seed)
-        scenario.setup(state, self.rules.options["stacking_limit"] if not self.rules.options["stacking_rulebook"]
-                       else 12)
+        scenario.setup(state, self.rules.options)
         return state
 
     # -- the steps ------------------------------------------------------------------------------------
@@ -79,6 +78,11 @@ class BulgeLogic(GameLogic):
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         if name == "turn_start":
             self._start_turn(state)
+        elif name == "turn_end":
+            opts = self.rules.options
+            last = opts["campaign_turns"] if opts["ongoing_campaign"] else opts["last_turn"]
+            if args["turn"] >= last:
+                set_flag(state, "held_to_end", args["turn"])
         elif name == "step_start":
             step = args["step"]
             if step == "ground_initiative":
@@ -115,14 +119,14 @@ class BulgeLogic(GameLogic):
         vp = state.resource("Axis", "vp")
         if vp >= opts["victory_vp"]:
             return Result("Axis", f"the Axis holds {vp} VP (needs {opts['victory_vp']})", self.score(state))
-        last = opts["campaign_turns"] if opts["ongoing_campaign"] else opts["last_turn"]
-        if state.turn > last:
-            return Result("Allies", f"the Allies held: the Axis has {vp} VP after turn {last} "
+        last = flag(state, "held_to_end")
+        if last:
+            return Result("Allies", f"the Allies held: the Axis has {vp} VP at the end of turn {last} "
                                     f"(needs {opts['victory_vp']})", self.score(state))
         return None
 
     def score(self, state: GameState) -> dict[str, Any]:
-        return {"Axis VP": state.resource("Axis", "vp"), "turn": min(state.turn, 99)}
+        return {"Axis VP": state.resource("Axis", "vp"), "turn": state.turn}
 
     # -- telling -----------------------------------------------------------------------------------------
     def status(self, state: GameState) -> str:

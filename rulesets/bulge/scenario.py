@@ -85,7 +85,7 @@ def _edge_sections(board: Board) -> tuple[tuple[int, str], ...]:
                         if s.get("army") and not s.get("partial")))
 
 
-def setup(state: GameState, stacking_limit: int) -> None:
+def setup(state: GameState, options: dict[str, Any]) -> None:
     """Put the order of battle on the board, the charts and the off-board areas."""
     oob = load_oob()
     board = state.board
@@ -111,8 +111,7 @@ def setup(state: GameState, stacking_limit: int) -> None:
                and (army is None or army_section(board, sid) == army)]
         return sorted(out, key=lambda sid: (_km(hexes[sid], near), sid))
 
-    def room(sid: str) -> int:
-        return stacking_limit - sum(1 for p in state.pieces_at(sid) if p.kind in COMBAT)
+    from rulesets.bulge.terrain import stacking_room
 
     for side in ("Axis", "Allies"):
         for entry in oob["setup"][side]:
@@ -121,16 +120,14 @@ def setup(state: GameState, stacking_limit: int) -> None:
             spots = candidates(side, army, near) or candidates(side, None, near)
             for kind, n in entry["pieces"].items():
                 for _ in range(n):
-                    if kind in COMBAT:
-                        spot = next((s for s in spots if room(s) > 0), None)
-                        if spot is None:
-                            raise ScenarioDataError(f"no room for {entry['short']} near {entry['near']}")
-                    else:
-                        spot = spots[0]
+                    spot = next((s for s in spots if stacking_room(state, s, side, kind, options)), None)
+                    if spot is None:
+                        raise ScenarioDataError(f"no room for {entry['short']} near {entry['near']}")
                     state.add_piece(kind, side, spot, group=entry["short"])
         for token in oob["supply_on_board"][side]:
-            spot = candidates(side, None, where(token["near"]))[0]
+            spots = candidates(side, None, where(token["near"]))
             for _ in range(token["tokens"]):
+                spot = next(s for s in spots if stacking_room(state, s, side, "Supply", options))
                 state.add_piece("Supply", side, spot)
         for kind, n in oob["offboard"][side].items():
             kind = "Supply" if kind == "supply" else kind

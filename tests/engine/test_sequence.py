@@ -10,7 +10,7 @@ def state() -> GameState:
 
 
 def names(boundaries):
-    return [(n, *a.values()) for n, a in boundaries]
+    return [(n, *a.values()) for n, a in list(boundaries)]
 
 
 def test_shared_phases_with_a_skipped_phase_and_game_end():
@@ -23,8 +23,8 @@ def test_shared_phases_with_a_skipped_phase_and_game_end():
     assert names(ts.advance(s)) == [("step_end", "ground", "attack"), ("step_start", "ground", "move")]
     assert names(ts.advance(s)) == [("step_end", "ground", "move"), ("phase_end", "ground"), ("turn_end", 1),
                                     ("turn_start", 2), ("phase_start", "air"), ("step_start", "air", "place")]
-    ts.advance(s)
-    ts.advance(s)
+    list(ts.advance(s))
+    list(ts.advance(s))
     last = names(ts.advance(s))
     assert last[-2:] == [("turn_end", 2), ("game_end",)]
 
@@ -33,11 +33,11 @@ def test_each_power_plays_all_phases_in_order():
     ts = TurnStructure(phases=(PhaseSpec("purchase", ("buy",)), PhaseSpec("combat", ("fight",))),
                        powers=("USSR", "Germany"), per_power=True, turns=None, turn_names=())
     s = state()
-    ts.begin(s)
+    list(ts.begin(s))
     seen = []
     for _ in range(6):
         seen.append((s.turn, ts.power(s), ts.phase(s).name))
-        ts.advance(s)
+        list(ts.advance(s))
     assert seen == [(1, "USSR", "purchase"), (1, "USSR", "combat"), (1, "Germany", "purchase"),
                     (1, "Germany", "combat"), (2, "USSR", "purchase"), (2, "USSR", "combat")]
     assert "Turn 3" == ts.turn_name(3)
