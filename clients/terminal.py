@@ -75,6 +75,9 @@ def _ask(game: Game, decision: Decision, read: Callable[[str], str], write: Call
     logic = game.ruleset.logic
     shown = decision.options
     write("")
+    focus = decision.context.get("hex") if decision.context else None
+    if focus:
+        write(textmap.hex_map(game.state, logic, around=focus, radius=3))
     write(logic.status(game.state))
     write(f"{decision.player}: {decision.prompt}")
     _list(shown, write)

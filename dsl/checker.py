@@ -535,9 +535,9 @@ class _Checker:
 
     def check_sequence(self, const_env: dict[str, Any]) -> None:
         p = self.p
+        # Options are left out on purpose: a house rule or --option may change them, so a
+        # phase whose condition reads an option (`when custom_setup`) may run after all.
         env = dict(const_env)
-        for o in p.options.values():
-            env[o.name] = o.default
         if p.turns is not None:
             for n in p.turns.names:
                 self.expect_type(n, [], STR, "a turn name")

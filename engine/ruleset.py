@@ -132,6 +132,10 @@ class GameLogic:
         mark = owner[:1].upper() if owner else "."
         return f"{mark}{len(pieces)}" if pieces else mark
 
+    def map_legend(self) -> str:
+        """What the text map's labels mean."""
+        return "labels: first letter of the side holding a space, and the number of pieces there"
+
     def describe_space(self, state: GameState, space: str) -> str:
         """A line or two on a space: its name, facts and what stands there."""
         sp = state.board.space(space)

@@ -23,7 +23,8 @@ def scenario_problems(state: GameState, rules: Any) -> list[str]:
                 problems.append(f"{p.owner} {p.kind} #{p.id} stands on partial hex {p.space}")
             elif state.control.get(p.space) != p.owner:
                 problems.append(f"{p.owner} {p.kind} #{p.id} starts on the enemy side of the front line at {p.space}")
-        elif not (p.space in scenario.OFFBOARD.values() or scenario.parse_chart_space(p.space)):
+        elif not (p.space in scenario.OFFBOARD.values() or p.space in scenario.POOL.values()
+                  or scenario.parse_chart_space(p.space)):
             problems.append(f"{p.owner} {p.kind} #{p.id} is in `{p.space}`, neither on the map, off-board nor on a chart")
     for sid in list(state.occupied()):
         if terrain.on_board(sid) and sid in board:

@@ -257,7 +257,8 @@ def _assignment_decision(logic: Any, state: GameState, attack: tuple) -> Decisio
 def _pass(state: GameState, side: str) -> None:
     set_flag(state, "passes", flag(state, "passes", 0) + 1)
     set_flag(state, "to_attack", enemy(side))
-    state.emit("pass", side=side)
+    if may_attack(state, side):
+        state.emit("pass", side=side)
 
 
 def apply(logic: Any, state: GameState, action: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 from engine.actions import Action, Decision, IllegalAction
 from engine.ruleset import GameLogic, Result
 from engine.state import GameState
-from rulesets.bulge import air, combat, mapdata, movement, scenario, terrain, upkeep
+from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terrain, upkeep
 from rulesets.bulge.common import flag, hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
@@ -27,6 +27,8 @@ class BulgeLogic(GameLogic):
     # -- the steps ------------------------------------------------------------------------------------
     def decision(self, state: GameState) -> Decision | None:
         step = self.structure.step(state)
+        if step.endswith("_setup"):
+            return setup.decide(self, state, step)
         if step == "air_initiative":
             return air.decide_initiative(self, state)
         if step == "air_placement":
@@ -49,6 +51,8 @@ class BulgeLogic(GameLogic):
 
     def apply(self, state: GameState, action: Action) -> None:
         step = self.structure.step(state)
+        if step.endswith("_setup"):
+            return setup.apply(self, state, step, action)
         if step == "air_initiative":
             return air.apply_initiative(self, state, action)
         if step == "air_placement":
@@ -151,6 +155,10 @@ class BulgeLogic(GameLogic):
             mark = "*" if owner == "Axis" else "o"
         return mark
 
+    def map_legend(self) -> str:
+        return ("X3 = 3 Axis combat units, U2 = 2 Allied; * Axis-held town, o Allied town, "
+                "x Axis side of the front, . Allied side; blank = partial hex")
+
     def describe_space(self, state: GameState, space: str) -> str:
         sp = state.board.space(space)
         text = hex_name(state, space)
@@ -174,8 +182,15 @@ class BulgeLogic(GameLogic):
                 facts.append(f"river barrier ({link['river']}) toward {hex_name(state, n)}")
         return text + (": " + "; ".join(facts) if facts else "")
 
+    def _name(self, sid: str) -> str:
+        board, _ = mapdata.load_map()
+        town = board.space(sid).get("town") if sid in board else None
+        return f"{town} ({sid})" if town else sid
+
     def narrate(self, event: tuple[str, dict[str, Any]]) -> str | None:
         kind, d = event
+        d = {k: (self._name(v) if k in ("src", "to", "target", "at", "space", "hex") and isinstance(v, str)
+                 and v[:1].isdigit() else v) for k, v in d.items()}
         if kind == "attack":
             return (f"{d['side']} attacks {d['target']} from {d['src']} with {d['attackers']} "
                     f"({d['dice']} dice) against {d['defenders']}")

@@ -23,6 +23,8 @@ FACTS = DATA / "facts"
 COMBAT = ("Infantry", "Tank", "Artillery")
 CHARTS = ("Axis", "Northern", "Southern", "Western")
 OFFBOARD = {"Axis": "offboard:Axis", "Allies": "offboard:Allies"}
+#: where starting units wait under the Custom Setup optional rule
+POOL = {"Axis": "setup:Axis", "Allies": "setup:Allies"}
 
 
 class ScenarioDataError(ValueError):
@@ -120,6 +122,9 @@ def setup(state: GameState, options: dict[str, Any]) -> None:
             spots = candidates(side, army, near) or candidates(side, None, near)
             for kind, n in entry["pieces"].items():
                 for _ in range(n):
+                    if options.get("custom_setup"):
+                        state.add_piece(kind, side, POOL[side], group=entry["short"])
+                        continue
                     spot = next((s for s in spots if stacking_room(state, s, side, kind, options)), None)
                     if spot is None:
                         raise ScenarioDataError(f"no room for {entry['short']} near {entry['near']}")
@@ -127,6 +132,9 @@ def setup(state: GameState, options: dict[str, Any]) -> None:
         for token in oob["supply_on_board"][side]:
             spots = candidates(side, None, where(token["near"]))
             for _ in range(token["tokens"]):
+                if options.get("custom_setup"):
+                    state.add_piece("Supply", side, POOL[side])
+                    continue
                 spot = next(s for s in spots if stacking_room(state, s, side, "Supply", options))
                 state.add_piece("Supply", side, spot)
         for kind, n in oob["offboard"][side].items():
