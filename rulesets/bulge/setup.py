@@ -13,7 +13,6 @@ from typing import Any
 
 from engine.actions import Action, Decision, IllegalAction
 from engine.state import GameState
-
 from rulesets.bulge import scenario, terrain
 from rulesets.bulge.common import act, hex_name
 from rulesets.bulge.terrain import COMBAT, enemy

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from typing import Any
 
 from engine.pieces import Piece
 from engine.state import GameState
@@ -17,6 +18,35 @@ COMBAT = frozenset(("Infantry", "Tank", "Artillery"))
 GROUND = frozenset(("Infantry", "Tank", "Artillery", "Truck", "Supply"))
 AIR = frozenset(("Fighter", "Bomber"))
 SIDES = ("Axis", "Allies")
+
+
+class BoardFacts:
+    """What never changes on a board, worked out once: road neighbours, partial hexes,
+    towns, and the edge hexes where units and trucks enter."""
+
+    def __init__(self, board: Any) -> None:
+        spaces = board.spaces
+        self.partial = frozenset(s.id for s in spaces.values() if s.get("partial"))
+        self.towns = frozenset(s.id for s in spaces.values() if s.get("vp") or s.get("size") in ("city", "town"))
+        self.roads = {sid: tuple(n for n in board.neighbours(sid)
+                                 if board.link(sid, n).get("road") and not board.link(sid, n).get("barrier")
+                                 and n not in self.partial)
+                      for sid in spaces}
+        self.edge_hexes: dict[str, tuple[str, ...]] = {}
+        for edge in ("N", "S", "W", "E"):
+            self.edge_hexes[edge] = tuple(sorted(s.id for s in spaces.values()
+                                                 if edge in (s.get("edge") or ()) and s.id not in self.partial))
+        self.road_exits = frozenset(s.id for s in spaces.values() if s.get("road_exit") and s.id not in self.partial)
+
+
+_FACTS: dict[int, BoardFacts] = {}
+
+
+def facts(state: GameState) -> BoardFacts:
+    f = _FACTS.get(id(state.board))
+    if f is None:
+        f = _FACTS[id(state.board)] = BoardFacts(state.board)
+    return f
 
 
 def enemy(side: str) -> str:
@@ -56,14 +86,13 @@ def zoc(state: GameState, side: str) -> frozenset[str]:
 
 
 def is_partial(state: GameState, sid: str) -> bool:
-    return bool(state.board.space(sid).get("partial"))
+    return sid in facts(state).partial
 
 
 def is_town(state: GameState, sid: str) -> bool:
     """A city or town (they stop movement and resist front-line claims); villages and
     crossroads named on the map are not."""
-    sp = state.board.space(sid)
-    return bool(sp.get("vp")) or sp.get("size") in ("city", "town")
+    return sid in facts(state).towns
 
 
 def vp(state: GameState, sid: str) -> int:
@@ -136,18 +165,17 @@ def road_reach(state: GameState, start: str, side: str, enemy_zoc: frozenset[str
         return seen
     starts_in_zoc = start in enemy_zoc
     queue = deque([start])
-    board = state.board
+    f = facts(state)
+    roads, towns = f.roads, f.towns
+    control = state.control
+    foe = enemy(side)
     while queue:
         here = queue.popleft()
         d = seen[here]
-        if here != start and (here in enemy_zoc or enemy_town(state, here, side)):
+        if here != start and (starts_in_zoc or here in enemy_zoc or (here in towns and control.get(here) == foe)):
             continue
-        if here != start and starts_in_zoc:
-            continue
-        for nxt in board.neighbours(here):
-            if nxt in seen or not road(state, here, nxt) or is_partial(state, nxt):
-                continue
-            if barrier(state, here, nxt) or has_combat(state, nxt, enemy(side)):
+        for nxt in roads[here]:
+            if nxt in seen or has_combat(state, nxt, foe):
                 continue
             seen[nxt] = d + 1
             queue.append(nxt)
@@ -201,27 +229,23 @@ def _friendly_exit(state: GameState, sid: str, side: str) -> bool:
 def entry_hexes(state: GameState, side: str, chart: str, army: str | None = None) -> list[str]:
     """Full board-edge hexes where reinforcements of a chart may enter (not enemy-controlled)."""
     want = {"Axis": "E", "Northern": "N", "Southern": "S", "Western": "W"}[chart]
+    board = state.board
     out = []
-    for sp in state.board.spaces.values():
-        if sp.get("partial") or want not in (sp.get("edge") or ()):
+    for sid in facts(state).edge_hexes[want]:
+        if state.control.get(sid) != side:
             continue
-        if state.control.get(sp.id) != side:
+        if chart == "Axis" and army is not None and board.space(sid).get("army") != army:
             continue
-        if chart == "Axis" and army is not None and sp.get("army") != army:
+        if has_combat(state, sid, enemy(side)):
             continue
-        if has_combat(state, sp.id, enemy(side)):
-            continue
-        out.append(sp.id)
-    return sorted(out)
+        out.append(sid)
+    return out
 
 
 def truck_entries(state: GameState, side: str) -> list[str]:
     """Road hexes of a side's own edges where its trucks come onto the board."""
-    edges = {"E"} if side == "Axis" else {"N", "S", "W"}
-    out = []
-    for sp in state.board.spaces.values():
-        if sp.get("partial") or not sp.get("road_exit") or not edges & set(sp.get("edge") or ()):
-            continue
-        if state.control.get(sp.id) == side and not has_combat(state, sp.id, enemy(side)):
-            out.append(sp.id)
-    return sorted(out)
+    edges = ("E",) if side == "Axis" else ("N", "S", "W")
+    f = facts(state)
+    hexes = {sid for e in edges for sid in f.edge_hexes[e] if sid in f.road_exits}
+    return sorted(sid for sid in hexes
+                  if state.control.get(sid) == side and not has_combat(state, sid, enemy(side)))

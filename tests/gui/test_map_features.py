@@ -7,11 +7,15 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import draw, pixel
-from demo_ruleset import load_demo
+from gui_support import require_gl
 
-from clients.gui_map import BRIDGE, RIVER, ROAD, VP_BADGE, shade
-from engine.game import Game
+require_gl()         # skips this module, with the reason, when no window can be made here
+
+from gui_demo import load_demo  # noqa: E402
+from gui_support import draw, pixel  # noqa: E402
+
+from clients.gui_map import BRIDGE, RIVER, ROAD, VP_BADGE, shade  # noqa: E402
+from engine.game import Game  # noqa: E402
 
 
 @pytest.fixture
@@ -47,7 +51,7 @@ def test_roads_rivers_towns_partial(demo, make_window, tmp_path):
     names = [getattr(i, "text", None) for i in win.layer.items]
     assert "Bastogne" in names and "St. Vith" in names and "Marche" in names
     bx, by = win.map.screen("3,4")
-    badge = (bx + win.map.size * 0.56, by + win.map.size * 0.12 + win.map.size * 0.12)
+    badge = (bx + 3, by + win.map.size * 0.66 + 4)     # beside the digit
     assert near(pixel(img, *badge), VP_BADGE, 12)
     # three sides, three colours
     assert len({win.side_colour(s) for s in ("Axis", "Allied", "Neutral")}) == 3
@@ -74,14 +78,27 @@ def test_screenshots_for_the_docs(demo, game, make_window, tmp_path):
 
     win2 = make_window(game, computer={"Blue": RandomPlayer(2)}, width=1280, height=800)
     me = RandomPlayer(5)
-    while game.state.turn < 3 and not game.over:
+    while not (game.state.turn >= 2 and game.decision.kind == "move" and game.decision.player == "Red"):
         if win2.human_turn():
             win2.choose(me.choose(game.ruleset, game.state, game.decision))
         run_computer(win2)
-    to_move = next(p.space for p in game.state.pieces_of("Red"))
-    win2.select_space(to_move)
+    tank = next(p for p in game.state.pieces_of("Red") if p.kind == "Tank")
+    win2.select_space(tank.space)
+    x, y = win2.option_rows[1][2][:2]
+    win2.dispatch_event("on_mouse_motion", int(x + 40), int(y + 10), 0, 0)
     draw(win2, out / "gui_skirmish.png")
     win2.computer["Red"] = RandomPlayer(7)
     run_computer(win2)
     draw(win2, out / "gui_game_over.png")
     assert game.over
+
+
+def test_an_owner_the_ruleset_did_not_list_gets_its_own_colour(demo, make_window):
+    win = make_window(demo)
+    demo.state.control["11,4"] = "Partisans"
+    win.refresh()
+    img = draw(win)
+    x, y = win.map.screen("11,4")
+    colour = pixel(img, x - win.map.size * 0.5, y - win.map.size * 0.2)
+    assert colour == win.side_colour("Partisans")
+    assert colour not in {win.side_colour(s) for s in ("Axis", "Allied", "Neutral")}

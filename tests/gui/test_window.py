@@ -3,15 +3,19 @@ undo, computer players and a whole game."""
 
 from __future__ import annotations
 
-import pyglet
 import pytest
-from conftest import draw, pixel
-from pyglet.window import key, mouse
+from gui_support import require_gl
 
-from clients.gui import GameWindow, mentions, run_computer
-from clients.gui_map import NEUTRAL
-from clients.players import RandomPlayer
-from engine.actions import Action
+require_gl()         # skips this module, with the reason, when no window can be made here
+
+import pyglet  # noqa: E402
+from gui_support import draw, pixel  # noqa: E402
+from pyglet.window import key, mouse  # noqa: E402
+
+from clients.gui import GameWindow, mentions, run_computer  # noqa: E402
+from clients.gui_map import NEUTRAL  # noqa: E402
+from clients.players import RandomPlayer  # noqa: E402
+from engine.actions import Action  # noqa: E402
 
 
 def interior(win: GameWindow, sid: str) -> tuple[int, int]:
@@ -206,6 +210,10 @@ def test_computer_moves_by_itself_on_the_clock(game, make_window):
     n = len(game.actions)
     pyglet.clock.tick()
     assert len(game.actions) > n
+    win.close()                      # and closing stops it
+    n = len(game.actions)
+    pyglet.clock.tick()
+    assert len(game.actions) == n
 
 
 def test_whole_game_by_computer_steps(game, make_window, tmp_path):
@@ -227,10 +235,12 @@ def test_whole_game_by_computer_steps(game, make_window, tmp_path):
     texts = [getattr(i, "text", "") for i in win._top_items]
     assert any((f"{r.winner} wins" if r.winner else "Draw") == t for t in texts)
     assert any(r.reason in t for t in texts)
-    # the banner's yellow border is drawn over the map
-    ax, _, aw, ah = win.map_area()
-    column = [pixel(img, int(ax + aw / 2), y) for y in range(int(ah))]
-    assert any(c[0] > 230 and c[1] > 190 and c[2] < 60 for c in column)
+    # the banner, with its yellow border, is drawn over the map
+    assert win.banner_rect is not None
+    bx, by, bw, bh = win.banner_rect
+    assert win.in_map(bx, by) and win.in_map(bx + bw - 1, by + bh - 1)
+    edge = [pixel(img, int(bx + bw / 2), int(by + dy)) for dy in range(4)]
+    assert any(c[0] > 220 and c[1] > 180 and c[2] < 60 for c in edge), edge
 
 
 def test_zoom_and_pan(game, make_window):
@@ -288,3 +298,16 @@ def test_play_window_runs_the_loop(game, monkeypatch):
     monkeypatch.setattr(pyglet.app, "run", fake_run)
     assert gui.play_window(game, {}, None) == 0
     assert seen and seen[0].game is game
+
+
+def test_resize_refits_the_map(game, make_window):
+    # a headless surface cannot change size, so this only checks the handler refits the map
+    win = make_window(game)
+    draw(win)
+    fit = win.map.size
+    win.dispatch_event("on_mouse_scroll", 200, 300, 0, 3)
+    draw(win)
+    assert win.map.size > fit
+    win.dispatch_event("on_resize", win.width, win.height)
+    draw(win)
+    assert win.map.size == pytest.approx(fit)
