@@ -15,9 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from clients.players import RandomPlayer  # noqa: E402
 from engine import plugins  # noqa: E402
-from engine.game import Game  # noqa: E402
 from tests.bulge import invariants  # noqa: E402
 
 _RS = None
@@ -30,13 +28,7 @@ def _play(args: tuple[int, tuple[tuple[str, str], ...]]) -> tuple[int, str, int,
         _RS = plugins.load("bulge", options=dict(options))
     rs = _RS
     try:
-        game = Game(rs, None, seed)
-        players = {"Axis": RandomPlayer(seed), "Allies": RandomPlayer(seed + 10_000)}
-        totals = invariants.check(rs, game.state)
-        while not game.over:
-            d = game.decision
-            game.play(players[d.player].choose(rs, game.state, d))
-            totals = invariants.check(rs, game.state, totals)
+        game = invariants.play_checked(rs, seed)
         return seed, str(game.result.winner), len(game.actions), ""
     except Exception as e:  # a broken invariant or a crash: report the seed to replay it
         return seed, "error", 0, f"{type(e).__name__}: {e}"

@@ -28,6 +28,9 @@ import unicodedata
 import zlib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from engine.hexgrid import DIRECTIONS, Hex, distance, hex_round  # noqa: E402  (the engine's own hex geometry)
+
 ROOT = Path(__file__).resolve().parents[1]
 FACTS = ROOT / "rulesets" / "bulge" / "data" / "facts"
 OUT = ROOT / "rulesets" / "bulge" / "data" / "map.json"
@@ -309,14 +312,8 @@ def frac_axial(x: float, y: float) -> tuple[float, float]:
 
 
 def cube_round(q: float, r: float) -> tuple[int, int]:
-    s = -q - r
-    rq, rr, rs = round(q), round(r), round(s)
-    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-    if dq > dr and dq > ds:
-        rq = -rr - rs
-    elif dr > ds:
-        rr = -rq - rs
-    return int(rq), int(rr)
+    h = hex_round(q, r)
+    return h.q, h.r
 
 
 def hex_at(x: float, y: float) -> tuple[int, int]:
@@ -324,11 +321,10 @@ def hex_at(x: float, y: float) -> tuple[int, int]:
 
 
 def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return distance(Hex(*a), Hex(*b))
 
 
-DIRS = {"E": (1, 0), "NE": (1, -1), "NW": (0, -1), "W": (-1, 0), "SW": (-1, 1), "SE": (0, 1)}
+DIRS = {name: (step.q, step.r) for name, step in DIRECTIONS.items()}
 
 
 def neighbours(h: tuple[int, int]) -> list[tuple[int, int]]:

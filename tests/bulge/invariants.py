@@ -53,3 +53,18 @@ def check(rs: Any, state: Any, before: Counter | None = None) -> Counter:
             if kind in terrain.AIR:
                 assert n == before.get((side, kind), 0), f"{side} {kind}s changed in number"
     return now
+
+
+def play_checked(rs: Any, seed: int) -> Any:
+    """A whole game between two random players, every invariant checked after every action."""
+    from clients.players import RandomPlayer
+    from engine.game import Game
+
+    game = Game(rs, None, seed)
+    players = {"Axis": RandomPlayer(seed), "Allies": RandomPlayer(seed + 10_000)}
+    totals = check(rs, game.state)
+    while not game.over:
+        d = game.decision
+        game.play(players[d.player].choose(rs, game.state, d))
+        totals = check(rs, game.state, totals)
+    return game

@@ -17,21 +17,10 @@ from tests.bulge import invariants
 GAMES = int(os.environ.get("BULGE_RANDOM_GAMES", "200"))
 
 
-def play_checked(rs, seed: int) -> Game:
-    game = Game(rs, None, seed)
-    players = {"Axis": RandomPlayer(seed), "Allies": RandomPlayer(seed + 10_000)}
-    totals = invariants.check(rs, game.state)
-    while not game.over:
-        d = game.decision
-        game.play(players[d.player].choose(rs, game.state, d))
-        totals = invariants.check(rs, game.state, totals)
-    return game
-
-
 @pytest.mark.parametrize("block", range(10))
 def test_random_games_keep_every_invariant(bulge, block):
     for seed in range(block, GAMES, 10):
-        game = play_checked(bulge, seed)
+        game = invariants.play_checked(bulge, seed)
         assert game.result.winner in ("Axis", "Allies")
         assert game.state.turn <= 9
 
