@@ -188,7 +188,9 @@ def attack_sources(logic: Any, state: GameState, side: str) -> list[str]:
 
 
 def _ready_attackers(state: GameState, sid: str, side: str) -> list[Piece]:
-    return [p for p in terrain.combat_units(state, sid, side) if "attacked" not in p.status]
+    once = state.rules.options["unit_attacks_once"]
+    return [p for p in terrain.combat_units(state, sid, side)
+            if "held" not in p.status and not (once and "attacked" in p.status)]
 
 
 def targets(state: GameState, sid: str, side: str) -> list[str]:
@@ -365,7 +367,7 @@ def _resolve(logic: Any, state: GameState, side: str, src: str, assigned: tuple,
     for pid, _ in assigned:
         mark(state, state.pieces[pid], "attacked")
     for pid in held:
-        mark(state, state.pieces[pid], "attacked")
+        mark(state, state.pieces[pid], "held")        # announced before the roll: no attack this turn
     add_to(state, "attacked_hexes", src)
     set_flag(state, "attack", None)
     for t in target_list:

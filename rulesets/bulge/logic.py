@@ -12,7 +12,7 @@ from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terr
 from rulesets.bulge.common import flag, hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
-TURN_MARKS = frozenset(("attacked", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
+TURN_MARKS = frozenset(("attacked", "held", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
                         "has_moved", "paused", "placed_off_road"))
 
 

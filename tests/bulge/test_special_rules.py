@@ -210,3 +210,23 @@ def test_custom_setup_covers_the_front_and_keeps_the_axis_in_its_sections():
     assert not setup.pool(s, "Axis") and not setup.pool(s, "Allies")
     assert all(s.board.space(p.space).get("country") == "DE"
                for p in s.pieces_of("Axis") if p.space[:1].isdigit())
+
+
+@pytest.mark.parametrize("once", [True, False])
+def test_a_unit_that_attacked_and_retreated_attacks_again_only_if_the_option_allows(once):
+    from engine import plugins
+
+    rs = plugins.load("bulge", options={"unit_attacks_once": str(once).lower()})
+    t = Table(rs)
+    s = t.state
+    s.control.update({"1809": "Axis", "1708": "Axis"})
+    (inf,) = t.put("Axis", "1809", Infantry=1)
+    t.put("Axis", "1809", Supply=1)
+    t.put("Allies", ST_VITH, Infantry=1)
+    s.load_dice([12])
+    rs.logic.apply(s, Action("attack", {"from": "1809", "to": ST_VITH}))    # no settling: stay in this step
+    assert "attacked" in s.pieces[inf].status
+    s.move(inf, "1708")               # as if a counter-attack had made it retreat
+    t.put("Axis", "1708", Supply=1)
+    sources = combat.attack_sources(rs.logic, s, "Axis")
+    assert ("1708" in sources) is (not once)
