@@ -13,7 +13,7 @@ from rulesets.bulge.common import flag, hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
 TURN_MARKS = frozenset(("attacked", "held", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
-                        "has_moved", "paused", "placed_off_road"))
+                        "has_moved", "paused"))
 
 
 class BulgeLogic(GameLogic):

@@ -14,7 +14,7 @@ from engine.pieces import Piece
 from engine.state import GameState
 from rulesets.bulge import scenario, terrain
 from rulesets.bulge.combat import pay
-from rulesets.bulge.common import act, flag, hex_name, mark, set_flag, unit_name
+from rulesets.bulge.common import act, counted, flag, hex_name, mark, set_flag, unit_name
 from rulesets.bulge.terrain import COMBAT, enemy
 
 CARGO = frozenset(("Infantry", "Artillery", "Supply"))
@@ -79,7 +79,7 @@ def decide_activation(logic: Any, state: GameState, step: str) -> Decision | Non
     for h in hexes:
         units = terrain.combat_units(state, h, side)
         supply = len(terrain.spendable_supply(state, terrain.supply_sources(state, h, side), side))
-        options.append(act("activate", f"activate {hex_name(state, h)} ({_kinds(units)}; {opts['activation_cost']} supply)",
+        options.append(act("activate", f"activate {hex_name(state, h)} ({counted(units)}; {opts['activation_cost']} supply)",
                            hex=h, blitz=False))
         if any(p.kind == "Tank" for p in units) and supply >= opts["activation_cost"] + opts["blitz_cost"]:
             options.append(act("activate", f"activate {hex_name(state, h)} with blitz "
@@ -87,13 +87,6 @@ def decide_activation(logic: Any, state: GameState, step: str) -> Decision | Non
     options.append(act("done", "done paying for movement"))
     return Decision(side, "activation", "Pay supply to activate hexes for movement (all payments come before any move)",
                     options)
-
-
-def _kinds(units: list[Piece]) -> str:
-    counts: dict[str, int] = {}
-    for p in units:
-        counts[p.kind] = counts.get(p.kind, 0) + 1
-    return ", ".join(f"{n} {k}" for k, n in counts.items())
 
 
 def apply_activation(logic: Any, state: GameState, step: str, action: Action) -> None:
@@ -139,7 +132,7 @@ def destinations(logic: Any, state: GameState, piece: Piece, enemy_zoc: frozense
             for n in state.board.neighbours(here):
                 if terrain.can_step(state, here, n, side, piece.kind):
                     out[n] = "step"
-        if piece.kind == "Tank" and "placed_off_road" not in st:
+        if piece.kind == "Tank":
             for h in terrain.road_reach(state, here, side, enemy_zoc,
                                         stop_at_start="road_only" in st and here in enemy_zoc):
                 if h != here:
