@@ -247,9 +247,14 @@ def check(path: Path | str, paths: Iterable[Path | str] = ()) -> list[Any]:
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such file or folder")
         available = discover(paths)
-        base = declared_base(path)
-        chain = chain_of(base, available) if base else []
-        files = [path]
+        owner = [n for n, (_, i) in available.items() if path.resolve() in {f.resolve() for f in i.rules_files}]
+        if owner:       # one file of a ruleset: it is checked with the files it is written beside
+            chain = chain_of(owner[0], available)
+            files = list(chain[-1][1].rules_files)
+        else:
+            base = declared_base(path)
+            chain = chain_of(base, available) if base else []
+            files = [path]
     pm = _manager()
     for plugin, _ in reversed(chain):
         _register(pm, plugin)

@@ -85,3 +85,8 @@ def test_play_in_the_terminal_reads_answers(monkeypatch, capsys):
 def test_bad_input_is_a_one_line_error_not_a_traceback(capsys, argv):
     code, _, err = run(capsys, *argv)
     assert code == 1 and err.startswith("wargame:") and "Traceback" not in err
+
+
+def test_check_one_file_of_a_ruleset_checks_it_with_its_siblings(capsys):
+    code, out, _ = run(capsys, "check", "rulesets/bulge/rules/combat.rules")
+    assert code == 0 and out.strip().endswith("ok")
