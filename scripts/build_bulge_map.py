@@ -822,10 +822,34 @@ def build(return_debug: bool = False):
         return by_hex[h]["id"]
 
     roads = sorted(sorted(ident(h) for h in pair) for pair in road_pairs)
+
+    # §3.1 crossings that no gazetteer road reaches (Ouren, Gemünd, Steinebrück, the Sûre
+    # towns, the Meuse towns...): the bridge was there, so that hexside is no barrier, though
+    # no road runs over it (DESIGN: the gazetteer lists the crossing, not its road).
+    def midpoint(pair):
+        a, b = tuple(pair)
+        (xa, ya), (xb, yb) = hex_xy(*a), hex_xy(*b)
+        return (xa + xb) / 2, (ya + yb) / 2
+
+    crossings: set[frozenset] = set()
+    for b in facts["bridges"]:
+        place = b["place"]
+        if not place or place not in coords:
+            continue
+        h0 = place_hex.get(place) or nearest_full(*coords[place])
+        if h0 is None:
+            continue
+        near = {h0, *neighbours(h0)}
+        local = [pair for pair, names in edge_rivers.items() if b["river"] in names and pair & near]
+        if not local or any(pair in road_pairs and h0 in pair for pair in local):
+            continue
+        x, y = to_xy(*coords[place])
+        crossings.add(min(local, key=lambda pair: (math.dist(midpoint(pair), (x, y)), sorted(pair))))
+
     rivers = []
     for pair, names in edge_rivers.items():
         names = sorted(names, key=RIVER_ORDER.index)
-        bridge = pair in road_pairs
+        bridge = pair in road_pairs or pair in crossings
         rivers.append(
             {
                 "hexes": sorted(ident(h) for h in pair),

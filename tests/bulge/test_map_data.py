@@ -305,11 +305,25 @@ def test_every_river_edge_is_between_adjacent_hexes(board, hexes):
         assert adjacent(hexes[a], hexes[b]), e
 
 
-def test_bridges_are_exactly_the_road_crossings(board, river_edges):
+def test_bridges_are_the_road_crossings_and_the_listed_crossings(board, river_edges):
+    """A river hexside is a bridge where a road crosses it, or where the gazetteer lists a
+    crossing that no road reaches (Ouren, Gemünd, Steinebrück...); every other one is a barrier."""
     roads = {frozenset(p) for p in board["roads"]}
+    roadless = [e for edge, e in river_edges.items() if e["bridge"] and edge not in roads]
     for edge, e in river_edges.items():
-        assert e["bridge"] == (edge in roads), e
+        if edge in roads:
+            assert e["bridge"], e
         assert e["barrier"] == (not e["bridge"]), e
+    assert {e["river"] for e in roadless} >= {"Our", "Sûre"}
+    assert len(roadless) <= 12
+
+
+def test_the_german_assault_crossings_of_the_our_are_open(board, river_edges, towns):
+    by_id = {h["id"]: h for h in board["hexes"]}
+    our_crossings = [e for e in river_edges.values() if e["river"] == "Our" and e["bridge"]]
+    # Dasburg and Schönberg by road; Ouren, Gemünd and Steinebrück without (GAZ §3.1)
+    assert len(our_crossings) >= 5
+    assert any(by_id[h].get("country") == "DE" for e in our_crossings for h in e["hexes"])
 
 
 def test_main_roads_connect(road_graph, towns):
