@@ -2,7 +2,8 @@
 
 The order of battle names formations and the places they stood near; this module turns that
 into pieces on hexes: each piece goes to the nearest hex on its own side of the front line
-(for the Axis, inside its army's section) that still has room under the stacking limit.
+(for the Axis, inside its army's section) that still has room under the stacking limit (trucks: the nearest hex on a road, since
+they move only along roads).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def setup(state: GameState, options: dict[str, Any]) -> None:
                and (army is None or army_section(board, sid) == army)]
         return sorted(out, key=lambda sid: (_km(hexes[sid], near), sid))
 
-    from rulesets.bulge.terrain import stacking_room
+    from rulesets.bulge.terrain import facts, stacking_room
 
     for side in ("Axis", "Allies"):
         for entry in oob["setup"][side]:
@@ -125,7 +126,8 @@ def setup(state: GameState, options: dict[str, Any]) -> None:
                     if options.get("custom_setup"):
                         state.add_piece(kind, side, POOL[side], group=entry["short"])
                         continue
-                    spot = next((s for s in spots if stacking_room(state, s, side, kind, options)), None)
+                    usable = spots if kind != "Truck" else [s for s in spots if facts(state).roads[s]] or spots
+                    spot = next((s for s in usable if stacking_room(state, s, side, kind, options)), None)
                     if spot is None:
                         raise ScenarioDataError(f"no room for {entry['short']} near {entry['near']}")
                     state.add_piece(kind, side, spot, group=entry["short"])

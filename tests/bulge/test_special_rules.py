@@ -9,8 +9,18 @@ from rulesets.bulge import combat
 from tests.bulge.conftest import Table
 
 ST_VITH = "1709"
-SOUTH_ACROSS_OUR = "1710"      # across a river barrier (the Our) from St. Vith
-EAST_BY_BRIDGE = "1809"        # across the Our by the road bridge
+
+
+def barrier_and_bridge(state):
+    """A hex with a river barrier on one side and a road bridge on another."""
+    board = state.board
+    for sid in sorted(board.spaces):
+        links = {n: board.link(sid, n) for n in board.neighbours(sid) if not board.space(n).get("partial")}
+        barrier = [n for n, link in links.items() if link.get("barrier")]
+        bridge = [n for n, link in links.items() if link.get("bridge") and link.get("road")]
+        if barrier and bridge and not board.space(sid).get("partial"):
+            return sid, barrier[0], bridge[0]
+    raise AssertionError("the map has no river barrier beside a bridge")
 
 
 def moving_side(t: Table, side: str, where: str, **kinds: int) -> list[int]:
@@ -23,15 +33,16 @@ def moving_side(t: Table, side: str, where: str, **kinds: int) -> list[int]:
 
 def test_a_tank_cannot_cross_a_river_barrier_but_infantry_can(table):
     t: Table = table(turn=2, step="axis_move")
-    t.state.control.update({ST_VITH: "Axis", SOUTH_ACROSS_OUR: "Axis"})
-    (tank,) = moving_side(t, "Axis", ST_VITH, Tank=1)
-    (inf,) = moving_side(t, "Axis", ST_VITH, Infantry=1)
+    here, across, bridge = barrier_and_bridge(t.state)
+    t.state.control.update({here: "Axis", across: "Axis", bridge: "Axis"})
+    (tank,) = moving_side(t, "Axis", here, Tank=1)
+    (inf,) = moving_side(t, "Axis", here, Infantry=1)
     with pytest.raises(IllegalAction, match="only Infantry may cross a river barrier; Tanks cannot"):
-        t.play(Action("move", {"pieces": (tank,), "to": SOUTH_ACROSS_OUR}))
-    t.play(Action("move", {"pieces": (inf,), "to": SOUTH_ACROSS_OUR}))
-    assert t.state.pieces[inf].space == SOUTH_ACROSS_OUR
-    t.play(Action("move", {"pieces": (tank,), "to": EAST_BY_BRIDGE}))     # a bridge is road, not barrier
-    assert t.state.pieces[tank].space == EAST_BY_BRIDGE
+        t.play(Action("move", {"pieces": (tank,), "to": across}))
+    t.play(Action("move", {"pieces": (inf,), "to": across}))
+    assert t.state.pieces[inf].space == across
+    t.play(Action("move", {"pieces": (tank,), "to": bridge}))     # a bridge is road, not barrier
+    assert t.state.pieces[tank].space == bridge
 
 
 def test_a_retreat_into_an_enemy_zone_of_control_is_refused(table):
@@ -230,3 +241,12 @@ def test_a_unit_that_attacked_and_retreated_attacks_again_only_if_the_option_all
     t.put("Axis", "1708", Supply=1)
     sources = combat.attack_sources(rs.logic, s, "Axis")
     assert ("1708" in sources) is (not once)
+
+
+def test_every_truck_starts_on_a_road(bulge):
+    from engine.game import Game
+    from rulesets.bulge import terrain
+
+    state = Game(bulge, None, seed=0).state
+    trucks = [p for p in state.pieces.values() if p.kind == "Truck" and terrain.on_board(p.space)]
+    assert trucks and all(terrain.facts(state).roads[p.space] for p in trucks)
