@@ -413,7 +413,7 @@ class Ctx:
 
     # -- attacks ---------------------------------------------------------------------------------
     def ready_attackers(self, src: str) -> list:
-        return combat_rules._ready_attackers(self.state, src, self.side)
+        return combat_rules.ready_attackers(self.state, src, self.side)
 
     def attack_value(self, src: str, tgt: str, attackers: list, simple: bool = False) -> float:
         """Expected worth of attacking `tgt` with `attackers`: units destroyed or pushed out,

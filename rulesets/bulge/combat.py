@@ -176,7 +176,7 @@ def attack_sources(logic: Any, state: GameState, side: str) -> list[str]:
     attacked = flag(state, "attacked_hexes", frozenset())
     out = []
     for sid in sorted(set(p.space for p in state.pieces_of(side) if p.kind in COMBAT and terrain.on_board(p.space))):
-        if sid in attacked or not _ready_attackers(state, sid, side):
+        if sid in attacked or not ready_attackers(state, sid, side):
             continue
         if not targets(state, sid, side):
             continue
@@ -187,7 +187,8 @@ def attack_sources(logic: Any, state: GameState, side: str) -> list[str]:
     return out
 
 
-def _ready_attackers(state: GameState, sid: str, side: str) -> list[Piece]:
+def ready_attackers(state: GameState, sid: str, side: str) -> list[Piece]:
+    """The side's combat units in a hex that may still attack this turn."""
     once = state.rules.options["unit_attacks_once"]
     return [p for p in terrain.combat_units(state, sid, side)
             if "held" not in p.status and not (once and "attacked" in p.status)]
@@ -233,7 +234,7 @@ def _assignment_decision(logic: Any, state: GameState, attack: tuple) -> Decisio
     src, assigned, held = attack
     side = flag(state, "to_attack")
     done = {pid for pid, _ in assigned} | set(held)
-    free = [p for p in _ready_attackers(state, src, side) if p.id not in done]
+    free = [p for p in ready_attackers(state, src, side) if p.id not in done]
     chosen = {t for _, t in assigned}
     cost = logic.rules.options["attack_cost"]
     supply = len(terrain.spendable_supply(state, terrain.supply_sources(state, src, side), side))
@@ -292,13 +293,13 @@ def apply(logic: Any, state: GameState, action: Any) -> None:
         if t not in targets(state, src, side):
             raise IllegalAction(f"{hex_name(state, t) if isinstance(t, str) and t in state.board else t} "
                                 f"is not an adjacent hex with enemy units")
-        assigned = tuple((p.id, t) for p in _ready_attackers(state, src, side))
+        assigned = tuple((p.id, t) for p in ready_attackers(state, src, side))
         return _resolve(logic, state, side, src, assigned, ())
     if attack is None:
         raise IllegalAction(f"`{kind}` needs an attack being planned; choose an attack first")
     src, assigned, held = attack
     done = {pid for pid, _ in assigned} | set(held)
-    free = {p.id: p for p in _ready_attackers(state, src, side) if p.id not in done}
+    free = {p.id: p for p in ready_attackers(state, src, side) if p.id not in done}
     if kind == "cancel":
         set_flag(state, "attack", None)
         return
@@ -333,7 +334,7 @@ def _why_not_source(logic: Any, state: GameState, side: str, src: Any) -> str | 
         return f"there is no hex `{src}`"
     if src in flag(state, "attacked_hexes", frozenset()):
         return f"{hex_name(state, src)} has already attacked this turn"
-    if not _ready_attackers(state, src, side):
+    if not ready_attackers(state, src, side):
         return f"{side} has no combat unit in {hex_name(state, src)} that may still attack"
     if not targets(state, src, side):
         return f"no enemy units are next to {hex_name(state, src)}"
