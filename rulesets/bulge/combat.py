@@ -210,7 +210,8 @@ def decide(logic: Any, state: GameState) -> Decision | None:
         return None
     side = flag(state, "to_attack")
     for _ in range(2):
-        if may_attack(state, side) and attack_sources(logic, state, side):
+        sources = attack_sources(logic, state, side) if may_attack(state, side) else []
+        if sources:
             break
         # a side that cannot attack passes without being asked
         _pass(state, side)
@@ -220,11 +221,12 @@ def decide(logic: Any, state: GameState) -> Decision | None:
     else:
         return None
     options = []
-    for sid in attack_sources(logic, state, side):
-        for t in targets(state, sid, side):
+    for sid in sources:
+        near = targets(state, sid, side)
+        for t in near:
             options.append(act("attack", f"attack {hex_name(state, t)} from {hex_name(state, sid)} with everything",
                                **{"from": sid, "to": t}))
-        if len(targets(state, sid, side)) > 1:
+        if len(near) > 1:
             options.append(act("attack_from", f"plan a split attack from {hex_name(state, sid)}", **{"from": sid}))
     options.append(act("pass", "pass (let the other side attack)"))
     return Decision(side, "attack", "Choose an attack, or pass", options)
