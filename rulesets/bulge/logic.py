@@ -9,7 +9,7 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.ruleset import GameLogic, Result
 from engine.state import GameState
 from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terrain, upkeep
-from rulesets.bulge.common import flag, hex_name, set_flag
+from rulesets.bulge.common import hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
 TURN_MARKS = frozenset(("attacked", "held", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
@@ -82,11 +82,6 @@ class BulgeLogic(GameLogic):
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         if name == "turn_start":
             self._start_turn(state)
-        elif name == "turn_end":
-            opts = self.rules.options
-            last = opts["campaign_turns"] if opts["ongoing_campaign"] else opts["last_turn"]
-            if args["turn"] >= last:
-                set_flag(state, "held_to_end", args["turn"])
         elif name == "step_start":
             step = args["step"]
             if step == "ground_initiative":
@@ -119,14 +114,14 @@ class BulgeLogic(GameLogic):
 
     # -- the end ---------------------------------------------------------------------------------------
     def result(self, state: GameState) -> Result | None:
-        opts = self.rules.options
+        """The victory conditions are in rules/upkeep.rules; this only words them."""
+        need = self.rules.options["victory_vp"]
         vp = state.resource("Axis", "vp")
-        if vp >= opts["victory_vp"]:
-            return Result("Axis", f"the Axis holds {vp} VP (needs {opts['victory_vp']})", self.score(state))
-        last = flag(state, "held_to_end")
-        if last:
-            return Result("Allies", f"the Allies held: the Axis has {vp} VP at the end of turn {last} "
-                                    f"(needs {opts['victory_vp']})", self.score(state))
+        if self.rules.procedure("axis_has_won")(state):
+            return Result("Axis", f"the Axis holds {vp} VP (needs {need})", self.score(state))
+        if state.resource("Allies", "turns_held"):
+            return Result("Allies", f"the Allies held: the Axis has {vp} VP at the end of turn {state.turn} "
+                                    f"(needs {need})", self.score(state))
         return None
 
     def score(self, state: GameState) -> dict[str, Any]:

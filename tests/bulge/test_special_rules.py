@@ -250,3 +250,18 @@ def test_every_truck_starts_on_a_road(bulge):
     state = Game(bulge, None, seed=0).state
     trucks = [p for p in state.pieces.values() if p.kind == "Truck" and terrain.on_board(p.space)]
     assert trucks and all(terrain.facts(state).roads[p.space] for p in trucks)
+
+
+@pytest.mark.parametrize("options, last", [({}, 8), ({"ongoing_campaign": "true", "campaign_turns": "9"}, 9)])
+def test_the_allies_win_at_the_end_of_the_last_turn_or_play_on_in_a_campaign(options, last):
+    from clients.players import RandomPlayer
+    from engine import plugins
+    from engine.game import Game
+
+    rs = plugins.load("bulge", options=options)
+    game = Game(rs, None, seed=1)
+    player = RandomPlayer(1)
+    while not game.over:
+        game.play(player.choose(rs, game.state, game.decision))
+    assert game.result.winner == "Allies"             # random Axis play never gets near 24 VP
+    assert game.state.turn == last and f"end of turn {last}" in game.result.reason
