@@ -180,6 +180,25 @@ class ExprStmt(Stmt):
     expr: Expr
 
 
+@dataclass(frozen=True, slots=True)
+class Require(Stmt):
+    """`require cond else reason`: in a move, a condition the move must meet (its reason is
+    what a refused player is told); elsewhere, a check that stops the rules with the reason."""
+
+    cond: Expr
+    reason: Expr
+
+
+@dataclass(frozen=True, slots=True)
+class Break(Stmt):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Continue(Stmt):
+    pass
+
+
 # ----------------------------------------------------------------------------- declarations
 
 
@@ -294,6 +313,62 @@ class RuleDecl(Decl):
     params: tuple[tuple[str, Pos], ...]
     when: Expr | None
     body: tuple[Stmt, ...]
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class VarDecl(Decl):
+    name: str
+    type: TypeExpr
+    value: Expr
+    reset: tuple[str, Pos] | None  # ("turn" | "phase" | "step", pos)
+    doc: str
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class MoveParam:
+    pos: Pos
+    name: str
+    type: TypeExpr
+    domain: Expr
+    reason: Expr | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveDecl:
+    pos: Pos
+    name: str
+    params: tuple[MoveParam, ...]
+    label: Expr | None
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishDecl:
+    pos: Pos
+    label: Expr
+    body: tuple[Stmt, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StepDecl(Decl):
+    name: str
+    by: Expr | None
+    while_: Expr | None
+    start: tuple[Stmt, ...] | None
+    end: tuple[Stmt, ...] | None
+    moves: tuple[MoveDecl, ...]
+    finish: FinishDecl | None
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SequenceDecl(Decl):
+    name: str
+    params: tuple[Param, ...]
+    while_: Expr | None
+    steps: tuple[tuple[str, Pos], ...]
     override: bool
 
 

@@ -25,6 +25,7 @@ from .types import (
     UNIT_TYPE,
     ListType,
     MapType,
+    FnType,
     RecordType,
     Type,
     assignable,
@@ -32,14 +33,16 @@ from .types import (
     unify,
 )
 
-__all__ = ["check_program", "Program", "Info", "UnitInfo", "OptionInfo", "BUILTINS", "static_eval",
-           "NotStatic"]
+__all__ = ["check_program", "Program", "Info", "UnitInfo", "OptionInfo", "VarInfo", "BUILTINS", "static_eval",
+           "NotStatic", "VAR_RESETS"]
 
 #: built-in functions of the language (not overridable, not shadowable)
 BUILTINS = frozenset(
     {"len", "abs", "min", "max", "sum", "count", "any", "all", "range", "sorted", "str", "int",
-     "float", "keys", "values"}
+     "float", "keys", "values", "choose"}
 )
+#: when a game variable goes back to its initial value
+VAR_RESETS = ("turn", "phase", "step")
 _AGGREGATES = {"sum", "count", "any", "all", "min", "max"}
 _TYPE_NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "UnitType": UNIT_TYPE}
 _KIND_WORD = {"unit": "unit", "option": "option", "table": "table", "procedure": "procedure"}
@@ -62,6 +65,17 @@ class OptionInfo:
     name: str
     type: Type
     value: A.Expr
+    doc: str
+    pos: Pos
+    default: Any = None
+
+
+@dataclass
+class VarInfo:
+    name: str
+    type: Type
+    value: A.Expr
+    reset: str | None
     doc: str
     pos: Pos
     default: Any = None
@@ -92,6 +106,13 @@ class Program:
     turns: A.TurnsDecl | None = None
     powers: A.PowersDecl | None = None
     phases: list[A.PhaseDecl] = field(default_factory=list)
+    vars: dict[str, VarInfo] = field(default_factory=dict)
+    steps: dict[str, A.StepDecl] = field(default_factory=dict)
+    sequences: dict[str, A.SequenceDecl] = field(default_factory=dict)
+    #: procedures and sequences that may ask a player (they call `choose`, directly or not)
+    interactive: set[str] = field(default_factory=set)
+    #: per move `(step, move)`: how many leading statements form its guard (lets and requires)
+    guards: dict[tuple[str, str], int] = field(default_factory=dict)
     info: Info = field(default_factory=Info)
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
@@ -155,7 +176,8 @@ def static_eval(e: A.Expr, env: dict[str, Any]) -> Any:
 
 
 class _Checker:
-    def __init__(self, layers: list[list[A.Module]], registry: Registry):
+    def __init__(self, layers: list[list[A.Module]], registry: Registry, report_unread: bool = False):
+        self.report_unread = report_unread
         self.layers = layers
         self.reg = registry
         self.p = Program(registry)
@@ -166,6 +188,12 @@ class _Checker:
         self.current: tuple[str, str] | None = None  # ("procedure", name) / ("rule", name)...
         self.ret_type: Type | None = None
         self.unit_rec = registry.unit_record
+        self.loops = 0
+        #: (context kind, callee, pos): "task" contexts may ask players, "query" ones may not
+        self.call_sites: list[tuple[str, str, Pos]] = []
+        self.context = "task"
+        self.stats_read: set[str] = set()
+        self.tags_read: set[str] = set()
 
     # ------------------------------------------------------------------ helpers
     def err(self, pos: Pos, msg: str, hint: str | None = None) -> None:
@@ -315,6 +343,23 @@ class _Checker:
                         break
                 else:
                     p.rules.append(d)
+        elif isinstance(d, A.VarDecl):
+            if self.check_name_ok(d.name, d.pos, "variable") and self.declare("value", "var", d.name, d.pos, li, d.override, d, "var"):
+                if d.override and d.name in p.vars:
+                    v = p.vars[d.name]
+                    p.vars[d.name] = VarInfo(d.name, v.type, d.value, d.reset[0] if d.reset else v.reset, d.doc or v.doc, v.pos)
+                else:
+                    p.vars[d.name] = VarInfo(d.name, self.resolve_type(d.type), d.value,
+                                             d.reset[0] if d.reset else None, d.doc, d.pos)
+                if d.reset is not None and d.reset[0] not in VAR_RESETS:
+                    self.err(d.reset[1], f"`each {d.reset[0]}`: a variable is reset each turn, phase or step",
+                             did_you_mean(d.reset[0], VAR_RESETS))
+        elif isinstance(d, A.StepDecl):
+            if self.check_name_ok(d.name, d.pos, "step") and self.declare("step", "step", d.name, d.pos, li, d.override, d, "step"):
+                p.steps[d.name] = d
+        elif isinstance(d, A.SequenceDecl):
+            if self.check_name_ok(d.name, d.pos, "sequence") and self.declare("value", "sequence", d.name, d.pos, li, d.override, d, "sequence"):
+                p.sequences[d.name] = d
         elif isinstance(d, A.TurnsDecl):
             if self.declare("seq", "turns", "turns", d.pos, li, d.override, d, "turns"):
                 p.turns = d
@@ -409,11 +454,165 @@ class _Checker:
             self.check_table(tb, const_env)
         for pr in p.procedures.values():
             self.check_procedure(pr)
+        for v in p.vars.values():
+            t = self.const_expr(v.value, f"the initial value of variable `{v.name}`", allow_options=True)
+            if not assignable(t, v.type):
+                self.err(v.value.pos, f"variable `{v.name}` is `{v.type}` but its initial value is `{t}`")
+            try:
+                v.default = static_eval(v.value, const_env)
+            except NotStatic:
+                pass
+        for sq in p.sequences.values():
+            self.check_subsequence(sq)
+        for pr in p.procedures.values():
+            self.check_procedure(pr)
         for r in p.rules:
+            self.context = "rule"
             self.check_rule(r)
+            self.context = "task"
         self.check_sequence(const_env)
+        for st in p.steps.values():
+            self.check_step(st)
         self.check_recursion()
+        self.check_interactive()
+        if self.report_unread:
+            self.check_unread()
         return p
+
+    # ------------------------------------------------------------------ steps and moves
+    def check_step(self, st: A.StepDecl) -> None:
+        p = self.p
+        placed = [ph.name for ph in p.phases if any(s == st.name for s, _ in ph.steps)]
+        if p.phases and not placed:
+            every = sorted({s for ph in p.phases for s, _ in ph.steps})
+            self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
+                     did_you_mean(st.name, every) or "list it in a phase: `phase NAME { steps [" + st.name + "] }`")
+        self.current = ("step", st.name)
+        self.ret_type = NONE
+        self.context = "query"
+        if st.by is not None:
+            self.expect_type(st.by, [], STR, "the player of a step (`by`)")
+        if st.while_ is not None:
+            self.expect_bool(st.while_, [], "the `while` condition of a step")
+        self.context = "task"
+        for blk in (st.start, st.end):
+            if blk is not None:
+                self.block(blk, [{}])
+        names: dict[str, Pos] = {}
+        for mv in st.moves:
+            if mv.name in names:
+                self.err(mv.pos, f"move `{mv.name}` is declared twice in step `{st.name}` (first at {names[mv.name]})")
+            names[mv.name] = mv.pos
+            if mv.name == "choose":
+                self.err(mv.pos, "`choose` is the name of the answers to `choose(...)`; name the move otherwise")
+            self.check_move(st, mv)
+        if st.finish is not None:
+            self.context = "query"
+            self.expect_type(st.finish.label, [], STR, "the label of `finish`")
+            self.context = "task"
+            self.block(st.finish.body, [{}])
+        if st.moves and st.finish is None and st.while_ is not None:
+            self.err(st.pos, f"step `{st.name}` repeats `while` a condition holds but has no `finish`",
+                     "add `finish \"pass\" { ... }` so a player can end their turn in it")
+        self.current = None
+        self.ret_type = None
+
+    def check_move(self, st: A.StepDecl, mv: A.MoveDecl) -> None:
+        self.context = "query"
+        scope: dict[str, Type] = {}
+        for prm in mv.params:
+            want = self.resolve_type(prm.type)
+            dt = self.expr(prm.domain, [scope])
+            if isinstance(dt, ListType):
+                if not assignable(dt.elem, want):
+                    self.err(prm.domain.pos, f"`{prm.name}` is `{want}` but its choices are `{dt}`")
+            elif dt != ANY:
+                self.err(prm.domain.pos, f"the choices for `{prm.name}` must be a list, got `{dt}`")
+            if prm.reason is not None:
+                self.expect_type(prm.reason, [scope | {prm.name: want}], STR, "the reason after `else`")
+            if self.check_name_ok(prm.name, prm.pos, "parameter"):
+                if prm.name in scope:
+                    self.err(prm.pos, f"parameter `{prm.name}` is given twice")
+                elif self.value_kind(prm.name) is not None:
+                    self.err(prm.pos, f"parameter `{prm.name}` hides the {self.value_kind(prm.name)} `{prm.name}`; choose another name")
+                scope[prm.name] = want
+        if mv.label is not None:
+            self.expect_type(mv.label, [scope], STR, "a move's label")
+        guard = 0
+        for s_ in mv.body:
+            if isinstance(s_, (A.Let, A.Require)):
+                guard += 1
+            else:
+                break
+        self.p.guards[(st.name, mv.name)] = guard
+        scopes = [scope, {}]
+        for s_ in mv.body[:guard]:
+            self.stmt(s_, scopes)
+        self.context = "task"
+        # the rest of the body sees the guard's variables
+        rest_scopes = scopes + [{}]
+        returned = False
+        for s_ in mv.body[guard:]:
+            if returned:
+                self.err(s_.pos, "this statement can never run: it follows a `return`")
+                break
+            returned = self.stmt(s_, rest_scopes)
+
+    def check_subsequence(self, sq: A.SequenceDecl) -> None:
+        self.current = ("procedure", sq.name)
+        self.calls.setdefault(sq.name, [])
+        scope = self.check_params(sq.params)
+        self.ret_type = NONE
+        if sq.while_ is not None:
+            self.expect_bool(sq.while_, [scope], "the `repeat while` condition")
+        want = [self.resolve_type_quiet(prm.type) for prm in sq.params]
+        for name, pos in sq.steps:
+            pr = self.p.procedures.get(name)
+            if pr is None:
+                cands = list(self.p.procedures)
+                self.err(pos, f"the steps of sequence `{sq.name}` are procedures; `{name}` is not one",
+                         did_you_mean(name, cands))
+                continue
+            got = [self.resolve_type_quiet(prm.type) for prm in pr.params]
+            if got != want:
+                self.err(pos, f"procedure `{name}` takes ({', '.join(map(str, got))}); the steps of `{sq.name}` "
+                              f"get ({', '.join(map(str, want))})")
+            self.note_call(name, pos)
+        self.current = None
+        self.ret_type = None
+
+    def check_interactive(self) -> None:
+        graph = {k: {c for c, _ in v} for k, v in self.calls.items()}
+        asking = {k for k, v in graph.items() if "choose" in v}
+        changed = True
+        while changed:
+            changed = False
+            for k, v in graph.items():
+                if k not in asking and v & asking:
+                    asking.add(k)
+                    changed = True
+        self.p.interactive = asking
+        for ctx, callee, pos in self.call_sites:
+            if ctx in ("query", "rule") and (callee == "choose" or callee in asking):
+                where = ("a rule bound to an event" if ctx == "rule"
+                         else "a query (a step's `by` or `while`, a move's choices, label or requirements)")
+                what = "`choose` asks a player" if callee == "choose" else f"`{callee}` asks a player (it calls `choose`)"
+                self.err(pos, f"{what}, which {where} cannot do",
+                         "ask in a step's `start` or `end`, in a move's body after its requirements, in `finish`, "
+                         "or in a procedure called from there")
+
+    def check_unread(self) -> None:
+        host = set(getattr(self.reg, "host_stats", ()))
+        for name, (sd, _) in self.p.stats.items():
+            if name not in self.stats_read and name not in host:
+                self.diags.append(Diagnostic(sd.pos, f"stat `{name}` is declared but no rule reads it",
+                                             "a stat that nothing reads changes nothing: read it in a rule, or remove it",
+                                             "warning"))
+        host_tags = set(getattr(self.reg, "host_tags", ()))
+        for name, pos in self.p.tags.items():
+            if name not in self.tags_read and name not in host_tags:
+                self.diags.append(Diagnostic(pos, f"tag `{name}` is declared but no rule tests it",
+                                             "test it with `u has " + name + "`, or remove it", "warning"))
 
     def const_expr(self, e: A.Expr, what: str, allow_options: bool) -> Type:
         bad = self.first_non_const(e, allow_options)
@@ -647,7 +846,18 @@ class _Checker:
             self.new_local(st.var, st.var_pos, elem, inner)
             if st.cond is not None:
                 self.expect_bool(st.cond, inner, "a `where` condition")
+            self.loops += 1
             self.block(st.body, inner)
+            self.loops -= 1
+            return False
+        if isinstance(st, A.Require):
+            self.expect_bool(st.cond, scopes, "the condition of `require`")
+            self.expect_type(st.reason, scopes, STR, "the reason of `require` (after `else`)")
+            return False
+        if isinstance(st, (A.Break, A.Continue)):
+            if self.loops == 0:
+                word = "break" if isinstance(st, A.Break) else "continue"
+                self.err(st.pos, f"`{word}` outside a `for` loop")
             return False
         if isinstance(st, A.Return):
             self.ret(st, scopes)
@@ -682,7 +892,14 @@ class _Checker:
         vt = self.expr(st.value, scopes)
         if isinstance(tgt, A.Name):
             t = self.lookup_local(scopes, tgt.name)
-            if t is None:
+            if t is None and self.value_kind(tgt.name) == "var":
+                if self.context == "query" or (self.current and self.current[0] in ("table", "phase")):
+                    self.err(tgt.pos, f"`{tgt.name}` is a game variable; a query (a condition, a move's choices "
+                                      "or requirements, a label) cannot change it")
+                t = self.p.vars[tgt.name].type
+                self.info.names[id(tgt)] = "var"
+                self.info.types[id(tgt)] = t
+            elif t is None:
                 k = self.value_kind(tgt.name)
                 if k is not None:
                     self.err(tgt.pos, f"cannot assign to {k} `{tgt.name}`: only variables declared with `let` can change")
@@ -690,8 +907,9 @@ class _Checker:
                     self.err(tgt.pos, f"assignment to undeclared variable `{tgt.name}`",
                              did_you_mean(tgt.name, self.all_locals(scopes)) or f"declare it first with `let {tgt.name} = ...`")
                 return
-            self.info.names[id(tgt)] = "local"
-            self.info.types[id(tgt)] = t
+            else:
+                self.info.names[id(tgt)] = "local"
+                self.info.types[id(tgt)] = t
         elif isinstance(tgt, A.Index):
             t = self.expr(tgt, scopes)
         elif isinstance(tgt, A.Attr):
@@ -862,6 +1080,8 @@ class _Checker:
                 self.err(e.left.pos, f"`{e.op}` tests a unit's type, but this is a `{lt}`")
             return BOOL
         if e.op in ("has", "has not"):
+            if isinstance(e.right, A.Name):
+                self.tags_read.add(e.right.name)
             if not isinstance(e.right, A.Name) or e.right.name not in self.p.tags:
                 name = e.right.name if isinstance(e.right, A.Name) else "?"
                 self.err(e.right.pos, f"unknown tag `{name}`", did_you_mean(name, self.p.tags))
@@ -904,13 +1124,16 @@ class _Checker:
         if k == "option":
             self.info.names[id(e)] = "option"
             return self.p.options[e.name].type
+        if k == "var":
+            self.info.names[id(e)] = "var"
+            return self.p.vars[e.name].type
         if k == "constant":
             self.info.names[id(e)] = "constant"
             return self.reg.type_of(self.reg.constants[e.name].type)
         if k == "unit":
             self.info.names[id(e)] = "unit"
             return UNIT_TYPE
-        if k in ("table", "procedure", "primitive", "builtin"):
+        if k in ("table", "procedure", "primitive", "builtin", "sequence"):
             self.err(e.pos, f"`{e.name}` is a {k}; call it with `{e.name}(...)`")
             return ANY
         cands = self.all_locals(scopes) + [n for (s, n) in self.defs if s == "value"] + list(self.reg.constants)
@@ -927,6 +1150,8 @@ class _Checker:
         if ot == ANY:
             return ANY
         stats = self.p.stats
+        if name in stats:
+            self.stats_read.add(name)
         if ot == UNIT_TYPE:
             if name in stats:
                 self.info.attrs[id(e)] = "ustat"
@@ -973,6 +1198,12 @@ class _Checker:
     def note_call(self, callee: str, pos: Pos) -> None:
         if self.current and self.current[0] in ("procedure", "table"):
             self.calls.setdefault(self.current[1], []).append((callee, pos))
+        ctx = self.context
+        if self.current and self.current[0] in ("table", "phase"):
+            ctx = "query"
+        if self.current and self.current[0] in ("procedure",):
+            ctx = "inner"  # judged through the call graph
+        self.call_sites.append((ctx, callee, pos))
 
     def call(self, e: A.Call, scopes: list[dict[str, Type]]) -> Type:
         if not isinstance(e.func, A.Name):
@@ -1003,6 +1234,11 @@ class _Checker:
             params = [(p.name, self.resolve_type_quiet(p.type)) for p in pr.params]
             ret = self.resolve_type_quiet(pr.ret) if pr.ret is not None else NONE
             self.note_call(name, e.pos)
+        elif k == "sequence":
+            sq = self.p.sequences[name]
+            params = [(p.name, self.resolve_type_quiet(p.type)) for p in sq.params]
+            ret = NONE
+            self.note_call(name, e.pos)
         elif k == "table":
             tb = self.p.tables[name]
             params = [(p.name, self.resolve_type_quiet(p.type)) for p in tb.params]
@@ -1025,6 +1261,28 @@ class _Checker:
         self.check_args(e, name, params, scopes)
         return ret
 
+    def choose(self, e: A.Call, scopes: list[dict[str, Type]]) -> Type:
+        """`choose(player, prompt, options)` or `choose(player, prompt, options, labels)`:
+        asks `player` to pick one of `options` (at once, without asking, when there is only
+        one) and returns it."""
+        self.note_call("choose", e.pos)
+        types = [self.expr(a, scopes) for a in e.args]
+        if len(types) not in (3, 4):
+            self.err(e.pos, f"`choose` takes 3 or 4 arguments (player, prompt, options[, labels]), but {len(types)} were given")
+            return ANY
+        if not assignable(types[0], STR):
+            self.err(e.args[0].pos, f"the player who chooses must be a `str`, got `{types[0]}`")
+        if not assignable(types[1], STR):
+            self.err(e.args[1].pos, f"the prompt of `choose` must be a `str`, got `{types[1]}`")
+        if len(types) == 4 and not assignable(types[3], ListType(STR)):
+            self.err(e.args[3].pos, f"the labels of `choose` must be a `list[str]`, got `{types[3]}`")
+        t = types[2]
+        if isinstance(t, ListType):
+            return t.elem
+        if t != ANY:
+            self.err(e.args[2].pos, f"the options of `choose` must be a list, got `{t}`")
+        return ANY
+
     def resolve_type_quiet(self, t: A.TypeExpr) -> Type:
         n = len(self.diags)
         r = self.resolve_type(t)
@@ -1032,7 +1290,13 @@ class _Checker:
         return r
 
     def check_args(self, e: A.Call, name: str, params: list[tuple[str, Type]], scopes: list[dict[str, Type]]) -> None:
-        types = [self.expr(a, scopes) for a in e.args]
+        types = []
+        for i, a in enumerate(e.args):
+            pt = params[i][1] if i < len(params) else None
+            if isinstance(pt, FnType):
+                types.append(self.proc_ref(a, pt, scopes))
+            else:
+                types.append(self.expr(a, scopes))
         if len(types) != len(params):
             plist = ", ".join(n for n, _ in params)
             n = len(params)
@@ -1041,6 +1305,23 @@ class _Checker:
         for i, ((pn, pt), at, a) in enumerate(zip(params, types, e.args, strict=True), 1):
             if not assignable(at, pt):
                 self.err(a.pos, f"argument {i} (`{pn}`) of `{name}` must be `{pt}`, got `{at}`")
+
+    def proc_ref(self, a: A.Expr, want: FnType, scopes: list[dict[str, Type]]) -> Type:
+        """A procedure named as an argument (`reach(h, 3, road_cost)`)."""
+        if not isinstance(a, A.Name) or self.value_kind(a.name) != "procedure" or self.lookup_local(scopes, a.name):
+            self.err(a.pos, f"expected the name of a procedure of type `{want}` here")
+            return ANY
+        pr = self.p.procedures[a.name]
+        got = FnType(tuple(self.resolve_type_quiet(p.type) for p in pr.params),
+                     self.resolve_type_quiet(pr.ret) if pr.ret is not None else NONE)
+        ok = len(got.params) == len(want.params) and all(assignable(w, g) for g, w in zip(got.params, want.params, strict=True)) \
+            and assignable(got.ret, want.ret)
+        if not ok:
+            self.err(a.pos, f"procedure `{a.name}` is `{got}`, but `{want}` is needed here")
+        self.info.names[id(a)] = "procref"
+        self.info.types[id(a)] = want
+        self.note_call(a.name, a.pos)
+        return want
 
     def builtin(self, e: A.Call, name: str, scopes: list[dict[str, Type]]) -> Type:
         if e.gen is not None:
@@ -1066,6 +1347,8 @@ class _Checker:
                 self.err(e.gen.elt.pos, f"`{name}` needs numbers, got `{t}`")
                 return ANY
             return t
+        if name == "choose":
+            return self.choose(e, scopes)
         types = [self.expr(a, scopes) for a in e.args]
         n = len(types)
 
@@ -1139,7 +1422,8 @@ class _Checker:
         raise AssertionError(name)
 
 
-def check_program(layers: list[list[A.Module]], registry: Registry) -> Program:
-    """Check all layers (base first). The diagnostics are in ``program.diagnostics``."""
-    return _Checker(layers, registry).run()
+def check_program(layers: list[list[A.Module]], registry: Registry, report_unread: bool = False) -> Program:
+    """Check all layers (base first). The diagnostics are in ``program.diagnostics``.
+    With ``report_unread``, stats and tags that no rule reads are reported as warnings."""
+    return _Checker(layers, registry, report_unread).run()
 

@@ -22,7 +22,7 @@ from .errors import Pos
 from .model import unit_type_class
 from .registry import Registry
 from .runtime import HELPERS
-from .types import UNIT_TYPE, RecordType
+from .types import UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
 
@@ -68,6 +68,10 @@ class _Gen:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.body(pr.body, 1)
+        for sq in p.sequences.values():
+            self.subsequence(sq)
+        for st in p.steps.values():
+            self.step(st)
         for r in p.rules:
             params = "".join(f", v_{n}" for n, _ in r.params)
             self.emit(0, f"def r_{r.name}(ctx{params}, *_rest):", r.pos)
@@ -83,6 +87,86 @@ class _Gen:
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
         self.emit(0, f"SEQ_POWERS = [{powers}]", p.powers.pos if p.powers else None)
         return "\n".join(self.lines) + "\n"
+
+    # ------------------------------------------------------------------ steps and moves
+    def subsequence(self, sq: A.SequenceDecl) -> None:
+        params = "".join(f", v_{prm.name}" for prm in sq.params)
+        args = "".join(f", v_{prm.name}" for prm in sq.params)
+        self.emit(0, f"def f_{sq.name}(ctx{params}):", sq.pos)
+        if sq.while_ is None:
+            for name, pos in sq.steps:
+                self.emit(1, f"f_{name}(ctx{args})", pos)
+            if not sq.steps:
+                self.emit(1, "pass", None)
+            return
+        self.emit(1, "for _round in _rounds():", sq.pos)
+        self.emit(2, f"if not {self.expr(sq.while_)}:\n    break", sq.while_.pos)
+        for name, pos in sq.steps:
+            self.emit(2, f"f_{name}(ctx{args})", pos)
+
+    def step(self, st: A.StepDecl) -> None:
+        n = st.name
+        if st.by is not None:
+            self.emit(0, f"def s_{n}_by(ctx):", st.pos)
+            self.emit(1, f"return {self.expr(st.by)}", st.by.pos)
+        if st.while_ is not None:
+            self.emit(0, f"def s_{n}_while(ctx):", st.pos)
+            self.emit(1, f"return {self.expr(st.while_)}", st.while_.pos)
+        for part, blk in (("start", st.start), ("end", st.end)):
+            if blk is not None:
+                self.emit(0, f"def s_{n}_{part}(ctx):", st.pos)
+                self.body(blk, 1)
+        if st.finish is not None:
+            self.emit(0, f"def s_{n}_finish(ctx):", st.finish.pos)
+            self.body(st.finish.body, 1)
+            self.emit(0, f"def s_{n}_finish_label(ctx):", st.finish.pos)
+            self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
+        for mv in st.moves:
+            self.move(st, mv)
+
+    def move(self, st: A.StepDecl, mv: A.MoveDecl) -> None:
+        base = f"m_{st.name}_{mv.name}"
+        guard_n = self.p.guards.get((st.name, mv.name), 0)
+        guard, rest = mv.body[:guard_n], mv.body[guard_n:]
+        params = "".join(f", v_{prm.name}" for prm in mv.params)
+        # the options: every combination of the parameters' choices that meets the guard
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+        ind = 1
+        for prm in mv.params:
+            self.emit(ind, f"for v_{prm.name} in {self.iterable(prm.domain)}:", prm.pos)
+            ind += 1
+        for g in guard:
+            if isinstance(g, A.Require):
+                self.emit(ind, f"if not {self.expr(g.cond)}:\n    {'continue' if mv.params else 'return'}", g.pos)
+            else:
+                self.stmt(g, ind)
+        tup = "(" + "".join(f"v_{prm.name}, " for prm in mv.params) + ")"
+        self.emit(ind, f"yield {tup}", mv.pos)
+        if not mv.params and not guard:
+            pass
+        # the validation of one answer: the first rule it breaks, in the rules' words
+        self.emit(0, f"def {base}_check(ctx{params}):", mv.pos)
+        for prm in mv.params:
+            reason = self.expr(prm.reason) if prm.reason is not None else f"_notin({prm.name!r}, v_{prm.name})"
+            self.emit(1, f"if v_{prm.name} not in {self.expr(prm.domain)}:\n    return {reason}", prm.pos)
+        for g in guard:
+            if isinstance(g, A.Require):
+                self.emit(1, f"if not {self.expr(g.cond)}:\n    return {self.expr(g.reason)}", g.pos)
+            else:
+                self.stmt(g, 1)
+        self.emit(1, "return None", None)
+        # what the move does (its guard has been checked)
+        self.emit(0, f"def {base}_do(ctx{params}):", mv.pos)
+        for g in guard:
+            if isinstance(g, A.Let):
+                self.stmt(g, 1)
+        self.body(rest, 1)
+        self.emit(0, f"def {base}_label(ctx{params}):", mv.pos)
+        if mv.label is not None:
+            self.emit(1, f"return {self.expr(mv.label)}", mv.label.pos)
+        else:
+            parts = " + ' ' + ".join(f"_show(v_{prm.name})" for prm in mv.params)
+            self.emit(1, f"return {mv.name.replace('_', ' ')!r}" + (f" + ' ' + {parts}" if parts else ""), mv.pos)
 
     def table(self, tb: A.TableDecl) -> None:
         entries = []
@@ -114,7 +198,7 @@ class _Gen:
         if isinstance(st, A.Let):
             self.emit(ind, f"v_{st.name} = {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.Assign):
-            self.emit(ind, f"{self.target(st.target)} {st.op} {self.expr(st.value)}", st.pos)
+            self.assign(st, ind)
         elif isinstance(st, A.If):
             self.emit(ind, f"if {self.expr(st.cond)}:", st.pos)
             self.body(st.body, ind + 1)
@@ -130,8 +214,61 @@ class _Gen:
             self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.ExprStmt):
             self.emit(ind, self.expr(st.expr), st.pos)
+        elif isinstance(st, A.Require):
+            self.emit(ind, f"if not {self.expr(st.cond)}:\n    _refuse({self.expr(st.reason)})", st.pos)
+        elif isinstance(st, A.Break):
+            self.emit(ind, "break", st.pos)
+        elif isinstance(st, A.Continue):
+            self.emit(ind, "continue", st.pos)
         else:
             raise AssertionError(st)
+
+    def var_root(self, t: A.Expr) -> A.Name | None:
+        while isinstance(t, A.Index):
+            t = t.obj
+        if isinstance(t, A.Name) and self.info.names.get(id(t)) == "var":
+            return t
+        return None
+
+    def assign(self, st: A.Assign, ind: int) -> None:
+        root = self.var_root(st.target)
+        if root is None:
+            self.emit(ind, f"{self.target(st.target)} {st.op} {self.expr(st.value)}", st.pos)
+            return
+        var = self.p.vars[root.name]
+        store = self.freeze(var.type, "_v")
+        if isinstance(st.target, A.Name):
+            value = self.expr(st.value)
+            if st.op != "=":
+                value = f"{self.var_read(root.name)} {st.op[0]} {value}"
+            self.emit(ind, f"_v = {value}\nctx.vars[{root.name!r}] = {store}", st.pos)
+            return
+        # an element of a variable: change a copy, then store it back
+        self.emit(ind, f"_v = {self.var_read(root.name)}", st.pos)
+        inner = st.target
+        path = []
+        while isinstance(inner, A.Index):
+            path.append(self.expr(inner.index))
+            inner = inner.obj
+        sub = "_v" + "".join(f"[{p}]" for p in reversed(path))
+        self.emit(ind, f"{sub} {st.op} {self.expr(st.value)}\nctx.vars[{root.name!r}] = {store}", st.pos)
+
+    @staticmethod
+    def freeze(t: Type, code: str) -> str:
+        """Variables live in the game state, which copies share: store lists as tuples."""
+        if isinstance(t, ListType):
+            return f"tuple({code})"
+        if isinstance(t, MapType):
+            return f"dict({code})"
+        return code
+
+    def var_read(self, name: str) -> str:
+        t = self.p.vars[name].type
+        if isinstance(t, ListType):
+            return f"list(ctx.vars[{name!r}])"
+        if isinstance(t, MapType):
+            return f"dict(ctx.vars[{name!r}])"
+        return f"ctx.vars[{name!r}]"
 
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
@@ -182,6 +319,10 @@ class _Gen:
                 return f"c_{e.name}"
             if kind == "unit":
                 return f"U[{e.name!r}]"
+            if kind == "var":
+                return self.var_read(e.name)
+            if kind == "procref":
+                return f"(lambda *_a: f_{e.name}(ctx, *_a))"
             raise AssertionError(kind)
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
@@ -253,6 +394,8 @@ class _Gen:
                 return f"list({args[0]}.keys())"
             if name == "values":
                 return f"list({args[0]}.values())"
+            if name == "choose":
+                return f"ctx.choose({', '.join(args)})"
             if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "int", "float", "any", "all"):
                 return f"{name}({', '.join(args)})"
             raise AssertionError(name)
@@ -261,7 +404,7 @@ class _Gen:
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
-        if kind == "procedure":
+        if kind in ("procedure", "sequence"):
             return f"f_{name}({', '.join(['ctx'] + args)})"
         if kind == "table":
             return f"t_{name}({', '.join(args)})"

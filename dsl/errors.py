@@ -16,6 +16,7 @@ __all__ = [
     "Diagnostic",
     "RulesError",
     "RulesRuntimeError",
+    "Refused",
     "did_you_mean",
     "NO_POS",
 ]
@@ -101,3 +102,12 @@ class RulesRuntimeError(Exception):
 
     def with_pos(self, pos: Pos | None) -> RulesRuntimeError:
         return RulesRuntimeError(self.message, pos)
+
+
+class Refused(Exception):
+    """The rules refuse what a player asked (`require cond else reason`). The engine's
+    IllegalAction is this exception: a player reads `reason`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason

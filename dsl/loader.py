@@ -15,7 +15,7 @@ from . import ast as A
 from .checker import OptionInfo, Program, check_program
 from .compiler import Artifact, compile_program, instantiate
 from .errors import Diagnostic, Pos, RulesError, did_you_mean
-from .model import CompiledRules, OptionSpec, PhaseSpec, SequenceDecl, StatSpec
+from .model import CompiledRules, MoveSpec, OptionSpec, PhaseSpec, SequenceDecl, StatSpec, StepSpec, VarSpec
 from .parser import parse_module
 from .registry import Registry
 from .runtime import translate_errors
@@ -110,11 +110,13 @@ def _fingerprint(texts: list[tuple[str, str]]) -> str:
     return h.hexdigest()
 
 
-def check_rules(files: Files, registry: Registry, resolve_extends: ResolveExtends | None = None) -> list[Diagnostic]:
-    """Every problem in the rules (parse and check), without compiling. Empty when fine."""
+def check_rules(files: Files, registry: Registry, resolve_extends: ResolveExtends | None = None,
+                report_unread: bool = False) -> list[Diagnostic]:
+    """Every problem in the rules (parse and check), without compiling. Empty when fine.
+    With ``report_unread``, stats and tags that no rule reads come as warnings."""
     loaded = _load_layers(files, resolve_extends)
     diags = list(loaded.diags)
-    diags.extend(check_program(loaded.layers, registry).diagnostics)
+    diags.extend(check_program(loaded.layers, registry, report_unread).diagnostics)
     return _sorted(diags, loaded.texts)
 
 
@@ -235,6 +237,72 @@ def _check_value(t: Type, v: Any) -> Any:
 # ------------------------------------------------------------------------------ building
 
 
+def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[[Any], Any]) -> StepSpec:
+    n = st.name
+
+    def fn(key: str) -> Any:
+        f = ns.get(key)
+        return wrap(f) if f is not None else None
+
+    asks = set()
+    moves = []
+    for mv in st.moves:
+        base = f"m_{n}_{mv.name}"
+        mv_asks = _asks(mv.body, p)
+        if mv_asks:
+            asks.add("move:" + mv.name)
+        params = tuple((prm.name, _param_type(prm, p)) for prm in mv.params)
+        moves.append(MoveSpec(mv.name, params, _wrap_gen(ns[base + "_offers"], wrap), fn(base + "_check"),
+                              fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos))
+    for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
+        if blk is not None and _asks(blk, p):
+            asks.add(part)
+    return StepSpec(n, fn(f"s_{n}_by"), fn(f"s_{n}_while"), fn(f"s_{n}_start"), fn(f"s_{n}_end"), tuple(moves),
+                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos)
+
+
+def _param_type(prm: A.MoveParam, p: Program) -> Type:
+    from .types import parse_type_text
+
+    def text(t: A.TypeExpr) -> str:
+        return t.name + (f"[{', '.join(text(a) for a in t.args)}]" if t.args else "")
+
+    try:
+        return parse_type_text(text(prm.type), set(p.registry.records))
+    except ValueError:
+        return STR
+
+
+def _wrap_gen(gen: Callable[..., Any], wrap: Callable[[Any], Any]) -> Callable[..., Any]:
+    """Offers are a generator: errors surface while it is consumed, so collect it inside the
+    error translation."""
+    return wrap(lambda ctx: list(gen(ctx)))  # type: ignore[no-any-return]
+
+
+def _asks(stmts: tuple[A.Stmt, ...], p: Program) -> bool:
+    """Does this code call `choose`, or a procedure that does?"""
+    found = False
+
+    def visit(node: Any) -> None:
+        nonlocal found
+        if found:
+            return
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
+            if node.func.name == "choose" or node.func.name in p.interactive:
+                found = True
+                return
+        if isinstance(node, (list, tuple)):
+            for x in node:
+                visit(x)
+            return
+        if hasattr(node, "__dataclass_fields__"):
+            for name in node.__dataclass_fields__:
+                visit(getattr(node, name))
+
+    visit(stmts)
+    return found
+
+
 def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, Any], fp: str, files: list[str]) -> CompiledRules:
     p: Program = artifact.program
     ns = instantiate(artifact, values)
@@ -242,7 +310,9 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
     stats = {
         name: StatSpec(name, t, ns["_SD"][name], sd.doc, sd.pos) for name, (sd, t) in p.stats.items()
     }
-    procedures = {name: wrap(ns[f"f_{name}"]) for name in p.procedures}
+    procedures = {name: wrap(ns[f"f_{name}"]) for name in list(p.procedures) + list(p.sequences)}
+    vars_ = {name: VarSpec(name, v.type, v.default, v.reset, v.doc, v.pos) for name, v in p.vars.items()}
+    steps = {name: _step_spec(st, ns, p, wrap) for name, st in p.steps.items()}
     tables = {name: wrap(ns[f"t_{name}"]) for name in p.tables}
     handlers: dict[str, list[Callable[..., Any]]] = {}
     for r in p.rules:
@@ -276,6 +346,8 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         constants={n: c.value for n, c in p.registry.constants.items()},
         fingerprint=fp,
         files=list(files),
+        steps=steps,
+        vars=vars_,
         _procedures=procedures,
         _handlers=handlers,
         _rebuild=rebuild,

@@ -13,7 +13,8 @@ from typing import Any
 from .errors import Pos
 from .types import Type
 
-__all__ = ["UnitType", "StatSpec", "OptionSpec", "PhaseSpec", "SequenceDecl", "CompiledRules"]
+__all__ = ["UnitType", "StatSpec", "OptionSpec", "PhaseSpec", "SequenceDecl", "CompiledRules", "VarSpec",
+           "StepSpec", "MoveSpec"]
 
 
 class UnitType:
@@ -67,6 +68,59 @@ class OptionSpec:
 
 
 @dataclass(frozen=True)
+class VarSpec:
+    """A game variable: part of the state, reset to `default` each turn, phase or step when
+    `reset` says so."""
+
+    name: str
+    type: Type
+    default: Any
+    reset: str | None
+    doc: str
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class MoveSpec:
+    """One kind of move in a step, compiled from one declaration: `offers(ctx)` yields every
+    legal tuple of arguments, `check(ctx, *args)` gives the reason one is refused (None if it
+    is legal), `do(ctx, *args)` plays it and `label(ctx, *args)` words it for a player."""
+
+    name: str
+    params: tuple[tuple[str, Type], ...]
+    offers: Callable[..., Any]
+    check: Callable[..., Any]
+    do: Callable[..., Any]
+    label: Callable[..., Any]
+    #: the move may ask a player something (it calls `choose`)
+    asks: bool
+    pos: Pos
+
+
+@dataclass(frozen=True)
+class StepSpec:
+    """A step of the turn declared in rules: who plays it, while when it goes on, its
+    automatic work at the start and the end, its moves, and its marked finish."""
+
+    name: str
+    by: Callable[..., Any] | None
+    while_: Callable[..., Any] | None
+    start: Callable[..., Any] | None
+    end: Callable[..., Any] | None
+    moves: tuple[MoveSpec, ...]
+    finish: Callable[..., Any] | None
+    finish_label: Callable[..., Any] | None
+    asks: frozenset[str]
+    pos: Pos
+
+    def move(self, name: str) -> MoveSpec | None:
+        for m in self.moves:
+            if m.name == name:
+                return m
+        return None
+
+
+@dataclass(frozen=True)
 class PhaseSpec:
     name: str
     steps: tuple[str, ...]
@@ -108,6 +162,8 @@ class CompiledRules:
     constants: dict[str, Any]
     fingerprint: str
     files: list[str]
+    steps: dict[str, StepSpec] = field(default_factory=dict)
+    vars: dict[str, VarSpec] = field(default_factory=dict)
     _procedures: dict[str, Callable[..., Any]] = field(repr=False, default_factory=dict)
     _handlers: dict[str, list[Callable[..., Any]]] = field(repr=False, default_factory=dict)
     _rebuild: Callable[[Mapping[str, Any]], CompiledRules] | None = field(repr=False, default=None)

@@ -67,7 +67,7 @@ def _describe_terminal(name: str) -> str:
 
 _EXPR_START = {"a whole number", "a decimal number", "a string", "a name", "`(`", "`[`", "`{`",
                "`-`", "`not`", "`if`", "`true`", "`false`"}
-_STMT_START = {"`let`", "`for`", "`if`", "`return`", "a name"}
+_STMT_START = {"`let`", "`for`", "`if`", "`return`", "`require`", "`break`", "`continue`", "a name"}
 
 
 def _expected_words(expected: set[str]) -> str:
@@ -227,6 +227,85 @@ class _ToAst(Transformer):
         when = rest[-2]
         params = self._names(rest[:-2])
         return A.RuleDecl(self._decl_pos(ovr, name, meta), str(name), str(event), self.p(event), params, when, body, ovr is not None)
+
+    @v_args(meta=True)
+    def var_decl(self, meta: Any, items: list[Any]) -> A.VarDecl:
+        ovr, name, typ, value, reset, doc = items
+        return A.VarDecl(self._decl_pos(ovr, name, meta), str(name), typ, value, reset, doc or "", ovr is not None)
+
+    def var_reset(self, items: list[Any]) -> tuple[str, Pos]:
+        return str(items[0]), self.p(items[0])
+
+    @v_args(meta=True)
+    def step_decl(self, meta: Any, items: list[Any]) -> A.StepDecl:
+        ovr, name, by, while_, *parts = items
+        pos = self._decl_pos(ovr, name, meta)
+        start = end = None
+        moves: list[A.MoveDecl] = []
+        finish = None
+        for kind, part in parts:
+            if kind == "start":
+                if start is not None:
+                    raise _SyntaxProblem(part[1], f"step `{name}` has two `start` blocks")
+                start = part[0]
+            elif kind == "end":
+                if end is not None:
+                    raise _SyntaxProblem(part[1], f"step `{name}` has two `end` blocks")
+                end = part[0]
+            elif kind == "finish":
+                if finish is not None:
+                    raise _SyntaxProblem(part.pos, f"step `{name}` has two `finish` declarations")
+                finish = part
+            else:
+                moves.append(part)
+        return A.StepDecl(pos, str(name), by, while_, start, end, tuple(moves), finish, ovr is not None)
+
+    def step_by(self, items: list[Any]) -> A.Expr:
+        return items[0]  # type: ignore[no-any-return]
+
+    step_while = step_by
+    move_label = step_by
+    move_else = step_by
+    repeat_while = step_by
+
+    @v_args(meta=True)
+    def start_block(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "start", (items[0], Pos(self.file, meta.line, meta.column))
+
+    @v_args(meta=True)
+    def end_block(self, meta: Any, items: list[Any]) -> tuple[str, Any]:
+        return "end", (items[0], Pos(self.file, meta.line, meta.column))
+
+    @v_args(meta=True)
+    def move_decl(self, meta: Any, items: list[Any]) -> tuple[str, A.MoveDecl]:
+        name, *rest = items
+        body, label = rest[-1], rest[-2]
+        params = tuple(p for p in rest[:-2] if p is not None)
+        return "move", A.MoveDecl(Pos(self.file, meta.line, meta.column), str(name), params, label, body)
+
+    def move_param(self, items: list[Any]) -> A.MoveParam:
+        name, typ, domain, reason = items
+        return A.MoveParam(self.p(name), str(name), typ, domain, reason)
+
+    @v_args(meta=True)
+    def finish_decl(self, meta: Any, items: list[Any]) -> tuple[str, A.FinishDecl]:
+        label, body = items
+        return "finish", A.FinishDecl(Pos(self.file, meta.line, meta.column), label, body or ())
+
+    @v_args(meta=True)
+    def sequence_decl(self, meta: Any, items: list[Any]) -> A.SequenceDecl:
+        ovr, name, params, while_, steps = items
+        return A.SequenceDecl(self._decl_pos(ovr, name, meta), str(name), params or (), while_, steps or (),
+                              ovr is not None)
+
+    def require_stmt(self, items: list[Any]) -> A.Require:
+        return A.Require(self.p(items[0]), items[1], items[2])
+
+    def break_stmt(self, items: list[Any]) -> A.Break:
+        return A.Break(self.p(items[0]))
+
+    def continue_stmt(self, items: list[Any]) -> A.Continue:
+        return A.Continue(self.p(items[0]))
 
     def params(self, items: list[Any]) -> tuple[A.Param, ...]:
         return tuple(items)

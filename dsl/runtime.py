@@ -10,7 +10,7 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
-from .errors import Pos, RulesRuntimeError
+from .errors import Pos, Refused, RulesRuntimeError
 
 __all__ = ["MAX_RANGE", "bounded_range", "bounded_range_list", "table_miss", "translate_errors", "HELPERS"]
 
@@ -30,6 +30,32 @@ def bounded_range_list(a: int, b: int | None = None) -> list[int]:
     return list(bounded_range(a, b))
 
 
+#: how many times a `repeat while` sequence may go round before the rules are stopped
+MAX_ROUNDS = 10_000
+
+
+def rounds() -> range:
+    return range(MAX_ROUNDS)
+
+
+def refuse(reason: str) -> None:
+    raise Refused(str(reason))
+
+
+def not_in(param: str, value: Any) -> str:
+    return f"{show(value)} is not one of the choices for `{param}`"
+
+
+def show(value: Any) -> str:
+    """A value in a default move label: a unit by its kind and number, the rest as text."""
+    kind = getattr(value, "kind", None)
+    if kind is not None and hasattr(value, "id"):
+        return f"{kind} #{value.id}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(show(v) for v in value)
+    return str(value)
+
+
 def table_miss(name: str, key: tuple[Any, ...]) -> Any:
     shown = key[0] if len(key) == 1 else key
     raise RulesRuntimeError(f"table `{name}` has no entry for {shown!r} and no `default`")
@@ -39,6 +65,10 @@ HELPERS: dict[str, Any] = {
     "_rng": bounded_range,
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,
+    "_rounds": rounds,
+    "_refuse": refuse,
+    "_notin": not_in,
+    "_show": show,
     "_ga": getattr,  # only emitted for checked field/stat names that are Python keywords
     "len": len,
     "abs": abs,
@@ -52,6 +82,8 @@ HELPERS: dict[str, Any] = {
     "int": int,
     "float": float,
     "list": list,
+    "tuple": tuple,
+    "dict": dict,
     "_fs": frozenset,
     "KeyError": KeyError,
 }

@@ -16,6 +16,7 @@ __all__ = [
     "ListType",
     "MapType",
     "RecordType",
+    "FnType",
     "INT",
     "FLOAT",
     "BOOL",
@@ -71,6 +72,18 @@ class RecordType(Type):
         return self.name
 
 
+@dataclass(frozen=True, slots=True)
+class FnType(Type):
+    """A procedure passed to a host primitive (`reach(h, 3, road_cost)`): its parameter types
+    and result. Only names of procedures have this type; there are no anonymous functions."""
+
+    params: tuple[Type, ...]
+    ret: Type
+
+    def __str__(self) -> str:
+        return f"fn({', '.join(map(str, self.params))}) -> {self.ret}"
+
+
 INT = Prim("int")
 FLOAT = Prim("float")
 BOOL = Prim("bool")
@@ -122,6 +135,13 @@ def unify(a: Type, b: Type) -> Type | None:
 def parse_type_text(text: str, records: set[str] | frozenset[str] = frozenset()) -> Type:
     """Parse a type written as text (registry declarations): ``list[int]``, ``map[str, Unit]``."""
     text = text.strip()
+    if text.startswith("fn(") and ")" in text:
+        close = text.index(")")
+        inner, rest = text[3:close], text[close + 1:].strip()
+        if not rest.startswith("->"):
+            raise ValueError(f"bad type `{text}`: a function type needs `-> result`")
+        params = tuple(parse_type_text(x, records) for x in _split_top(inner)) if inner.strip() else ()
+        return FnType(params, parse_type_text(rest[2:], records))
     if "[" in text:
         if not text.endswith("]"):
             raise ValueError(f"bad type `{text}`")

@@ -7,26 +7,51 @@ scenario, seed and list of actions, and can be saved and replayed exactly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-
-class IllegalAction(Exception):
-    """An action the rules refuse. `reason` is written for the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+from dsl.errors import Refused
 
 
-@dataclass(frozen=True, slots=True)
+class IllegalAction(Refused):
+    """An action the rules refuse. `reason` is written for the player. It is the rules
+    language's `Refused`, so `require ... else "reason"` in a rules file raises it too."""
+
+
 class Action:
-    """One answer to a decision: `kind` names what is done, `args` its JSON-able details."""
+    """One answer to a decision: `kind` names what is done, `args` its JSON-able details.
 
-    kind: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-    label: str = field(default="", compare=False)
+    `label` is the words a player reads; it may be given as a function and is then made
+    only when a client shows it (most options a computer player looks at are never shown).
+    """
+
+    __slots__ = ("kind", "args", "_label", "_labeler")
+
+    def __init__(self, kind: str, args: Mapping[str, Any] | None = None, label: str = "",
+                 labeler: Callable[[], str] | None = None) -> None:
+        self.kind = kind
+        self.args: Mapping[str, Any] = args if args is not None else {}
+        self._label = label
+        self._labeler = labeler
+
+    @property
+    def label(self) -> str:
+        if not self._label and self._labeler is not None:
+            self._label = self._labeler()
+            self._labeler = None
+        return self._label
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind == other.kind and dict(self.args) == dict(other.args)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, tuple(sorted((k, repr(v)) for k, v in self.args.items()))))
+
+    def __repr__(self) -> str:
+        return f"Action({self.kind!r}, {dict(self.args)!r})"
 
     def __getitem__(self, key: str) -> Any:
         return self.args[key]
@@ -72,6 +97,9 @@ def normalise(action: Action) -> Action:
     return Action.from_json(action.to_json())
 
 
+_FINISH_KINDS = frozenset(("done", "pass", "finish"))
+
+
 @dataclass(slots=True)
 class Decision:
     """A question the engine asks one player.
@@ -86,6 +114,14 @@ class Decision:
     prompt: str
     options: list[Action]
     context: Mapping[str, Any] = field(default_factory=dict)
+    #: the option that ends this decision's step ("done", "pass", "end movement"), so a
+    #: client or computer player can find it without knowing its name; None if there is none
+    finish: Action | None = None
+
+    def __post_init__(self) -> None:
+        if self.finish is None:
+            # decisions written before `finish` existed mark their finish by kind
+            self.finish = next((a for a in self.options if a.kind in _FINISH_KINDS), None)
 
     def find(self, text: str) -> Action | None:
         """The option whose label or number matches what a player typed."""

@@ -78,6 +78,16 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameStat
     return new, settle(rs, new)
 
 
+def why_not(rs: LoadedRuleset, state: GameState, action: Action) -> str | None:
+    """Why the rules refuse `action` now, in the rules' words; None if it would be accepted.
+    Nothing changes: the action is tried on a copy."""
+    try:
+        apply(rs, state, action)
+    except IllegalAction as exc:
+        return exc.reason
+    return None
+
+
 def result_of(state: GameState) -> Result | None:
     if state.result is None:
         return None

@@ -39,12 +39,178 @@ def pieces_at(state: GameState, space: str) -> list[Piece]:
 
 
 def destroy(state: GameState, unit: Piece) -> None:
+    """Remove a piece, and whatever it carries with it."""
+    if unit.id not in state.pieces:
+        return
+    for c in cargo(state, unit):
+        destroy(state, c)
+    unit = state.pieces[unit.id]
     state.remove(unit.id)
     state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space)
 
 
 def move_to(state: GameState, unit: Piece, space: str) -> None:
+    """Put a piece (and its cargo) in another space; the caller's rules decide if it may."""
+    src = state.piece(unit.id).space
     state.move(unit.id, space)
+    for c in cargo(state, unit):
+        state.move(c.id, space)
+    state.emit("move", piece=unit.id, kind=unit.kind, owner=unit.owner, src=src, to=space)
+
+
+def _check_space(state: GameState, space: str) -> None:
+    if space not in state.board and ":" not in space:
+        raise IllegalAction(f"there is no space `{space}`")
+
+
+def create(state: GameState, kind: str, owner: str, space: str) -> Piece:
+    if state.rules is not None and kind not in state.rules.units:
+        raise IllegalAction(f"there is no unit type `{kind}`")
+    _check_space(state, space)
+    if len(state.pieces) >= 100_000:
+        raise IllegalAction("the game already has 100000 pieces; no more can be created")
+    return state.add_piece(kind, owner, space)
+
+
+def fresh(state: GameState, unit: Piece) -> Piece:
+    """The piece as it is now (a unit value is the piece as it was when it was read)."""
+    return state.pieces.get(unit.id, unit)
+
+
+def units_at(state: GameState, space: str) -> list[Piece]:
+    return state.pieces_at(space)
+
+
+def units_of(state: GameState, owner: str) -> list[Piece]:
+    return state.pieces_of(owner)
+
+
+def all_units(state: GameState) -> list[Piece]:
+    return list(state.pieces.values())
+
+
+def set_owner(state: GameState, unit: Piece, owner: str) -> None:
+    state.update(unit.id, owner=owner)
+
+
+def mark(state: GameState, unit: Piece, name: str) -> None:
+    p = state.piece(unit.id)
+    if name not in p.status:
+        state.update(p.id, status=p.status | {name})
+
+
+def unmark(state: GameState, unit: Piece, name: str) -> None:
+    p = state.piece(unit.id)
+    if name in p.status:
+        state.update(p.id, status=p.status - {name})
+
+
+def marked(state: GameState, unit: Piece, name: str) -> bool:
+    p = state.pieces.get(unit.id, unit)
+    return name in p.status
+
+
+def clear_marks(state: GameState, names: list[str]) -> None:
+    """Take these marks off every piece (marks that last a turn, a phase...)."""
+    drop = frozenset(names)
+    for p in list(state.pieces.values()):
+        if p.status & drop:
+            state.update(p.id, status=p.status - drop)
+
+
+def damage(state: GameState, unit: Piece, hits: int) -> None:
+    p = state.piece(unit.id)
+    state.update(p.id, hits=p.hits + hits)
+
+
+def repair(state: GameState, unit: Piece) -> None:
+    state.update(unit.id, hits=0)
+
+
+def load_onto(state: GameState, unit: Piece, carrier: Piece) -> None:
+    c = state.piece(carrier.id)
+    state.update(unit.id, carrier=c.id, space=c.space)
+
+
+def unload(state: GameState, unit: Piece) -> None:
+    state.update(unit.id, carrier=None)
+
+
+def cargo(state: GameState, unit: Piece) -> list[Piece]:
+    p = state.pieces.get(unit.id, unit)
+    return [q for q in state.pieces_at(p.space) if q.carrier == p.id]
+
+
+def carried(state: GameState, unit: Piece) -> bool:
+    return state.pieces.get(unit.id, unit).carrier is not None
+
+
+def spaces(state: GameState) -> list[str]:
+    return list(state.board.spaces)
+
+
+def space_name(state: GameState, space: str) -> str:
+    from engine.asking import space_name as name
+
+    return name(state, space)
+
+
+def on_board(state: GameState, space: str) -> bool:
+    return space in state.board
+
+
+def adjacent(state: GameState, a: str, b: str) -> bool:
+    return state.board.adjacent(a, b)
+
+
+def link_flag(state: GameState, a: str, b: str, key: str) -> bool:
+    return bool(state.board.link(a, b).get(key, False))
+
+
+def link_str(state: GameState, a: str, b: str, key: str) -> str:
+    v = state.board.link(a, b).get(key, "")
+    return "" if v is None or v is False else str(v)
+
+
+def direction(state: GameState, a: str, b: str) -> str:
+    return state.board.direction(a, b) or ""
+
+
+def distance(state: GameState, a: str, b: str) -> int:
+    """Fewest links from a to b, or -1 if there is no way."""
+    from engine.graph import hops
+
+    return hops(state.board, a, b)
+
+
+def reach(state: GameState, start: str, budget: int, cost: Any, stops: Any) -> list[str]:
+    """Spaces a piece at `start` can reach spending at most `budget`: `cost(start, a, b)`
+    prices each step from a to b (negative: not allowed), and `stops(start, a, b)` says the
+    move must end on entering b (a zone of control, an enemy town)."""
+    from engine.graph import reach as walk
+
+    return walk(state.board, start, budget, cost, stops)
+
+
+def set_control(state: GameState, space: str, owner: str) -> None:
+    if state.control.get(space) != owner:
+        state.control[space] = owner
+        state.emit("control", space=space, owner=owner)
+
+
+def current_power(state: GameState) -> str:
+    rules = state.rules
+    seq = getattr(rules, "sequence", None)
+    if seq is None or seq.mode != "order" or not seq.powers:
+        return ""
+    return str(seq.powers[state.power_index])
+
+
+def end_game(state: GameState, winner: str, reason: str) -> None:
+    """The game is over: `winner` wins (\"\" for a draw) because of `reason`."""
+    if state.result is None:
+        state.result = {"winner": winner or None, "reason": reason, "score": {}}
+        state.emit("game_over", winner=winner, reason=reason)
 
 
 def controller(state: GameState, space: str) -> str:
@@ -132,4 +298,52 @@ def register_core(registry: Any) -> None:
     P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True,
       doc="a yes/no fact of a space, false when absent")
     P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1")
+    P("create", create, params=[("kind", "str"), ("owner", "str"), ("space", "str")], returns="Unit", context=True,
+      doc="a new piece of a unit type for an owner in a space (or off-board area)")
+    P("fresh", fresh, params=[("unit", "Unit")], returns="Unit", context=True,
+      doc="the piece as it is now (a unit value keeps what it was when it was read)")
+    P("units_at", units_at, params=[("space", "str")], returns="list[Unit]", context=True,
+      doc="the pieces in a space or off-board area")
+    P("units_of", units_of, params=[("owner", "str")], returns="list[Unit]", context=True, doc="an owner's pieces")
+    P("all_units", all_units, params=[], returns="list[Unit]", context=True, doc="every piece in the game")
+    P("set_owner", set_owner, params=[("unit", "Unit"), ("owner", "str")], context=True,
+      doc="the piece changes hands (captured trucks, commandeered supply)")
+    P("mark", mark, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="put a mark on a piece")
+    P("unmark", unmark, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="take a mark off a piece")
+    P("marked", marked, params=[("unit", "Unit"), ("mark", "str")], returns="bool", context=True,
+      doc="does the piece carry this mark now?")
+    P("clear_marks", clear_marks, params=[("marks", "list[str]")], context=True,
+      doc="take these marks off every piece")
+    P("damage", damage, params=[("unit", "Unit"), ("hits", "int")], context=True, doc="add hits to a piece")
+    P("repair", repair, params=[("unit", "Unit")], context=True, doc="a piece loses all its hits")
+    P("load_onto", load_onto, params=[("unit", "Unit"), ("carrier", "Unit")], context=True,
+      doc="a piece boards a carrier (it moves with it from now on)")
+    P("unload", unload, params=[("unit", "Unit")], context=True, doc="a piece leaves its carrier, where it stands")
+    P("cargo", cargo, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries")
+    P("carried", carried, params=[("unit", "Unit")], returns="bool", context=True, doc="is the piece aboard a carrier?")
+    P("spaces", spaces, params=[], returns="list[str]", context=True, doc="every space of the board")
+    P("space_name", space_name, params=[("space", "str")], returns="str", context=True,
+      doc="a space's name as players read it")
+    P("on_board", on_board, params=[("space", "str")], returns="bool", context=True,
+      doc="is this a space of the board (not an off-board area)?")
+    P("adjacent", adjacent, params=[("a", "str"), ("b", "str")], returns="bool", context=True,
+      doc="are two spaces linked?")
+    P("link_flag", link_flag, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="bool", context=True,
+      doc="a yes/no fact of the link between two spaces (road, barrier, canal), false when absent")
+    P("link_str", link_str, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="str", context=True,
+      doc="a text fact of the link between two spaces, \"\" when absent")
+    P("direction", direction, params=[("a", "str"), ("b", "str")], returns="str", context=True,
+      doc="the compass side of hex a that faces hex b (E, NE, NW, W, SW, SE), \"\" off a hex map")
+    P("distance", distance, params=[("a", "str"), ("b", "str")], returns="int", context=True,
+      doc="the fewest links from a to b, -1 if there is no way")
+    P("reach", reach, params=[("start", "str"), ("budget", "int"), ("cost", "fn(str, str, str) -> int"),
+                              ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True,
+      doc="the spaces reachable from start within budget; cost(start, a, b) prices a step (negative: "
+          "forbidden), stops(start, a, b) ends the move on entering b")
+    P("set_control", set_control, params=[("space", "str"), ("owner", "str")], context=True,
+      doc="a space passes to an owner")
+    P("current_power", current_power, params=[], returns="str", context=True,
+      doc="the power whose turn it is, where powers take turns in order (\"\" otherwise)")
+    P("end_game", end_game, params=[("winner", "str"), ("reason", "str")], context=True,
+      doc="the game is over: winner wins (\"\" for a draw) because of reason")
     P("note", note, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")

@@ -27,6 +27,11 @@ class GameState:
         "board", "rules", "pieces", "_at", "_next_id", "control", "resources",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
+        # rules-language state: game variables, which step's `start` has run, a move or
+        # block waiting for a player's answer (see engine.rules_logic)
+        "vars", "started", "task",
+        # not part of the saved state: rebuilt by replaying the actions
+        "task_base", "task_decision", "task_events", "answers", "answer_i",
     )
 
     def __init__(self, board: Board, rules: Any = None, seed: int = 0) -> None:
@@ -46,6 +51,14 @@ class GameState:
         self.result: dict[str, Any] | None = None
         self.events: list[Event] = []
         self._loaded: list[int] = []
+        self.vars: dict[str, Any] = {}
+        self.started: tuple[int, ...] | None = None
+        self.task: tuple[Any, ...] | None = None
+        self.task_base: GameState | None = None
+        self.task_decision: Any = None
+        self.task_events = 0
+        self.answers: tuple[Any, ...] = ()
+        self.answer_i = 0
 
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
@@ -66,7 +79,28 @@ class GameState:
         new.result = self.result
         new.events = []
         new._loaded = list(self._loaded)
+        new.vars = dict(self.vars)
+        new.started = self.started
+        new.task = self.task
+        new.task_base = self.task_base
+        new.task_decision = self.task_decision
+        new.task_events = self.task_events
+        new.answers = self.answers
+        new.answer_i = self.answer_i
         return new
+
+    def become(self, other: GameState) -> None:
+        """Take over everything of `other` (a worked-on copy), keeping this object."""
+        for name in GameState.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    # -- asking a player in the middle of the rules --------------------------------------------
+    def choose(self, player: str, prompt: str, options: list[Any], labels: list[str] | None = None) -> Any:
+        """The rules language's `choose`: the next recorded answer if the rules are being
+        replayed, else ask (raise AskPlayer). One option is taken without asking."""
+        from engine.asking import ask
+
+        return ask(self, player, prompt, options, labels)
 
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:
@@ -184,6 +218,9 @@ class GameState:
             "control": dict(sorted(self.control.items())),
             "resources": [[o, n, v] for (o, n), v in sorted(self.resources.items())],
             "data": {ns: _jsonable(d) for ns, d in sorted(self.data.items())},
+            "vars": _jsonable(self.vars),
+            "started": list(self.started) if self.started is not None else None,
+            "task": _jsonable(self.task) if self.task is not None else None,
             "result": self.result,
         }
 

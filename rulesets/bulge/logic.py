@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action, Decision, IllegalAction
-from engine.ruleset import GameLogic, Result
+from engine.rules_logic import RulesLogic, initial_vars
+from engine.ruleset import Result
 from engine.state import GameState
 from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terrain, upkeep
 from rulesets.bulge.common import hex_name, set_flag
@@ -16,16 +17,20 @@ TURN_MARKS = frozenset(("attacked", "held", "active", "blitz", "moved", "blitzed
                         "has_moved", "paused"))
 
 
-class BulgeLogic(GameLogic):
+class BulgeLogic(RulesLogic):
+    """Steps declared in the rules files are played by RulesLogic; the steps still written in
+    Python are dispatched here (host_decision / host_apply) until they move to rules files."""
+
     # -- setting up ---------------------------------------------------------------------------------
     def new_state(self, scenario_name: str, seed: int) -> GameState:
         board, _ = mapdata.load_map()
         state = GameState(board, self.rules, seed)
+        state.vars = initial_vars(self.rules)
         scenario.setup(state, self.rules.options)
         return state
 
     # -- the steps ------------------------------------------------------------------------------------
-    def decision(self, state: GameState) -> Decision | None:
+    def host_decision(self, state: GameState) -> Decision | None:
         step = self.structure.step(state)
         if step.endswith("_setup"):
             return setup.decide(self, state, step)
@@ -49,7 +54,7 @@ class BulgeLogic(GameLogic):
             return upkeep.decide_stacking(self, state)
         return None
 
-    def apply(self, state: GameState, action: Action) -> None:
+    def host_apply(self, state: GameState, action: Action) -> None:
         step = self.structure.step(state)
         if step.endswith("_setup"):
             return setup.apply(self, state, step, action)
@@ -80,6 +85,7 @@ class BulgeLogic(GameLogic):
         raise IllegalAction(f"nothing is asked during {step.replace('_', ' ')}")
 
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+        super().on_boundary(state, name, args)
         if name == "turn_start":
             self._start_turn(state)
         elif name == "step_start":

@@ -1,0 +1,80 @@
+"""Asking a player in the middle of the rules: the rules language's `choose`.
+
+Rules code is plain compiled Python and cannot be paused, so a question is answered by
+replaying: the first time the rules reach a `choose` they stop with AskPlayer; once the
+player answers, the same rules run again from the state they started in, and each `choose`
+takes the next recorded answer. The dice replay too, since their state is part of the game
+state, so the second run is the first one continued. Answers are ordinary actions in the
+log, which keeps saves, replays, undo and state copies exact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dsl.errors import RulesRuntimeError
+from engine.actions import Action, Decision, IllegalAction
+from engine.pieces import Piece
+
+
+class AskPlayer(Exception):
+    """Raised by `choose` when a player must answer before the rules can go on."""
+
+    def __init__(self, decision: Decision) -> None:
+        super().__init__(decision.prompt)
+        self.decision = decision
+
+
+def encode(value: Any) -> Any:
+    """A rules value as it travels in an action: a piece by its id, lists as tuples."""
+    if isinstance(value, Piece):
+        return value.id
+    if isinstance(value, (list, tuple)):
+        return tuple(encode(v) for v in value)
+    return value
+
+
+def describe(state: Any, value: Any) -> str:
+    """Words for a value a player picks: a piece by kind, number and place; a space by name."""
+    if isinstance(value, Piece):
+        group = f" ({value.group})" if value.group else ""
+        return f"{value.owner} {value.kind} #{value.id}{group} in {space_name(state, value.space)}"
+    if isinstance(value, str) and value in state.board:
+        return space_name(state, value)
+    if isinstance(value, (list, tuple)):
+        return ", ".join(describe(state, v) for v in value)
+    return str(value)
+
+
+def space_name(state: Any, sid: str) -> str:
+    if sid not in state.board:
+        return sid.replace(":", " ")
+    sp = state.board.space(sid)
+    return sp.name if sp.name == sid else f"{sp.name} ({sid})"
+
+
+def ask(state: Any, player: str, prompt: str, options: list[Any], labels: list[str] | None) -> Any:
+    if not options:
+        raise RulesRuntimeError(f"`choose` for {player} ({prompt!r}) has nothing to choose from")
+    if labels is not None and len(labels) != len(options):
+        raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
+    if len(options) == 1:
+        return options[0]
+    if state.answer_i < len(state.answers):
+        answer = state.answers[state.answer_i]
+        state.answer_i += 1
+        for o in options:
+            if encode(o) == answer:
+                return o
+        raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
+    actions = []
+    for i, o in enumerate(options):
+        if labels is not None:
+            actions.append(Action("choose", {"choice": encode(o)}, label=str(labels[i])))
+        else:
+            actions.append(Action("choose", {"choice": encode(o)}, labeler=_labeler(state, o)))
+    raise AskPlayer(Decision(player, "choose", prompt, actions, {"asked": True}))
+
+
+def _labeler(state: Any, value: Any) -> Any:
+    return lambda: describe(state, value)

@@ -1,0 +1,63 @@
+"""Graph walks over a board that every kind of map needs: hops between spaces, and the
+reach of a move whose every step a rules procedure prices (roads, rivers and zones of
+control on a hex map; land, sea and air moves on a territory map)."""
+
+from __future__ import annotations
+
+import heapq
+from collections import deque
+from collections.abc import Callable
+
+from engine.board import Board
+
+#: a walk stops after looking at this many spaces (a rules procedure cannot make it endless)
+MAX_VISITS = 200_000
+
+
+def hops(board: Board, a: str, b: str) -> int:
+    """Fewest links from a to b; -1 when b cannot be reached."""
+    if a == b:
+        return 0
+    seen = {a: 0}
+    queue = deque([a])
+    while queue:
+        here = queue.popleft()
+        for n in board.neighbours(here):
+            if n not in seen:
+                seen[n] = seen[here] + 1
+                if n == b:
+                    return seen[n]
+                queue.append(n)
+    return -1
+
+
+def reach(board: Board, start: str, budget: int, cost: Callable[[str, str, str], int],
+          stops: Callable[[str, str, str], bool]) -> list[str]:
+    """Every space reachable from `start` spending at most `budget` (cheapest first, then
+    by id). A step a→b costs `cost(start, a, b)` (negative: not allowed); a move that
+    enters b ends there if `stops(start, a, b)`."""
+    best = {start: 0}
+    ended: set[str] = set()
+    heap = [(0, start)]
+    visits = 0
+    while heap:
+        spent, here = heapq.heappop(heap)
+        if spent > best.get(here, spent) or here in ended:
+            continue
+        visits += 1
+        if visits > MAX_VISITS:
+            break
+        for n in board.neighbours(here):
+            c = cost(start, here, n)
+            if c < 0:
+                continue
+            total = spent + c
+            if total > budget or total >= best.get(n, total + 1):
+                continue
+            best[n] = total
+            if stops(start, here, n):
+                ended.add(n)
+            else:
+                ended.discard(n)
+            heapq.heappush(heap, (total, n))
+    return sorted((s for s in best if s != start), key=lambda s: (best[s], s))

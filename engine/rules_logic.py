@@ -1,0 +1,289 @@
+"""A game played from its rules files: the steps they declare become the decisions the
+engine asks, and their moves validate the actions that answer them.
+
+One declaration per move gives both the options a client lists (`offers`) and the check of
+an action sent back (`check`), so the two cannot drift. A step goes through these stages,
+kept in `state.started` beside the position in the turn it belongs to:
+
+    start  -> its `start` block runs (it may ask players questions)
+    run    -> its player is asked for a move while its `while` holds; with nothing to offer,
+              its `finish` runs by itself (a side that cannot attack passes)
+    done   -> its `end` block runs
+    over   -> the engine moves the sequence on
+
+A block that calls `choose` is a *task*: when it has to ask, the state keeps the task and
+its answers so far, and the answer re-runs it from where it began (see engine.asking).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dsl.errors import RulesRuntimeError
+from dsl.model import MoveSpec, StepSpec
+from dsl.types import ListType, RecordType, Type
+from engine.actions import Action, Decision, IllegalAction
+from engine.asking import AskPlayer, encode
+from engine.ruleset import GameLogic
+from engine.state import GameState
+
+#: how many times a step may go round by itself, with nobody asked, before the rules are stopped
+MAX_AUTO = 10_000
+
+FINISH = "finish"
+
+
+class RulesLogic(GameLogic):
+    """Drives the steps the rules files declare. A step they do not declare is handed to
+    `host_decision` / `host_apply`, which a ruleset still written partly in Python overrides."""
+
+    # -- the steps the rules do not declare -------------------------------------------------------
+    def host_decision(self, state: GameState) -> Decision | None:
+        return None
+
+    def host_apply(self, state: GameState, action: Action) -> None:
+        raise IllegalAction(f"nothing is asked during {self.structure.step(state).replace('_', ' ')}")
+
+    # -- asking ---------------------------------------------------------------------------------------
+    def decision(self, state: GameState) -> Decision | None:
+        steps = self.rules.steps
+        for _ in range(MAX_AUTO):
+            if state.task is not None:
+                return state.task_decision  # type: ignore[no-any-return]
+            name = self.structure.step(state)
+            spec = steps.get(name)
+            if spec is None:
+                return self.host_decision(state)
+            key = (state.turn, state.power_index, state.phase_index, state.step_index)
+            stage = state.started[1] if state.started is not None and state.started[0] == key else None
+            if stage is None:
+                state.started = (key, "start")
+                if spec.start is not None and self._run(state, ("start",), spec.start, ()):
+                    continue
+                state.started = (key, "run")
+            elif stage == "run":
+                if spec.while_ is not None and not spec.while_(state):
+                    state.started = (key, "done")
+                    continue
+                options = self._offers(state, spec) if spec.moves else []
+                if options:
+                    finish = None
+                    if spec.finish is not None:
+                        label = spec.finish_label(state) if spec.finish_label is not None else "finish"
+                        finish = Action(FINISH, {}, label=label)
+                        options.append(finish)
+                    return Decision(self._player(state, spec), name, self.prompt(state, spec), options,
+                                    {"step": name}, finish=finish)
+                if spec.finish is not None:
+                    if self._run(state, ("finish",), spec.finish, ()):
+                        continue
+                    self._complete(state, "finish")
+                else:
+                    state.started = (key, "done")
+            elif stage == "done":
+                state.started = (key, "ending")
+                if spec.end is not None and self._run(state, ("end",), spec.end, ()):
+                    continue
+                state.started = (key, "over")
+            else:
+                return None
+        raise RulesRuntimeError(f"step `{self.structure.step(state)}` went round {MAX_AUTO} times without asking "
+                                "anyone: does its `while` condition ever become false?")
+
+    def prompt(self, state: GameState, spec: StepSpec) -> str:
+        """What a step's decision says to its player (a ruleset may word it better)."""
+        return spec.name.replace("_", " ").capitalize()
+
+    def _player(self, state: GameState, spec: StepSpec) -> str:
+        if spec.by is not None:
+            return str(spec.by(state))
+        power = self.structure.power(state)
+        if power is None:
+            raise RulesRuntimeError(f"step `{spec.name}` has moves but no player: write `step {spec.name} by ...`")
+        return power
+
+    def _offers(self, state: GameState, spec: StepSpec) -> list[Action]:
+        out: list[Action] = []
+        for mv in spec.moves:
+            names = [n for n, _ in mv.params]
+            for args in mv.offers(state):
+                out.append(Action(mv.name, {n: encode(v) for n, v in zip(names, args)},
+                                  labeler=_label(mv.label, state, args)))
+        return out
+
+    # -- answering ------------------------------------------------------------------------------------
+    def apply(self, state: GameState, action: Action) -> None:
+        if state.task is not None:
+            if action.kind != "choose":
+                raise IllegalAction(f"answer the question first: {state.task_decision.prompt}")
+            self._resume(state, action.get("choice"))
+            return
+        name = self.structure.step(state)
+        spec = self.rules.steps.get(name)
+        if spec is None:
+            self.host_apply(state, action)
+            return
+        if action.kind == FINISH:
+            if spec.finish is None:
+                raise IllegalAction(f"{name.replace('_', ' ')} has no finish: it ends when nothing is left to do")
+            if not self._run(state, ("finish",), spec.finish, ()):
+                self._complete(state, "finish")
+            return
+        mv = spec.move(action.kind)
+        if mv is None:
+            known = ", ".join([m.name for m in spec.moves] + ([FINISH] if spec.finish else [])) or "none"
+            raise IllegalAction(f"`{action.kind}` is not a move of {name.replace('_', ' ')} (its moves: {known})")
+        args = self._decode(state, mv, action)
+        reason = mv.check(state, *args)
+        if reason is not None:
+            raise IllegalAction(str(reason))
+        task = ("move", mv.name, tuple(encode(a) for a in args))
+        if not self._run(state, task, mv.do, args):
+            self._complete(state, "move")
+
+    def why_not(self, state: GameState, action: Action) -> str | None:
+        """The rules' reason a move is not allowed now (None if it is): its checks only, with
+        nothing played."""
+        spec = self.rules.steps.get(self.structure.step(state))
+        if spec is None or state.task is not None:
+            return None
+        mv = spec.move(action.kind)
+        if mv is None:
+            return f"`{action.kind}` is not a move now"
+        try:
+            args = self._decode(state, mv, action)
+        except IllegalAction as exc:
+            return exc.reason
+        reason = mv.check(state, *args)
+        return None if reason is None else str(reason)
+
+    def _decode(self, state: GameState, mv: MoveSpec, action: Action) -> list[Any]:
+        out = []
+        for pname, ptype in mv.params:
+            if pname not in action.args:
+                raise IllegalAction(f"`{mv.name}` needs `{pname}`")
+            out.append(decode(state, ptype, action.args[pname], pname))
+        extra = set(action.args) - {p for p, _ in mv.params}
+        if extra:
+            raise IllegalAction(f"`{mv.name}` takes no `{sorted(extra)[0]}`")
+        return out
+
+    # -- tasks: blocks that may stop to ask a player ------------------------------------------------------
+    def _run(self, state: GameState, task: tuple[Any, ...], fn: Callable[..., Any], args: Any) -> bool:
+        """Run a block; True if it stopped to ask someone (the state then keeps the task)."""
+        if not self._asks(state, task):
+            fn(state, *args)
+            return False
+        base = state.copy()
+        before = len(state.events)
+        state.answers, state.answer_i = (), 0
+        try:
+            fn(state, *args)
+        except AskPlayer as q:
+            state.task = task + ((),)
+            state.task_base = base
+            state.task_decision = q.decision
+            state.task_events = len(state.events) - before
+            return True
+        return False
+
+    def _asks(self, state: GameState, task: tuple[Any, ...]) -> bool:
+        spec = self.rules.steps[self.structure.step(state)]
+        key = task[0] if task[0] != "move" else "move:" + task[1]
+        return key in spec.asks
+
+    def _resume(self, state: GameState, answer: Any) -> None:
+        kind, *rest = state.task  # type: ignore[misc]
+        answers = rest[-1] + (answer,)
+        task = (kind, *rest[:-1])
+        base = state.task_base
+        assert base is not None, "a waiting task always keeps the state it began in"
+        work = base.copy()
+        work.answers, work.answer_i = answers, 0
+        seen = state.task_events
+        spec = self.rules.steps[self.structure.step(work)]
+        if kind == "move":
+            mv = spec.move(rest[0])
+            assert mv is not None
+            fn: Callable[..., Any] = mv.do
+            args = [decode(work, t, v, n) for (n, t), v in zip(mv.params, rest[1])]
+        else:
+            fn, args = {"start": spec.start, "end": spec.end, "finish": spec.finish}[kind], []
+        try:
+            fn(work, *args)
+        except AskPlayer as q:
+            events = work.events
+            work.task = task + (answers,)
+            work.task_base = base
+            work.task_decision = q.decision
+            work.task_events = len(events)
+            state.become(work)
+            state.events = events[seen:]
+            return
+        events = work.events
+        work.task = work.task_base = work.task_decision = None
+        work.task_events, work.answers, work.answer_i = 0, (), 0
+        state.become(work)
+        state.events = events[seen:]
+        self._complete(state, kind)
+
+    def _complete(self, state: GameState, kind: str) -> None:
+        assert state.started is not None
+        key = state.started[0]
+        if kind == "start":
+            state.started = (key, "run")
+        elif kind == "finish":
+            spec = self.rules.steps[self.structure.step(state)]
+            state.started = (key, "run" if spec.while_ is not None else "done")
+        elif kind == "end":
+            state.started = (key, "over")
+
+    # -- boundaries -------------------------------------------------------------------------------------
+    def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+        reset = _RESETS.get(name)
+        if reset is not None:
+            for v in self.rules.vars.values():
+                if v.reset == reset:
+                    state.vars[v.name] = freeze(v.default)
+
+
+_RESETS = {"turn_start": "turn", "phase_start": "phase", "step_start": "step"}
+
+
+def freeze(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(value)
+    if isinstance(value, dict):
+        return dict(value)
+    return value
+
+
+def initial_vars(rules: Any) -> dict[str, Any]:
+    return {v.name: freeze(v.default) for v in rules.vars.values()}
+
+
+def _label(fn: Callable[..., Any], state: GameState, args: tuple[Any, ...]) -> Callable[[], str]:
+    return lambda: str(fn(state, *args))
+
+
+def decode(state: GameState, t: Type, value: Any, name: str) -> Any:
+    """An action's argument as the rules value it names, checked against the move's type."""
+    if isinstance(t, RecordType):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise IllegalAction(f"`{name}` names a piece by its number, not {value!r}")
+        piece = state.pieces.get(value)
+        if piece is None:
+            raise IllegalAction(f"there is no piece #{value}")
+        return piece
+    if isinstance(t, ListType):
+        if not isinstance(value, (list, tuple)) or len(value) > 10_000:
+            raise IllegalAction(f"`{name}` is a list, not {value!r}")
+        return [decode(state, t.elem, v, name) for v in value]
+    kind = str(t)
+    ok = {"str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
+          "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+          "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)}.get(kind)
+    if ok is not None and not ok(value):
+        raise IllegalAction(f"`{name}` must be a {kind}, not {value!r}")
+    return value
