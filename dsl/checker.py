@@ -23,9 +23,9 @@ from .types import (
     NONE,
     STR,
     UNIT_TYPE,
+    FnType,
     ListType,
     MapType,
-    FnType,
     RecordType,
     Type,
     assignable,
@@ -123,6 +123,10 @@ class _Def:
     pos: Pos
     layer: int
     decl: Any
+
+
+def valid_power_name(name: str) -> bool:
+    return name[:1].isalpha() and not name.startswith("_")
 
 
 # ============================================================================ static eval
@@ -424,6 +428,11 @@ class _Checker:
         self.pending_tags: list[tuple[str, Pos]] = []
         self.merge()
         p = self.p
+        if p.powers is not None:
+            # a game written only in rules names its powers here: each becomes a text constant
+            for n in p.powers.powers:
+                if isinstance(n, A.Name) and self.value_kind(n.name) is None and valid_power_name(n.name):
+                    self.reg.constant(n.name, "str", n.name, doc="a power of this game")
         for tag, tpos in self.pending_tags:
             if tag not in p.tags:
                 self.err(tpos, f"unknown tag `{tag}`", did_you_mean(tag, p.tags) or "declare it with `tag " + tag + "`")

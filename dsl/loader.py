@@ -15,7 +15,16 @@ from . import ast as A
 from .checker import OptionInfo, Program, check_program
 from .compiler import Artifact, compile_program, instantiate
 from .errors import Diagnostic, Pos, RulesError, did_you_mean
-from .model import CompiledRules, MoveSpec, OptionSpec, PhaseSpec, SequenceDecl, StatSpec, StepSpec, VarSpec
+from .model import (
+    CompiledRules,
+    MoveSpec,
+    OptionSpec,
+    PhaseSpec,
+    SequenceDecl,
+    StatSpec,
+    StepSpec,
+    VarSpec,
+)
 from .parser import parse_module
 from .registry import Registry
 from .runtime import translate_errors

@@ -209,7 +209,9 @@ def current_power(state: GameState) -> str:
 def end_game(state: GameState, winner: str, reason: str) -> None:
     """The game is over: `winner` wins (\"\" for a draw) because of `reason`."""
     if state.result is None:
-        state.result = {"winner": winner or None, "reason": reason, "score": {}}
+        rules = state.rules
+        score = dict(rules.procedure("score")(state)) if rules is not None and rules.has_procedure("score") else {}
+        state.result = {"winner": winner or None, "reason": reason, "score": score}
         state.emit("game_over", winner=winner, reason=reason)
 
 

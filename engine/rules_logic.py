@@ -17,7 +17,9 @@ its answers so far, and the answer re-runs it from where it began (see engine.as
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from dsl.errors import RulesRuntimeError
@@ -25,7 +27,9 @@ from dsl.model import MoveSpec, StepSpec
 from dsl.types import ListType, RecordType, Type
 from engine.actions import Action, Decision, IllegalAction
 from engine.asking import AskPlayer, encode
-from engine.ruleset import GameLogic
+from engine.mapfile import load_map
+from engine.ruleset import GameLogic, Result
+from engine.scenario import ScenarioDataError, read_scenario, set_up
 from engine.state import GameState
 
 #: how many times a step may go round by itself, with nobody asked, before the rules are stopped
@@ -36,7 +40,34 @@ FINISH = "finish"
 
 class RulesLogic(GameLogic):
     """Drives the steps the rules files declare. A step they do not declare is handed to
-    `host_decision` / `host_apply`, which a ruleset still written partly in Python overrides."""
+    `host_decision` / `host_apply`, which a ruleset still written partly in Python overrides.
+    A ruleset with no Python at all gets this logic and sets up its scenarios from their files."""
+
+    # -- setting up -------------------------------------------------------------------------------
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        info = self.info.scenario(scenario)
+        if info.path is None:
+            raise ScenarioDataError(f"scenario `{info.name}` of `{self.info.name}` names no scenario file")
+        sc = read_scenario(info.path)
+        state = GameState(_board(info.path, sc.map), self.rules, seed)
+        state.vars = initial_vars(self.rules)
+        set_up(state, sc, self.rules, info.path.name)
+        return state
+
+    def result(self, state: GameState) -> Result | None:
+        if state.result is None:
+            return None
+        r = state.result
+        return Result(r.get("winner"), r.get("reason", ""), self.score(state))
+
+    def score(self, state: GameState) -> dict[str, Any]:
+        """The rules' `procedure score() -> map[str, int]`, if they have one."""
+        if self.rules.has_procedure("score"):
+            return dict(self.rules.procedure("score")(state))
+        return {}
+
+    def final_result(self, state: GameState) -> Result:
+        return Result(None, "the last turn was played: a draw", self.score(state))
 
     # -- the steps the rules do not declare -------------------------------------------------------
     def host_decision(self, state: GameState) -> Decision | None:
@@ -246,6 +277,15 @@ class RulesLogic(GameLogic):
             for v in self.rules.vars.values():
                 if v.reset == reset:
                     state.vars[v.name] = freeze(v.default)
+
+
+@functools.lru_cache(maxsize=16)
+def _board(scenario_path: Path, map_name: str) -> Any:
+    """Boards are shared by every game of a map: load each map file once."""
+    try:
+        return load_map(scenario_path.parent / map_name)
+    except ValueError as exc:
+        raise ScenarioDataError(f"{scenario_path.name}: its map: {exc}") from None
 
 
 _RESETS = {"turn_start": "turn", "phase_start": "phase", "step_start": "step"}

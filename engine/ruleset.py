@@ -24,6 +24,8 @@ class ScenarioInfo:
     fidelity: str = "exact"
     #: what the scenario adds up to; shown by `wargame rulesets`
     summary: str = ""
+    #: its scenario file (engine/scenario.py), for rulesets whose set-up is data
+    path: Path | None = None
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,143 @@
+"""Maps as data: a ruleset's or a mod's `map.json`, validated, becomes a Board.
+
+The format (``"format": "wargame-map/1"``) serves hex maps and territory graphs alike:
+
+    {"format": "wargame-map/1", "name": "...", "fidelity": "exact" | "approximate",
+     "layout": {"kind": "hex-pointy" | "world" | ..., ...},
+     "link_hexes": true,                       # hex maps: every two touching hexes are linked
+     "spaces": [{"id": "1709", "name": "St. Vith", "kind": "hex", "hex": [q, r],
+                 "label_at": [x, y], "shape": [[[x, y], ...]], "attrs": {"vp": 3}}],
+     "links": [{"a": "1709", "b": "1710", "attrs": {"road": true}}]}
+
+Every mistake names the file and the entry (`map.json: spaces[12] (St. Vith): ...`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from engine.board import Board, Space
+from engine.hexgrid import Hex
+
+FORMAT = "wargame-map/1"
+
+
+class MapDataError(ValueError):
+    """A map file that does not describe a board."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SpaceEntry(_Strict):
+    id: str = Field(min_length=1, max_length=100)
+    name: str = ""
+    kind: str = "space"
+    hex: tuple[int, int] | None = None
+    label_at: tuple[float, float] | None = None
+    shape: list[list[tuple[float, float]]] | None = None
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+
+class LinkEntry(_Strict):
+    a: str
+    b: str
+    attrs: dict[str, Any] = Field(default_factory=dict)
+
+
+class MapFile(_Strict):
+    format: str = FORMAT
+    name: str = ""
+    fidelity: str = "exact"
+    source: str = ""
+    notes: list[str] = Field(default_factory=list)
+    layout: dict[str, Any] = Field(default_factory=dict)
+    link_hexes: bool = False
+    spaces: list[SpaceEntry] = Field(max_length=100_000)
+    links: list[LinkEntry] = Field(default_factory=list, max_length=1_000_000)
+
+
+def read_json(path: Path) -> Any:
+    """A data file's JSON, or a MapDataError that names the file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise MapDataError(f"{path}: no such file") from None
+    except UnicodeDecodeError:
+        raise MapDataError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise MapDataError(f"{path}: cannot be read ({exc.strerror})") from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise MapDataError(f"{path}: not valid JSON ({exc})") from None
+
+
+def pydantic_problem(path: Path, exc: ValidationError, data: Any) -> str:
+    """The first validation error, placed: `file: spaces[3] (Bastogne): field: message`."""
+    err = exc.errors()[0]
+    loc = err.get("loc", ())
+    where = ""
+    node = data
+    for part in loc:
+        if isinstance(part, int):
+            where += f"[{part}]"
+            try:
+                node = node[part]
+            except (IndexError, KeyError, TypeError):
+                node = None
+            if isinstance(node, dict) and isinstance(node.get("id") or node.get("name") or node.get("kind"), str):
+                where += f" ({node.get('id') or node.get('name') or node.get('kind')})"
+        else:
+            where += ("." if where else "") + str(part)
+            node = node.get(part) if isinstance(node, dict) else None
+    return f"{path.name}: {where or 'top level'}: {err.get('msg', 'invalid')}"
+
+
+def load_map(path: Path) -> Board:
+    data = read_json(path)
+    try:
+        m = MapFile.model_validate(data)
+    except ValidationError as exc:
+        raise MapDataError(pydantic_problem(path, exc, data)) from None
+    if m.format != FORMAT:
+        raise MapDataError(f"{path.name}: format `{m.format}` is not `{FORMAT}`")
+    return board_from(m, path.name)
+
+
+def board_from(m: MapFile, name: str = "map") -> Board:
+    spaces = []
+    seen: set[str] = set()
+    for i, s in enumerate(m.spaces):
+        if s.id in seen:
+            raise MapDataError(f"{name}: spaces[{i}] ({s.id}): the id is used twice")
+        seen.add(s.id)
+        attrs = dict(s.attrs)
+        if s.label_at is not None:
+            attrs["label_at"] = s.label_at
+        if s.shape is not None:
+            attrs["shape"] = s.shape
+        spaces.append(Space(s.id, s.name or s.id, s.kind, Hex(*s.hex) if s.hex is not None else None, attrs))
+    meta = {"name": m.name, "fidelity": m.fidelity, "source": m.source, "layout": m.layout}
+    links: dict[frozenset[str], dict[str, Any]] = {}
+    for i, link in enumerate(m.links):
+        for end in (link.a, link.b):
+            if end not in seen:
+                raise MapDataError(f"{name}: links[{i}] ({link.a}-{link.b}): no space `{end}`")
+        if link.a == link.b:
+            raise MapDataError(f"{name}: links[{i}]: a space cannot be linked to itself")
+        links.setdefault(frozenset((link.a, link.b)), {}).update(link.attrs)
+    try:
+        if m.link_hexes:
+            missing = [s.id for s in spaces if s.hex is None]
+            if missing:
+                raise MapDataError(f"{name}: `link_hexes` needs a hex for every space; `{missing[0]}` has none")
+            return Board.hex_map(spaces, links, meta)
+        return Board(spaces, [(*sorted(k), v) for k, v in links.items()], meta)  # type: ignore[misc]
+    except ValueError as exc:
+        raise MapDataError(f"{name}: {exc}") from None

@@ -1,0 +1,128 @@
+"""A whole game in the rules language: moves declared once, a battle that loops, casualties
+chosen by the player whose turn it is not, and the game ending from the rules."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import dsl
+from engine import flow, plugins
+from engine.actions import Action, IllegalAction
+from engine.game import Game
+from engine.primitives import register_core
+from engine.rules import structure_from_rules
+from engine.rules_logic import RulesLogic
+from engine.ruleset import LoadedRuleset, RulesetInfo, ScenarioInfo
+
+DUEL = Path(__file__).parents[1] / "rulesets" / "duel"
+
+
+def duel() -> LoadedRuleset:
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([DUEL / "duel.rules"], reg)
+    info = RulesetInfo("duel", "Duel", DUEL, (DUEL / "duel.rules",),
+                       (ScenarioInfo("road", "Meeting on the road", path=DUEL / "scenario.json"),), sides=("Red", "Blue"))
+    logic = RulesLogic(rules, info, structure_from_rules(rules))
+    return LoadedRuleset(info, (info,), plugins._manager(), rules, logic, rules.options)
+
+
+@pytest.fixture
+def game() -> Game:
+    return Game(duel(), "road", seed=3)
+
+
+def test_the_moves_a_step_offers_are_the_moves_it_accepts(game: Game) -> None:
+    d = game.decision
+    assert d.player == "Red" and d.kind == "advance"
+    assert d.finish is not None and d.finish.label == "end movement"
+    marches = [a for a in d.options if a.kind == "march"]
+    # two Militia in A step to B; the Guard in B (speed 2) reaches A, C and D
+    assert sorted((game.state.pieces[a["u"]].kind, a["to"]) for a in marches) == [
+        ("Guard", "A"), ("Guard", "C"), ("Guard", "D"), ("Militia", "B"), ("Militia", "B")]
+    guard = next(a["u"] for a in marches if a["to"] == "D")
+    assert "march Guard to D" in [a.label for a in marches]
+    with pytest.raises(IllegalAction, match="too far: a unit moves at most its speed"):
+        game.play(Action("march", {"u": guard, "to": "E"}))
+    assert flow.why_not(game.ruleset, game.state, Action("march", {"u": guard, "to": "E"})) == \
+        "too far: a unit moves at most its speed"
+    game.play(Action("march", {"u": guard, "to": "D"}))
+    assert game.state.pieces[guard].space == "D"
+    again = [a for a in game.decision.options if a.kind == "march" and a["u"] == guard]
+    assert again == []          # it has moved this turn (a game variable remembers)
+
+
+def test_a_battle_loops_and_the_defender_chooses_its_casualties(game: Game) -> None:
+    s = game.state
+    for p in list(s.pieces.values()):
+        s.remove(p.id)
+    guard = s.add_piece("Guard", "Red", "D").id
+    m1, m2 = s.add_piece("Militia", "Blue", "D").id, s.add_piece("Militia", "Blue", "D").id
+    s.load_dice([1, 6, 2])      # Red hits; the Militia left misses; Red hits again
+    game.play(Action("finish"))     # Red ends movement: the battle in D begins
+    d = game.decision
+    assert (d.player, d.kind) == ("Blue", "choose")          # not Red's to choose
+    assert sorted(a["choice"] for a in d.options) == sorted([m1, m2])
+    assert d.prompt == "choose a casualty in D"
+    game.play(Action("choose", {"choice": m2}))
+    # the second hit had one target only, so nobody was asked; Blue has nothing left
+    assert m1 not in game.state.pieces and m2 not in game.state.pieces
+    assert game.state.pieces[guard].space == "D"
+    assert game.state.vars["battles_fought"] == 1
+    assert game.decision is None
+    assert (game.result.winner, game.result.reason) == ("Red", "Blue has no units left")
+    assert game.result.score == {"Red": 1, "Blue": 0}
+    with pytest.raises(IllegalAction):
+        Game(duel(), "road", seed=3).play(Action("choose", {"choice": m1}))
+
+
+def test_a_question_in_the_middle_of_the_rules_replays_exactly() -> None:
+    """Casualty choices are actions in the log: replaying them gives the same state."""
+    import random
+
+    for seed in range(40):
+        game = Game(duel(), "road", seed=seed)
+        rnd = random.Random(seed)
+        while game.decision is not None:
+            game.play(rnd.choice(game.decision.options))
+        if any(a.kind == "choose" for a in game.actions):
+            break
+    else:
+        raise AssertionError("no casualty was ever chosen in 40 games")
+    again = Game(duel(), "road", seed=seed)
+    for a in game.actions:
+        again.play(a)
+    assert again.state.signature() == game.state.signature()
+    assert again.result == game.result
+
+
+def test_the_game_ends_from_the_rules(game: Game) -> None:
+    import random
+    rnd = random.Random(1)
+    while game.decision is not None:
+        game.play(rnd.choice(game.decision.options))
+    r = game.result
+    assert r is not None
+    assert r.winner in ("Red", "Blue", None)
+    if r.winner:
+        assert "no units left" in r.reason
+    assert set(r.score) == {"Red", "Blue"}
+
+
+def test_choose_is_refused_where_nobody_can_be_asked() -> None:
+    reg = dsl.Registry()
+    register_core(reg)
+    text = (DUEL / "duel.rules").read_text() + '\nrule bad on turn_start(t) { let x = choose(Red, "?", [1, 2]) }\n'
+    diags = dsl.check_rules([("duel.rules", text)], reg)
+    assert any("`choose` asks a player, which a rule bound to an event cannot do" in d.message for d in diags)
+
+
+def test_a_step_in_no_phase_is_an_error_with_a_hint() -> None:
+    reg = dsl.Registry()
+    register_core(reg)
+    text = (DUEL / "duel.rules").read_text().replace("step battles {", "step batles {")
+    diags = dsl.check_rules([("duel.rules", text)], reg)
+    (d,) = [d for d in diags if "in no phase" in d.message]
+    assert "battles" in (d.hint or "")
