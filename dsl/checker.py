@@ -111,6 +111,10 @@ class Program:
     sequences: dict[str, A.SequenceDecl] = field(default_factory=dict)
     #: procedures and sequences that may ask a player (they call `choose`, directly or not)
     interactive: set[str] = field(default_factory=set)
+    #: an overriding procedure -> the version it replaced, which `base(...)` calls
+    base_of: dict[int, A.ProcedureDecl] = field(default_factory=dict)
+    #: the replaced versions still called through `base`: (compiled name, declaration)
+    base_versions: list[tuple[str, A.ProcedureDecl]] = field(default_factory=list)
     #: per move `(step, move)`: how many leading statements form its guard (lets and requires)
     guards: dict[tuple[str, str], int] = field(default_factory=dict)
     info: Info = field(default_factory=Info)
@@ -123,6 +127,17 @@ class _Def:
     pos: Pos
     layer: int
     decl: Any
+
+
+def _walk(node: Any) -> Any:
+    """Every syntax node below `node`."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from _walk(x)
+    elif hasattr(node, "__dataclass_fields__"):
+        yield node
+        for f in node.__dataclass_fields__:
+            yield from _walk(getattr(node, f))
 
 
 def valid_power_name(name: str) -> bool:
@@ -338,6 +353,7 @@ class _Checker:
             if self.check_name_ok(d.name, d.pos, "procedure") and self.declare("value", "procedure", d.name, d.pos, li, d.override, d, "procedure"):
                 if d.override and d.name in p.procedures:
                     self.same_signature(d, p.procedures[d.name], "procedure")
+                    p.base_of[id(d)] = p.procedures[d.name]
                 p.procedures[d.name] = d
         elif isinstance(d, A.RuleDecl):
             if self.check_name_ok(d.name, d.pos, "rule") and self.declare("rule", "rule", d.name, d.pos, li, d.override, d, "rule"):
@@ -426,6 +442,7 @@ class _Checker:
     # ------------------------------------------------------------------ declarations
     def run(self) -> Program:
         self.pending_tags: list[tuple[str, Pos]] = []
+        self.pending_names: list[tuple[A.RuleDecl, dict[str, str]]] = []
         self.merge()
         p = self.p
         if p.powers is not None:
@@ -474,7 +491,18 @@ class _Checker:
         for sq in p.sequences.values():
             self.check_subsequence(sq)
         for pr in p.procedures.values():
+            decl, k = pr, 0
+            while id(decl) in p.base_of:
+                k += 1
+                base = p.base_of[id(decl)]
+                compiled = f"{pr.name}__base{k}"
+                p.base_versions.append((compiled, base))
+                self.info.names[id(base)] = compiled
+                decl = base
+        for pr in p.procedures.values():
             self.check_procedure(pr)
+        for _, base in p.base_versions:
+            self.check_procedure(base)
         for r in p.rules:
             self.context = "rule"
             self.check_rule(r)
@@ -484,6 +512,7 @@ class _Checker:
             self.check_step(st)
         self.check_recursion()
         self.check_interactive()
+        self.check_sequence_names()
         if self.report_unread:
             self.check_unread()
         return p
@@ -589,6 +618,30 @@ class _Checker:
             self.note_call(name, pos)
         self.current = None
         self.ret_type = None
+
+    def check_sequence_names(self) -> None:
+        """`rule r on step_start(phase, step) when step == "front_lin"` would silently never
+        run: a step or phase name compared with an event's `step`/`phase` must exist."""
+        known = {"step": sorted({s for ph in self.p.phases for s, _ in ph.steps}),
+                 "phase": sorted(ph.name for ph in self.p.phases)}
+        if not self.p.phases:
+            return
+        for r, bound in self.pending_names:
+            watched = {n: ev for n, ev in bound.items() if ev in known}
+            if not watched:
+                continue
+            for node in _walk((r.when, r.body)):
+                if not isinstance(node, A.Compare) or node.op not in ("==", "!=", "in", "not in"):
+                    continue
+                for name_side, other in ((node.left, node.right), (node.right, node.left)):
+                    if isinstance(name_side, A.Name) and name_side.name in watched:
+                        what = watched[name_side.name]
+                        lits = [other] if isinstance(other, A.StrLit) else \
+                            list(other.items) if isinstance(other, A.ListLit) else []
+                        for lit in lits:
+                            if isinstance(lit, A.StrLit) and lit.value not in known[what]:
+                                self.err(lit.pos, f"there is no {what} `{lit.value}`, so this rule would never run",
+                                         did_you_mean(lit.value, known[what]))
 
     def check_interactive(self) -> None:
         graph = {k: {c for c, _ in v} for k, v in self.calls.items()}
@@ -706,6 +759,7 @@ class _Checker:
         return scope
 
     def check_procedure(self, pr: A.ProcedureDecl) -> None:
+        self.current_decl = pr
         self.current = ("procedure", pr.name)
         self.calls.setdefault(pr.name, [])
         scope = self.check_params(pr.params)
@@ -734,6 +788,8 @@ class _Checker:
                     if self.value_kind(n) is not None:
                         self.err(npos, f"parameter `{n}` hides the {self.value_kind(n)} `{n}`; choose another name")
                     scope[n] = self.reg.type_of(t)
+        if ev is not None:
+            self.pending_names.append((r, {n: en for (n, _), (en, _) in zip(r.params, ev.params, strict=False)}))
         if r.when is not None:
             self.expect_bool(r.when, [scope], "the `when` condition of a rule")
         self.ret_type = NONE
@@ -1227,6 +1283,8 @@ class _Checker:
             self.err(e.pos, f"`{name}` is a variable, not a procedure")
             return ANY
         k = self.value_kind(name)
+        if name == "base" and k is None:
+            return self.base_call(e, scopes)
         if k == "builtin":
             self.info.calls[id(e)] = "builtin"
             return self.builtin(e, name, scopes)
@@ -1291,6 +1349,22 @@ class _Checker:
         if t != ANY:
             self.err(e.args[2].pos, f"the options of `choose` must be a list, got `{t}`")
         return ANY
+
+    def base_call(self, e: A.Call, scopes: list[dict[str, Type]]) -> Type:
+        """`base(...)` in an `override procedure`: the version it replaced (a house rule that
+        adds one die calls the base and adds one)."""
+        decl = getattr(self, "current_decl", None) if self.current and self.current[0] == "procedure" else None
+        base = self.p.base_of.get(id(decl)) if decl is not None else None
+        if base is None:
+            self.err(e.func.pos, "`base(...)` calls the version an `override procedure` replaces; there is none here")
+            for a in e.args:
+                self.expr(a, scopes)
+            return ANY
+        params = [(p.name, self.resolve_type_quiet(p.type)) for p in base.params]
+        self.info.calls[id(e)] = "base"
+        self.info.names[id(e)] = self.info.names.get(id(base), "")
+        self.check_args(e, "base", params, scopes)
+        return self.resolve_type_quiet(base.ret) if base.ret is not None else NONE
 
     def resolve_type_quiet(self, t: A.TypeExpr) -> Type:
         n = len(self.diags)

@@ -68,6 +68,10 @@ class _Gen:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.body(pr.body, 1)
+        for compiled, pr in p.base_versions:
+            params = "".join(f", v_{prm.name}" for prm in pr.params)
+            self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
+            self.body(pr.body, 1)
         for sq in p.sequences.values():
             self.subsequence(sq)
         for st in p.steps.values():
@@ -406,6 +410,8 @@ class _Gen:
             return f"p_{name}({', '.join(args)})"
         if kind in ("procedure", "sequence"):
             return f"f_{name}({', '.join(['ctx'] + args)})"
+        if kind == "base":
+            return f"f_{self.info.names[id(e)]}({', '.join(['ctx'] + args)})"
         if kind == "table":
             return f"t_{name}({', '.join(args)})"
         raise AssertionError(kind)

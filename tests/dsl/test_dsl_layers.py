@@ -134,3 +134,41 @@ def test_real_files_and_multi_file_layers(reg, tmp_path) -> None:  # type: ignor
     rules = load_rules(top, reg, resolve_extends=lambda name: sorted((tmp_path / name).glob("*.rules"), reverse=True))
     assert rules.procedure("price")(None, 3) == 6
     assert [p.rsplit("/", 1)[-1] for p in rules.files] == ["units.rules", "economy.rules", "aarhe.rules"]
+
+
+def test_an_override_calls_the_version_it_replaces() -> None:
+    """A house rule adds one anti-aircraft die without copying the procedure."""
+    from dsl import Registry, load_rules
+
+    base = ("base.rules", "procedure aa_dice(n: int) -> int { return min(n, 5) }\n"
+                          "procedure total(n: int) -> int { return aa_dice(n) * 10 }\n")
+    house = ("house.rules", "extends base\noverride procedure aa_dice(n: int) -> int { return base(n) + 1 }\n")
+    top = ("top.rules", "extends house\noverride procedure aa_dice(n: int) -> int { return base(n) * 2 }\n")
+    layers = {"base": [base], "house": [house]}
+    rules = load_rules([house], Registry(), resolve_extends=lambda name: layers[name])
+    assert rules.procedure("aa_dice")(None, 9) == 6
+    assert rules.procedure("total")(None, 2) == 30          # base callers get the house rule
+    rules = load_rules([top], Registry(), resolve_extends=lambda name: layers[name])
+    assert rules.procedure("aa_dice")(None, 9) == 12
+
+
+def test_base_outside_an_override_is_an_error() -> None:
+    from dsl import Registry, check_rules
+
+    diags = check_rules([("a.rules", "procedure f(n: int) -> int { return base(n) }")], Registry())
+    assert [d.message for d in diags] == ["`base(...)` calls the version an `override procedure` replaces; there is none here"]
+
+
+def test_a_misspelt_step_in_an_event_rule_is_an_error_with_a_hint() -> None:
+    from dsl import Registry, check_rules
+    from engine.primitives import register_core
+
+    reg = Registry()
+    register_core(reg)
+    src = ('powers ["A", "B"]\nphase upkeep { steps [front_line, tally] }\n'
+           'rule r on step_start(phase, step) when step == "front_lin" { note("x") }\n'
+           'rule s on phase_end(p) when p in ["upkep"] { note("y") }\n')
+    diags = check_rules([("u.rules", src)], reg)
+    assert [(d.message, d.hint) for d in diags] == [
+        ("there is no step `front_lin`, so this rule would never run", "did you mean `front_line`?"),
+        ("there is no phase `upkep`, so this rule would never run", "did you mean `upkeep`?")]
