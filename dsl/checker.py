@@ -508,8 +508,8 @@ class _Checker:
             self.check_rule(r)
             self.context = "task"
         self.check_sequence(const_env)
-        for st in p.steps.values():
-            self.check_step(st)
+        for step_decl in p.steps.values():
+            self.check_step(step_decl)
         self.check_recursion()
         self.check_interactive()
         self.check_sequence_names()

@@ -32,6 +32,8 @@ class GameState:
         "vars", "started", "task",
         # not part of the saved state: rebuilt by replaying the actions
         "task_base", "task_decision", "task_events", "answers", "answer_i",
+        # a battle calculator's dice (engine.chance): when set, rolls come from it
+        "dice_hook",
     )
 
     def __init__(self, board: Board, rules: Any = None, seed: int = 0) -> None:
@@ -52,13 +54,14 @@ class GameState:
         self.events: list[Event] = []
         self._loaded: list[int] = []
         self.vars: dict[str, Any] = {}
-        self.started: tuple[int, ...] | None = None
+        self.started: tuple[Any, ...] | None = None
         self.task: tuple[Any, ...] | None = None
         self.task_base: GameState | None = None
         self.task_decision: Any = None
         self.task_events = 0
         self.answers: tuple[Any, ...] = ()
         self.answer_i = 0
+        self.dice_hook: Any = None
 
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
@@ -87,6 +90,7 @@ class GameState:
         new.task_events = self.task_events
         new.answers = self.answers
         new.answer_i = self.answer_i
+        new.dice_hook = self.dice_hook
         return new
 
     def become(self, other: GameState) -> None:
@@ -186,6 +190,12 @@ class GameState:
     # -- dice and events ---------------------------------------------------------------------
     def roll(self, n: int, sides: int, why: str = "") -> list[int]:
         """Roll `n` dice with `sides` faces, logging the roll."""
+        if not isinstance(n, int) or not isinstance(sides, int) or n < 0 or n > 10_000 or sides < 2 or sides > 1_000:
+            raise IllegalAction(f"cannot roll {n} dice of {sides} sides: 0 to 10000 dice of 2 to 1000 sides")
+        if self.dice_hook is not None:
+            faces = self.dice_hook(n, sides)
+            self.events.append(("roll", {"n": n, "sides": sides, "faces": faces, "why": why}))
+            return faces
         if self._loaded:
             take, self._loaded = self._loaded[:n], self._loaded[n:]
             self.rng, extra = dice.roll(self.rng, n - len(take), sides)

@@ -1,0 +1,94 @@
+"""Chance that can be enumerated: run a piece of the rules under every outcome of the dice
+it rolls, each with its probability (OpenSpiel's chance nodes), so a battle calculator gets
+its odds from the ruleset's own combat rules rather than from a second copy of them.
+
+    odds = outcomes(lambda s: rules.procedure("strip_hits")(s, 3, 4), state)
+    # -> [(probability, result), ...] over every distinct result
+
+Rolls go through GameState.roll, which asks `dice_hook` when it is set: the walk replays the
+rules from a copy of the state with the faces chosen so far, and branches on the next die.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any
+
+from engine.state import GameState
+
+
+class TooManyOutcomes(Exception):
+    """The rules roll more dice than can be enumerated; sample() them instead."""
+
+
+class _NeedDie(Exception):
+    def __init__(self, sides: int) -> None:
+        super().__init__(sides)
+        self.sides = sides
+
+
+def frozen(value: Any) -> Hashable:
+    """A result as a key: lists become tuples, maps sorted tuples of pairs."""
+    if isinstance(value, (list, tuple)):
+        return tuple(frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, frozen(v)) for k, v in value.items()))
+    return value  # type: ignore[no-any-return]
+
+
+def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[Any], Hashable] = frozen,
+             limit: int = 200_000) -> list[tuple[Fraction, Any]]:
+    """Every distinct result of `run(copy of state)` over all the dice it may roll, with its
+    exact probability, most likely first. Raises TooManyOutcomes past `limit` runs."""
+    totals: dict[Hashable, list[Any]] = {}
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    runs = 0
+    while stack:
+        script, p = stack.pop()
+        runs += 1
+        if runs > limit:
+            raise TooManyOutcomes(f"more than {limit} ways the dice can fall; sample instead")
+        work = state.copy()
+        faces = list(script)
+
+        def dice(n: int, sides: int, faces: list[int] = faces) -> list[int]:
+            out = []
+            for _ in range(n):
+                if not faces:
+                    raise _NeedDie(sides)
+                out.append(faces.pop(0))
+            return out
+
+        work.dice_hook = dice
+        try:
+            result = run(work)
+        except _NeedDie as need:
+            share = p / need.sides
+            for face in range(need.sides, 0, -1):
+                stack.append((script + (face,), share))
+            continue
+        k = key(result)
+        if k in totals:
+            totals[k][0] += p
+        else:
+            totals[k] = [p, result]
+    return sorted(((p, r) for p, r in totals.values()), key=lambda pr: -pr[0])
+
+
+def sample(run: Callable[[GameState], Any], state: GameState, trials: int, seed: int = 0,
+           key: Callable[[Any], Hashable] = frozen) -> list[tuple[float, Any]]:
+    """The same estimated by `trials` random runs (for battles too long to enumerate)."""
+    rnd = random.Random(seed)
+    counts: dict[Hashable, list[Any]] = {}
+    for _ in range(trials):
+        work = state.copy()
+        work.dice_hook = lambda n, sides: [rnd.randint(1, sides) for _ in range(n)]
+        result = run(work)
+        k = key(result)
+        if k in counts:
+            counts[k][0] += 1
+        else:
+            counts[k] = [1, result]
+    return sorted(((c / trials, r) for c, r in counts.values()), key=lambda pr: -pr[0])
