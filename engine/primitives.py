@@ -192,6 +192,15 @@ def reach(state: GameState, start: str, budget: int, cost: Any, stops: Any) -> l
     return walk(state.board, start, budget, cost, stops)
 
 
+def unit_reach(state: GameState, unit: Piece, budget: int, cost: Any, stops: Any) -> list[str]:
+    """The same for one unit: `cost(unit, a, b)` and `stops(unit, a, b)` see the unit, so its
+    stats decide (who crosses rivers, who keeps to roads)."""
+    from engine.graph import reach as walk
+
+    p = state.pieces.get(unit.id, unit)
+    return walk(state.board, p.space, budget, lambda _s, a, b: cost(p, a, b), lambda _s, a, b: stops(p, a, b))
+
+
 def set_control(state: GameState, space: str, owner: str) -> None:
     if state.control.get(space) != owner:
         state.control[space] = owner
@@ -342,6 +351,10 @@ def register_core(registry: Any) -> None:
                               ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True,
       doc="the spaces reachable from start within budget; cost(start, a, b) prices a step (negative: "
           "forbidden), stops(start, a, b) ends the move on entering b")
+    P("unit_reach", unit_reach, params=[("unit", "Unit"), ("budget", "int"), ("cost", "fn(Unit, str, str) -> int"),
+                                        ("stops", "fn(Unit, str, str) -> bool")], returns="list[str]", context=True,
+      doc="the spaces a unit can reach within budget from where it stands; cost(unit, a, b) prices a step "
+          "(negative: forbidden), stops(unit, a, b) ends the move on entering b")
     P("set_control", set_control, params=[("space", "str"), ("owner", "str")], context=True,
       doc="a space passes to an owner")
     P("current_power", current_power, params=[], returns="str", context=True,
