@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from dsl.errors import RulesRuntimeError
+from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec
 from dsl.types import ListType, RecordType, Type
 from engine.actions import Action, Decision, IllegalAction
@@ -145,6 +145,16 @@ class RulesLogic(GameLogic):
 
     # -- answering ------------------------------------------------------------------------------------
     def apply(self, state: GameState, action: Action) -> None:
+        try:
+            self._apply(state, action)
+        except IllegalAction:
+            raise
+        except Refused as exc:
+            # a `require` past a move's guard (after a `choose`, say) refuses the whole action;
+            # the engine applies actions to a copy, so nothing of it stays
+            raise IllegalAction(exc.reason) from None
+
+    def _apply(self, state: GameState, action: Action) -> None:
         if state.task is not None:
             if action.kind != "choose":
                 raise IllegalAction(f"answer the question first: {state.task_decision.prompt}")

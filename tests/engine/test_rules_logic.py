@@ -126,3 +126,27 @@ def test_a_step_in_no_phase_is_an_error_with_a_hint() -> None:
     diags = dsl.check_rules([("duel.rules", text)], reg)
     (d,) = [d for d in diags if "in no phase" in d.message]
     assert "battles" in (d.hint or "")
+
+
+def test_a_require_past_the_guard_refuses_the_action_with_its_reason(tmp_path: Path) -> None:
+    """`require` after a move's first statements (after a `choose`, say) refuses the whole
+    action like one in its guard, and leaves the state as it was."""
+    for f in ("map.json", "scenario.json"):
+        (tmp_path / f).write_text((DUEL / f).read_text())
+    text = (DUEL / "duel.rules").read_text().replace(
+        "move_to(u, to)\n", "move_to(u, to)\n        require to != \"D\" else \"not into D today\"\n", 1)
+    (tmp_path / "duel.rules").write_text(text)
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([tmp_path / "duel.rules"], reg)
+    info = RulesetInfo("duel", "Duel", tmp_path, (tmp_path / "duel.rules",),
+                       (ScenarioInfo("road", "r", path=tmp_path / "scenario.json"),), sides=("Red", "Blue"))
+    rs = LoadedRuleset(info, (info,), plugins._manager(), rules, RulesLogic(rules, info, structure_from_rules(rules)),
+                       rules.options)
+    game = Game(rs, "road", seed=3)
+    to_d = next(a for a in game.decision.options if a.kind == "march" and a["to"] == "D")
+    before = game.state.signature()
+    assert flow.why_not(rs, game.state, to_d) == "not into D today"
+    with pytest.raises(IllegalAction, match="not into D today"):
+        game.play(to_d)
+    assert game.state.signature() == before
