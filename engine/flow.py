@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from dsl.errors import Refused
 from engine.actions import Action, Decision, IllegalAction
 from engine.ruleset import LoadedRuleset, Result
 from engine.sequence import Boundary
@@ -74,8 +75,15 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameStat
     if state.result is not None:
         raise IllegalAction("the game is over")
     new = state.copy()
-    rs.logic.apply(new, action)
-    return new, settle(rs, new)
+    try:
+        rs.logic.apply(new, action)
+        return new, settle(rs, new)
+    except IllegalAction:
+        raise
+    except Refused as exc:
+        # a rules file's `require ... else "reason"` met while the action's consequences ran
+        # (the next step's `start`, an event rule): the whole action is refused
+        raise IllegalAction(exc.reason) from None
 
 
 def why_not(rs: LoadedRuleset, state: GameState, action: Action) -> str | None:
