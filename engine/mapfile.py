@@ -7,6 +7,8 @@ The format (``"format": "wargame-map/1"``) serves hex maps and territory graphs 
      "link_hexes": true,                       # hex maps: every two touching hexes are linked
      "spaces": [{"id": "1709", "name": "St. Vith", "kind": "hex", "hex": [q, r],
                  "label_at": [x, y], "shape": [[[x, y], ...]], "attrs": {"vp": 3}}],
+     # shape: a list of rings of points, or a list of polygons each a list of rings (ring 0
+     # the outline, any further rings its holes), as the LHTR world map draws its territories
      "links": [{"a": "1709", "b": "1710", "attrs": {"road": true}}]}
 
 Every mistake names the file and the entry (`map.json: spaces[12] (St. Vith): ...`).
@@ -40,7 +42,7 @@ class SpaceEntry(_Strict):
     kind: str = "space"
     hex: tuple[int, int] | None = None
     label_at: tuple[float, float] | None = None
-    shape: list[list[tuple[float, float]]] | None = None
+    shape: list[list[tuple[float, float]]] | list[list[list[tuple[float, float]]]] | None = None
     attrs: dict[str, Any] = Field(default_factory=dict)
 
 
