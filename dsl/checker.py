@@ -42,7 +42,7 @@ BUILTINS = frozenset(
      "float", "keys", "values", "choose"}
 )
 #: when a game variable goes back to its initial value
-VAR_RESETS = ("turn", "phase", "step")
+VAR_RESETS = ("turn", "power", "phase", "step")
 _AGGREGATES = {"sum", "count", "any", "all", "min", "max"}
 _TYPE_NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "UnitType": UNIT_TYPE}
 _KIND_WORD = {"unit": "unit", "option": "option", "table": "table", "procedure": "procedure"}
@@ -198,6 +198,8 @@ class _Checker:
     def __init__(self, layers: list[list[A.Module]], registry: Registry, report_unread: bool = False):
         self.report_unread = report_unread
         self.layers = layers
+        # the rules' powers become constants: on a copy, so the host's registry stays as it was
+        registry = registry.copy()
         self.reg = registry
         self.p = Program(registry)
         self.info = self.p.info
@@ -576,9 +578,10 @@ class _Checker:
                 scope[prm.name] = want
         if mv.label is not None:
             self.expect_type(mv.label, [scope], STR, "a move's label")
+        # the guard: the leading lets and requires, up to the first statement that asks a player
         guard = 0
         for s_ in mv.body:
-            if isinstance(s_, (A.Let, A.Require)):
+            if isinstance(s_, A.Require) or (isinstance(s_, A.Let) and not self.asks(s_.value)):
                 guard += 1
             else:
                 break
@@ -595,6 +598,33 @@ class _Checker:
                 self.err(s_.pos, "this statement can never run: it follows a `return`")
                 break
             returned = self.stmt(s_, rest_scopes)
+
+    def asks(self, node: Any) -> bool:
+        """Does this code call `choose`, or a procedure that may (judged by name: the call
+        graph is complete only at the end)?"""
+        for n in _walk(node):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name):
+                if n.func.name == "choose" or self.may_ask(n.func.name):
+                    return True
+        return False
+
+    def may_ask(self, name: str, seen: set[str] | None = None) -> bool:
+        pr = self.p.procedures.get(name)
+        sq = self.p.sequences.get(name)
+        if pr is None and sq is None:
+            return False
+        seen = seen if seen is not None else set()
+        if name in seen:
+            return False
+        seen.add(name)
+        if sq is not None:
+            return any(self.may_ask(s, seen) for s, _ in sq.steps)
+        assert pr is not None
+        for n in _walk(pr.body):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name):
+                if n.func.name == "choose" or self.may_ask(n.func.name, seen):
+                    return True
+        return False
 
     def check_subsequence(self, sq: A.SequenceDecl) -> None:
         self.current = ("procedure", sq.name)

@@ -45,6 +45,7 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
 
 def start(rs: LoadedRuleset, state: GameState) -> Decision | None:
     """Enter the first step of a freshly set-up game; returns the first decision."""
+    fire(rs, state, [("game_start", {})])
     fire(rs, state, rs.structure.begin(state))
     return settle(rs, state)
 

@@ -17,6 +17,7 @@ UNIT_FIELDS = {"id": "int", "kind": "str", "owner": "str", "space": "str", "hits
 
 #: engine events rules files can bind to with `rule NAME on EVENT(...)`
 EVENTS: dict[str, list[tuple[str, str]]] = {
+    "game_start": [],
     "turn_start": [("turn", "int")],
     "turn_end": [("turn", "int")],
     "power_start": [("turn", "int"), ("power", "str")],
@@ -266,6 +267,25 @@ def space_str(state: GameState, space: str, key: str) -> str:
     return str(state.board.space(space).get(key, "") or "")
 
 
+def space_list(state: GameState, space: str, key: str) -> list[str]:
+    v = state.board.space(space).get(key) if space in state.board else None
+    if v is None or v is False or v == "":
+        return []
+    return [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)]
+
+
+def link_list(state: GameState, a: str, b: str, key: str) -> list[str]:
+    v = state.board.link(a, b).get(key)
+    if v is None or v is False or v == "":
+        return []
+    return [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)]
+
+
+def space_kind(state: GameState, space: str) -> str:
+    """What a space is on its map ("hex", "land", "sea"...); "" for an off-board area."""
+    return state.board.space(space).kind if space in state.board else ""
+
+
 def space_flag(state: GameState, space: str, key: str) -> bool:
     return bool(state.board.space(space).get(key, False))
 
@@ -310,6 +330,12 @@ def register_core(registry: Any) -> None:
     P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True,
       doc="a yes/no fact of a space, false when absent")
     P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1")
+    P("space_list", space_list, params=[("space", "str"), ("key", "str")], returns="list[str]", context=True,
+      doc="a list fact of a space (e.g. the board edges it lies on), [] when absent")
+    P("link_list", link_list, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="list[str]", context=True,
+      doc="a list fact of a link (e.g. the territories that open a canal), [] when absent")
+    P("space_kind", space_kind, params=[("space", "str")], returns="str", context=True,
+      doc="what a space is on its map: \"hex\", \"land\", \"sea\"...; \"\" for an off-board area")
     P("create", create, params=[("kind", "str"), ("owner", "str"), ("space", "str")], returns="Unit", context=True,
       doc="a new piece of a unit type for an owner in a space (or off-board area)")
     P("fresh", fresh, params=[("unit", "Unit")], returns="Unit", context=True,

@@ -298,7 +298,7 @@ def _board(scenario_path: Path, map_name: str) -> Any:
         raise ScenarioDataError(f"{scenario_path.name}: its map: {exc}") from None
 
 
-_RESETS = {"turn_start": "turn", "phase_start": "phase", "step_start": "step"}
+_RESETS = {"turn_start": "turn", "power_start": "power", "phase_start": "phase", "step_start": "step"}
 
 
 def freeze(value: Any) -> Any:
