@@ -1,15 +1,20 @@
 """The `wargame` command: list rulesets, show a scenario's facts, check rules files, play,
-and replay saved games."""
+and replay saved games.
+
+Every error reaches the player as one `wargame: ...` message (or the rules compiler's
+`file:line:col` block), never a Python traceback; `--debug` shows the traceback as well."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
+import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import dsl
 from clients.seats import SeatError
@@ -17,35 +22,128 @@ from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
 
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "command", None):
-        parser.print_help()
-        return 2
-    try:
-        return int(args.func(args) or 0)
-    except dsl.RulesError as e:
-        print(str(e), file=sys.stderr)
-        return 1
-    except (plugins.RulesetNotFound, plugins.ManifestError, save.SaveError, ScenarioError,
-            LookupError, FileNotFoundError, OptionError, SeatError) as e:
-        print(f"wargame: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return 130
+#: what `main` returns when its output was closed (`wargame info bulge | head -1`): 128 + SIGPIPE
+EXIT_PIPE = 141
+OUT_OF_MEMORY = "out of memory"
 
 
 class OptionError(ValueError):
     pass
 
 
+class PlayError(Exception):
+    """A game that could not go on: the rules failed, or a computer player broke them."""
+
+
+#: errors whose message is written for the player as it is
+_CLEAN: tuple[type[BaseException], ...] = (
+    plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
+    OptionError, SeatError, PlayError)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:          # --help, or a bad command line (already said)
+        return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 2
+    try:
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()           # a closed pipe shows here, not at exit
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_PIPE
+    except KeyboardInterrupt:
+        _say("\nwargame: interrupted")
+        return 130
+    except Exception as e:
+        if args.debug:
+            traceback.print_exception(e)
+        _say(error_message(e))
+        return 1
+
+
+def error_message(e: BaseException) -> str:
+    """What the player reads for an error: one `wargame: ...` message (or the rules'
+    diagnostics), never a traceback."""
+    if isinstance(e, dsl.RulesError):
+        if any(d.pos.line for d in e.diagnostics):
+            return str(e)            # the compiler's file:line:col blocks
+        # no place in a file (an --option value): one wargame: line each, values cut short
+        return "\n".join("wargame: " + "\n".join(_clip(line) for line in d.render().splitlines())
+                         for d in e.diagnostics)
+    if isinstance(e, dsl.RulesRuntimeError):
+        return f"wargame: error in the rules: {e}"
+    if isinstance(e, IllegalAction):
+        return f"wargame: refused: {e.reason}"
+    if isinstance(e, OSError) and e.strerror:      # from the system: a file, a disk, a pipe
+        where = f"{e.filename}: " if e.filename else ""
+        return f"wargame: {where}{e.strerror}"
+    if isinstance(e, _CLEAN + (OSError,)) or (isinstance(e, LookupError) and not isinstance(e, KeyError | IndexError)):
+        return f"wargame: {e}"
+    if isinstance(e, MemoryError):
+        return f"wargame: {OUT_OF_MEMORY}"
+    if isinstance(e, RecursionError):
+        return "wargame: internal error: nested too deeply (run with --debug for the traceback)"
+    return (f"wargame: internal error: {type(e).__name__}: {_clip(str(e))}\n"
+            f"(a bug in wargame or in a ruleset; `wargame --debug ...` shows where)")
+
+
+_LONG_QUOTE = re.compile(r"`([^`]{80,})`")
+
+
+def _clip(text: str, most: int = 300) -> str:
+    """A message cut to `most` characters, a long `quoted` value (an echoed option) first."""
+    text = _LONG_QUOTE.sub(lambda m: f"`{m.group(1)[:40]}...` ({len(m.group(1)):,} characters)", text)
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
+def _say(text: str) -> None:
+    try:
+        print(text, file=sys.stderr)
+    except (OSError, ValueError):
+        pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device so that Python's final flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors said as `wargame: ...`."""
+
+    def error(self, message: str) -> NoReturn:
+        _say(f"wargame: {message} (see `{self.prog} --help`)")
+        raise SystemExit(2)
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text) if len(text) <= 30 else -1
+    except ValueError:
+        value = -1
+    if not 0 <= value <= save.MAX_SEED:
+        shown = text if len(text) <= 30 else text[:27] + "..."
+        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0 to {save.MAX_SEED}, not `{shown}`")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="wargame", description="Play turn-based board wargames from ruleset plugins.")
+    p = _Parser(prog="wargame", description="Play turn-based board wargames from ruleset plugins.")
     p.add_argument("--mod", action="append", default=[], metavar="FOLDER",
                    help="also load the mod (rules folder with ruleset.json) in FOLDER")
+    p.add_argument("--trust-code", action="store_true",
+                   help="run the Python plugin a --mod folder may contain (never run otherwise)")
+    p.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
     sub = p.add_subparsers(dest="command")
 
     s = sub.add_parser("rulesets", help="list the installed rulesets and their scenarios")
@@ -68,12 +166,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--ai", action="append", default=[], metavar="SIDE[=PLAYER]",
                    help="the computer plays SIDE (or 'all'); PLAYER picks which computer player")
     s.add_argument("--hotseat", action="store_true", help="people play every side (no computer player)")
-    s.add_argument("--seed", type=int, default=None)
+    s.add_argument("--seed", type=_seed, default=None)
     s.add_argument("--save", metavar="FILE", help="save the game to FILE after every action and at the end")
-    s.add_argument("--load", metavar="FILE", help="go on with a saved game")
+    s.add_argument("--load", metavar="FILE", help="go on with a saved game (give its mods with --mod)")
     s.add_argument("--no-gui", action="store_true", help="play in the terminal even when a display is available")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--quiet", action="store_true", help="with every side played by the computer: print only the result")
+    s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("replay", help="replay a saved game and report whether it reproduces the saved state")
@@ -83,24 +182,44 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def parse_options(items: Sequence[str]) -> dict[str, str]:
+    """`--option NAME=VALUE`s as name -> text. Texts over 10,000 characters are refused
+    here; the values' types, bounds and sizes are checked once the rules are loaded."""
     out: dict[str, str] = {}
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise OptionError(f"--option wants NAME=VALUE, not `{item}`")
+            shown = item if len(item) <= 60 else item[:57] + "..."
+            raise OptionError(f"--option wants NAME=VALUE, not `{shown}`")
+        if len(value) > plugins.MAX_OPTION_ITEMS:
+            raise OptionError(f"--option {name.strip()}: a value of {len(value):,} characters is over the "
+                              f"limit of {plugins.MAX_OPTION_ITEMS:,}")
         out[name.strip()] = value.strip()
     return out
 
 
+def load_ruleset(args: argparse.Namespace, name: str) -> Any:
+    """The ruleset `name` with the command line's mods, trust and options, every option
+    value checked against its bounds and for absurd sizes."""
+    options = parse_options(args.option)
+    rs = plugins.load(name, options, args.mod, trust_code=args.trust_code)
+    problems = plugins.option_problems(rs, options)
+    if problems:
+        raise OptionError("--" + "\n--".join(problems))
+    return rs
+
+
 # -- rulesets / info / check ------------------------------------------------------------------
 def cmd_rulesets(args: argparse.Namespace) -> int:
-    found = plugins.discover(args.mod)
+    found = plugins.discover(args.mod, args.trust_code)
     if not found:
         print("no rulesets installed")
         return 1
-    for name, (_, info) in sorted(found.items()):
+    for name, (plugin, info) in sorted(found.items()):
         base = f" (extends {info.extends})" if info.extends else ""
-        print(f"{name}{base}: {info.title}")
+        code = ""
+        if isinstance(plugin, plugins.FolderRuleset) and plugin.has_code and not plugin.trusted:
+            code = f" [contains Python: playing it needs {plugins.TRUST_HINT}]"
+        print(f"{name}{base}: {info.title}{code}")
         for s in info.scenarios:
             fid = f" [fidelity: {s.fidelity}]" if s.fidelity != "exact" else ""
             print(f"    {s.name}: {s.title}{fid}")
@@ -108,7 +227,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    rs = plugins.load(args.ruleset, parse_options(args.option), args.mod)
+    rs = load_ruleset(args, args.ruleset)
     scenario = rs.info.scenario(args.scenario)
     state = rs.logic.new_state(scenario.name, 0)
     facts: dict[str, Any] = {
@@ -149,11 +268,11 @@ def _facts_text(facts: dict[str, Any], indent: str = "") -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    diagnostics = plugins.check(args.path, args.mod)
+    diagnostics = plugins.check(args.path, args.mod, trust_code=args.trust_code)
     errors = [d for d in diagnostics if d.severity == "error"]
     sources = _sources(diagnostics)
     for d in diagnostics:
-        print(d.render(sources))
+        print(f"note: {d.message}" if d.severity == "note" else d.render(sources))
     if errors:
         print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
         return 1
@@ -166,13 +285,13 @@ def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
     out: dict[str, str] = {}
     for d in diagnostics:
         path = Path(d.pos.file)
-        if d.pos.file not in out and path.is_file():
-            out[d.pos.file] = path.read_text(encoding="utf-8")
+        if d.pos.file not in out and d.pos.line and path.is_file():
+            out[d.pos.file] = path.read_text(encoding="utf-8", errors="replace")
     return out
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    report = save.replay(args.save, args.mod)
+    report = save.replay(args.save, args.mod, trust_code=args.trust_code)
     n = len(report.game.actions)
     if not report.fingerprint_ok:
         print("note: the save was made with a different version of the rules")
@@ -197,27 +316,73 @@ def cmd_play(args: argparse.Namespace) -> int:
     from clients import seats
 
     if args.load:
-        game = save.load(args.load, args.mod)
+        if args.option:
+            raise OptionError("--option does not go with --load: a saved game keeps the options it was played with")
+        game = save.load(args.load, args.mod, trust_code=args.trust_code)
         rs = game.ruleset
     else:
-        rs = plugins.load(args.ruleset, parse_options(args.option), args.mod)
+        rs = load_ruleset(args, args.ruleset)
         seed = args.seed if args.seed is not None else int.from_bytes(os.urandom(4), "little")
-        game = Game(rs, args.scenario, seed)
+        game = new_game(rs, args.scenario, seed)
     computer = seats.assign(rs, args.ai, hotseat=args.hotseat, seed=game.seed)
-    saver = (lambda g: save.save(g, args.save, args.mod)) if args.save else None
+    saver = (lambda g: save.save(g, args.save)) if args.save else None
     humans = [s for s in seats.sides(rs) if s not in computer]
-    if not humans:
-        return run_unattended(game, computer, saver, quiet=args.quiet)
-    if not args.no_gui and has_display():
-        try:
-            from clients.gui import play_window
-        except ImportError as e:   # pyglet or its system libraries missing: fall back
-            print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
-        else:
-            return play_window(game, computer, saver)
-    from clients.terminal import play_terminal
+    if args.screenshot:
+        from clients.gui import save_screenshot
 
-    return play_terminal(game, computer, saver)
+        return save_screenshot(game, computer, args.screenshot)
+    try:
+        if not humans:
+            return run_unattended(game, computer, saver, quiet=args.quiet)
+        if not args.no_gui and has_display():
+            try:
+                from clients.gui import play_window
+            except ImportError as e:   # pyglet or its system libraries missing: fall back
+                print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
+            else:
+                return play_window(game, computer, saver)
+        from clients.terminal import play_terminal
+
+        return play_terminal(game, computer, saver)
+    except (PlayError, OSError, KeyboardInterrupt, MemoryError):
+        raise
+    except Exception as e:
+        kept = "" if not saver else ("the save file keeps the game up to the last action that worked"
+                                      if humans else "nothing was saved")
+        raise PlayError(_stopped(game, e, kept)) from e
+
+
+def new_game(rs: Any, scenario: str | None, seed: int) -> Game:
+    """A new game; a scenario that cannot be set up (with these options) is a PlayError."""
+    try:
+        return Game(rs, scenario, seed)
+    except (ScenarioError, LookupError):
+        raise
+    except ValueError as e:
+        changed = save._changed_options(rs)
+        note = (" (options changed: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in changed.items()) + ")"
+                if changed else "")
+        name = scenario or rs.info.default_scenario
+        raise PlayError(f"the scenario `{name}` cannot be set up: {_clip(str(e))}{note}") from e
+
+
+def _stopped(game: Game, e: Exception, kept: str = "") -> str:
+    """Why a game stopped, where, and what became of its save."""
+    try:
+        where = game.ruleset.structure.where(game.state)
+    except Exception:
+        where = f"turn {game.state.turn}"
+    if isinstance(e, dsl.RulesRuntimeError):
+        why = f"error in the rules: {e}"
+    elif isinstance(e, IllegalAction):
+        why = f"refused: {e.reason}"
+    else:
+        text = _clip(str(e))
+        why = f"{type(e).__name__}: {text}" if not isinstance(e, ValueError | LookupError) else text
+    changed = save._changed_options(game.ruleset)
+    note = ("; options changed for this game: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in changed.items())
+            if changed else "")
+    return f"the game stopped after {len(game.actions)} actions ({where}): {why}{note}" + (f"; {kept}" if kept else "")
 
 
 def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool = False) -> int:
@@ -231,7 +396,9 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
         try:
             game.play(action)
         except IllegalAction as e:
-            raise RuntimeError(f"computer player `{player.name}` chose a refused action {action}: {e.reason}") from e
+            raise PlayError(_stopped(game, IllegalAction(
+                f"the computer player `{player.name}` chose an action the rules refuse ({action}): {e.reason}"),
+                "nothing was saved" if saver else "")) from e
     if saver:
         saver(game)
     r = game.result

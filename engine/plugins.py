@@ -1,12 +1,18 @@
 """Finding rulesets and loading one for play.
 
 Installed rulesets are plugins in the entry-point group ``wargame.rulesets``. A mod is a
-folder with a ``ruleset.json`` manifest and rules files, and no Python at all: it names the
-ruleset it extends, and its rules files begin with ``extends <base>``.
+folder with a ``ruleset.json`` manifest and rules files: it names the ruleset it extends, and
+its rules files begin with ``extends <base>``.
+
+A mod may also name a Python ``plugin`` file, for the rare mod that needs a new primitive.
+Such code is **never imported unless the player trusts it** (``trust_code=True``, the command
+line's ``--trust-code``): a shared mod folder is data until then. Installed packages are
+trusted, since installing one already ran its code.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Mapping
@@ -15,14 +21,19 @@ from pathlib import Path
 from typing import Any
 
 import pluggy
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import dsl
+from dsl.errors import Diagnostic, Pos, did_you_mean
 from engine import hookspecs, primitives
 from engine.hookspecs import hookimpl
 from engine.ruleset import GameLogic, LoadedRuleset, RulesetInfo, ScenarioInfo
 
 ENTRY_POINT_GROUP = "wargame.rulesets"
 MANIFEST = "ruleset.json"
+#: a manifest bigger than this is not a manifest
+MAX_MANIFEST_BYTES = 1 << 20
+TRUST_HINT = "--trust-code"
 
 
 class RulesetNotFound(LookupError):
@@ -33,78 +44,230 @@ class ManifestError(ValueError):
     """A mod folder whose ruleset.json is missing or wrong."""
 
 
-class FolderRuleset:
-    """A mod: a folder of rules files described by ruleset.json. It brings rules, not Python;
-    its game logic is its base ruleset's."""
+class UntrustedCode(Exception):
+    """A mod with Python code was asked to load without the player trusting it."""
 
-    def __init__(self, folder: Path) -> None:
+
+class FolderRuleset:
+    """A mod: a folder of rules files described by ruleset.json. Its game logic is its base
+    ruleset's, unless its optional Python plugin (imported only when trusted) brings one."""
+
+    def __init__(self, folder: Path, trust_code: bool = False) -> None:
         self.folder = folder
         self.info = read_manifest(folder)
-        self.module = _load_module(folder, self.info) if self.info.plugin else None
+        self.trusted = trust_code
+        self._module: Any = None
+        self._fingerprint: str | None = None
 
     @hookimpl
     def wargame_ruleset_info(self) -> RulesetInfo:
         return self.info
 
+    @property
+    def has_code(self) -> bool:
+        return self.info.plugin is not None
+
+    def untrusted_message(self) -> str:
+        return (f"the mod `{self.info.name}` ({self.folder}) contains Python code "
+                f"(`{self.info.plugin}`), which wargame does not run unless you trust it. If you "
+                f"trust where it comes from, give {TRUST_HINT} before the command, e.g. "
+                f"`wargame {TRUST_HINT} --mod {self.folder} ...`")
+
+    def module(self) -> Any:
+        """The mod's plugin module, imported on first use; UntrustedCode unless trusted."""
+        if not self.has_code:
+            return None
+        if not self.trusted:
+            raise UntrustedCode(self.untrusted_message())
+        if self._module is None:
+            self._module = _load_module(self.folder, self.info)
+        return self._module
+
+    @property
+    def fingerprint(self) -> str:
+        """Identifies this mod's content: its name, base, rules, data and plugin files."""
+        if self._fingerprint is None:
+            self._fingerprint = mod_fingerprint(self.folder, self.info)
+        return self._fingerprint
+
     def __repr__(self) -> str:
         return f"<mod {self.info.name} at {self.folder}>"
 
 
+def mod_fingerprint(folder: Path, info: RulesetInfo) -> str:
+    h = hashlib.sha256()
+    h.update(f"{info.name}\0{info.extends or ''}\0".encode())
+    files = [*info.rules_files, *info.data_files]
+    if info.plugin:
+        files.append(folder / info.plugin)
+    for path in files:
+        h.update(path.name.encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
 def _load_module(folder: Path, info: RulesetInfo) -> Any:
-    """A mod's optional Python plugin module (named by "plugin" in ruleset.json)."""
+    """A mod's Python plugin module (named by "plugin" in ruleset.json). Runs its code."""
     import importlib.util
 
     path = folder / str(info.plugin)
-    if not path.is_file():
-        raise ManifestError(f"{folder / MANIFEST}: plugin file `{info.plugin}` does not exist")
-    spec = importlib.util.spec_from_file_location(f"wargame_mod_{info.name.replace('-', '_')}", path)
-    assert spec and spec.loader
+    name = "wargame_mod_" + re.sub(r"\W", "_", info.name)
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ManifestError(f"{folder / MANIFEST}: plugin file `{info.plugin}` cannot be imported")
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # the mod's own code failed: say which file, --debug shows where
+        raise ManifestError(f"{path}: the mod's Python plugin failed to import: {type(e).__name__}: {e}") from e
     return module
 
 
-def _register(pm: pluggy.PluginManager, plugin: Any) -> None:
+def _register(pm: pluggy.PluginManager, plugin: Any, notes: list[str] | None = None) -> None:
+    """Register a ruleset's plugin and, for a mod, its Python module. An untrusted module
+    raises UntrustedCode, or (with `notes`, when only checking) is left out and noted."""
     pm.register(plugin)
-    module = getattr(plugin, "module", None)
-    if module is not None:
-        pm.register(module)
+    if isinstance(plugin, FolderRuleset) and plugin.has_code:
+        if not plugin.trusted and notes is not None:
+            notes.append(f"{plugin.folder / MANIFEST}: the Python plugin `{plugin.info.plugin}` was not "
+                         f"imported (wargame runs a mod's code only with {TRUST_HINT}); its hooks and "
+                         f"primitives were left out of this check")
+            return
+        pm.register(plugin.module())
+
+
+# -- the manifest -----------------------------------------------------------------------------
+_NAME = r"^[A-Za-z_][A-Za-z0-9_-]*$"
+
+
+class _ScenarioEntry(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=100)
+    title: str | None = Field(default=None, max_length=1000)
+    description: str = Field(default="", max_length=10_000)
+    fidelity: str = Field(default="exact", max_length=100)
+    summary: str = Field(default="", max_length=10_000)
+    #: the scenario file (engine/scenario.py) with the starting position and the map it uses
+    file: str | None = Field(default=None, max_length=1000)
+
+
+class Manifest(BaseModel):
+    """ruleset.json, as a mod folder must write it (see docs/modding.md)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(pattern=_NAME, max_length=100)
+    rules: list[str] = Field(min_length=1, max_length=1000)
+    extends: str | None = Field(default=None, pattern=_NAME, max_length=100)
+    title: str | None = Field(default=None, max_length=1000)
+    description: str = Field(default="", max_length=10_000)
+    version: str | int = "0"
+    scenarios: list[_ScenarioEntry] = Field(default_factory=list, max_length=1000)
+    sides: list[str] = Field(default_factory=list, max_length=100)
+    data: list[str] = Field(default_factory=list, max_length=1000)
+    plugin: str | None = None
+
+
+def _field_problem(err: Mapping[str, Any]) -> str:
+    loc = ".".join(str(x) for x in err["loc"])
+    if err["type"] == "extra_forbidden":
+        hint = did_you_mean(str(err["loc"][-1]), Manifest.model_fields if len(err["loc"]) == 1
+                            else _ScenarioEntry.model_fields)
+        return f"unknown key `{loc}`" + (f" ({hint})" if hint else "")
+    if err["type"] == "missing":
+        return f"missing `{loc}`"
+    shown = json.dumps(err.get("input"), ensure_ascii=False, default=str)
+    shown = shown if len(shown) <= 40 else shown[:37] + "..."
+    return f"`{loc}`: {err['msg'][0].lower()}{err['msg'][1:]} (got {shown})"
+
+
+def _inside(folder: Path, path: str, manifest: Path, key: str) -> Path:
+    """A file the manifest names: relative, inside the mod folder, and there."""
+    if not path or Path(path).is_absolute() or "\x00" in path:
+        raise ManifestError(f"{manifest}: `{key}`: `{path}` must be a file name relative to the mod folder")
+    full = folder / path
+    try:
+        inside = full.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        inside = False
+    if not inside:
+        raise ManifestError(f"{manifest}: `{key}`: `{path}` is outside the mod folder")
+    if not full.is_file():
+        raise ManifestError(f"{manifest}: `{key}`: file `{path}` does not exist in {folder}")
+    return full
 
 
 def read_manifest(folder: Path) -> RulesetInfo:
+    """Read and validate a mod folder's ruleset.json. ManifestError names the file and the
+    field of every problem. Imports nothing."""
     path = folder / MANIFEST
     if not path.is_file():
         raise ManifestError(f"{folder}: no {MANIFEST} here; a mod folder needs one (see docs/modding.md)")
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        data = path.read_bytes()
+    except OSError as e:
+        raise ManifestError(f"{path}: cannot read it ({e.strerror})") from None
+    if len(data) > MAX_MANIFEST_BYTES:
+        raise ManifestError(f"{path}: {len(data)} bytes is too big for a manifest (at most {MAX_MANIFEST_BYTES})")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ManifestError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    try:
+        raw = json.loads(text)
     except json.JSONDecodeError as e:
         raise ManifestError(f"{path}:{e.lineno}:{e.colno}: not valid JSON: {e.msg}") from None
+    except (ValueError, RecursionError) as e:
+        raise ManifestError(f"{path}: not a usable manifest ({e})") from None
     if not isinstance(raw, dict):
-        raise ManifestError(f"{path}: expected a JSON object")
-    for key in ("name", "rules"):
-        if key not in raw:
-            raise ManifestError(f"{path}: missing `{key}`")
-    rules = tuple(folder / r for r in raw["rules"])
+        raise ManifestError(f"{path}: expected a JSON object, got {type(raw).__name__}")
+    try:
+        m = Manifest.model_validate(raw)
+    except ValidationError as e:
+        problems = [_field_problem(err) for err in e.errors()]
+        raise ManifestError("\n".join(f"{path}: {p}" for p in problems[:10])) from None
+    rules = tuple(_inside(folder, r, path, "rules") for r in m.rules)
     for r in rules:
-        if not r.is_file():
-            raise ManifestError(f"{path}: rules file `{r.name}` does not exist")
-    scenarios = tuple(
-        ScenarioInfo(s["name"], s.get("title", s["name"]), s.get("description", ""), s.get("fidelity", "exact"))
-        for s in raw.get("scenarios", ())
-    )
+        try:
+            r.read_bytes().decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise ManifestError(f"{r}: not UTF-8 text (byte {e.start}); rules files are text") from None
+    data_files = tuple(_inside(folder, d, path, "data") for d in m.data)
+    if m.plugin is not None:
+        _inside(folder, m.plugin, path, "plugin")
+    scenarios = tuple(ScenarioInfo(s.name, s.title or s.name, s.description, s.fidelity, s.summary,
+                                   _inside(folder, s.file, path, "scenarios.file") if s.file else None)
+                      for s in m.scenarios)
+    data_files += _scenario_data(folder, scenarios, path)
     return RulesetInfo(
-        name=str(raw["name"]),
-        title=str(raw.get("title", raw["name"])),
+        name=m.name,
+        title=m.title or m.name,
         root=folder,
         rules_files=rules,
         scenarios=scenarios,
-        version=str(raw.get("version", "0")),
-        extends=raw.get("extends"),
-        description=str(raw.get("description", "")),
-        sides=tuple(raw.get("sides", ())),
-        plugin=raw.get("plugin"),
-        data_files=tuple(folder / d for d in raw.get("data", ())),
+        version=str(m.version),
+        extends=m.extends,
+        description=m.description,
+        sides=tuple(m.sides),
+        plugin=m.plugin,
+        data_files=data_files,
     )
+
+
+def _scenario_data(folder: Path, scenarios: tuple[ScenarioInfo, ...], manifest: Path) -> tuple[Path, ...]:
+    """Scenario files and the maps they name: part of the mod's identity (its fingerprint)."""
+    from engine.scenario import ScenarioDataError, read_scenario
+
+    out: list[Path] = []
+    for sc in scenarios:
+        if sc.path is None:
+            continue
+        out.append(sc.path)
+        try:
+            out.append(_inside(folder, read_scenario(sc.path).map, manifest, f"the map of scenario `{sc.name}`"))
+        except ScenarioDataError as exc:
+            raise ManifestError(str(exc)) from None
+    return tuple(dict.fromkeys(out))
 
 
 def _manager() -> pluggy.PluginManager:
@@ -113,12 +276,13 @@ def _manager() -> pluggy.PluginManager:
     return pm
 
 
-def discover(paths: Iterable[Path | str] = ()) -> dict[str, tuple[Any, RulesetInfo]]:
+def discover(paths: Iterable[Path | str] = (), trust_code: bool = False) -> dict[str, tuple[Any, RulesetInfo]]:
     """Every ruleset available: installed plugins and the mod folders in `paths`.
-    Returns name -> (plugin, info)."""
+    Returns name -> (plugin, info). Reads manifests only: no mod's code is imported here,
+    whatever `trust_code` says (it is remembered for when the mod is loaded)."""
     found: dict[str, tuple[Any, RulesetInfo]] = {}
     plugins: list[Any] = [ep.load() for ep in entry_points(group=ENTRY_POINT_GROUP)]
-    plugins += [FolderRuleset(p) for p in dict.fromkeys(Path(p).resolve() for p in paths)]
+    plugins += [FolderRuleset(p, trust_code) for p in dict.fromkeys(Path(p).resolve() for p in paths)]
     for plugin in plugins:
         info_fn = getattr(plugin, "wargame_ruleset_info", None)
         info = info_fn() if info_fn else None
@@ -133,16 +297,20 @@ def discover(paths: Iterable[Path | str] = ()) -> dict[str, tuple[Any, RulesetIn
 def chain_of(name: str, available: Mapping[str, tuple[Any, RulesetInfo]]) -> list[tuple[Any, RulesetInfo]]:
     """The ruleset and every ruleset it extends, base first."""
     out: list[tuple[Any, RulesetInfo]] = []
-    seen: set[str] = set()
+    seen: list[str] = []
     current: str | None = name
     while current is not None:
         if current in seen:
             raise ManifestError(f"rulesets extend each other in a circle: {' -> '.join([*seen, current])}")
-        seen.add(current)
+        seen.append(current)
         if current not in available:
             known = ", ".join(sorted(available)) or "none"
-            what = "ruleset" if current == name else f"base ruleset (extended by `{out[0][1].name}`)"
-            raise RulesetNotFound(f"no {what} called `{current}` (installed: {known})")
+            if current == name:
+                raise RulesetNotFound(f"no ruleset called `{current}` (installed: {known})")
+            by = out[0][1]
+            where = f", {by.root / MANIFEST}" if (by.root / MANIFEST).is_file() else ""
+            raise RulesetNotFound(f"no base ruleset (extended by `{by.name}`{where}) called `{current}` "
+                                  f"(installed: {known})")
         out.insert(0, available[current])
         current = available[current][1].extends
     return out
@@ -179,31 +347,125 @@ def _resolver(chain: list[tuple[Any, RulesetInfo]]):  # type: ignore[no-untyped-
 
 
 def load(name_or_path: str | Path, options: Mapping[str, Any] | None = None,
-         paths: Iterable[Path | str] = ()) -> LoadedRuleset:
+         paths: Iterable[Path | str] = (), trust_code: bool = False) -> LoadedRuleset:
     """Load a ruleset (by name, or a mod folder) with its rules compiled and options set.
 
+    A mod in the chain that has Python code raises UntrustedCode unless `trust_code`.
     Raises RulesetNotFound, ManifestError, or dsl.RulesError with every problem in the rules."""
     paths = list(paths)
     name = str(name_or_path)
     if Path(name).is_dir():
         paths.append(Path(name))
         name = read_manifest(Path(name)).name
-    available = discover(paths)
+    available = discover(paths, trust_code)
     chain = chain_of(name, available)
     info = _inherit_scenarios(chain)
     pm = _manager()
     for plugin, _ in reversed(chain):     # most derived first: pluggy calls the base first
         _register(pm, plugin)
+        if isinstance(plugin, FolderRuleset):
+            _ = plugin.fingerprint        # the files as they are loaded, for saves to name
     registry = build_registry(pm, info)
     _check_extends_line(chain)
     rules = dsl.load_rules(list(info.rules_files), registry, resolve_extends=_resolver(chain),
                            options=dict(options or {}))
     answers = [a for a in pm.hook.wargame_logic(rules=rules, info=info) if a is not None]
-    if not answers:
-        raise RulesetNotFound(f"ruleset `{info.name}` has no game logic (no plugin in its chain answers wargame_logic)")
-    logic: GameLogic = answers[-1]
+    logic: GameLogic
+    if answers:
+        logic = answers[-1]
+    else:
+        # a game written only in rules and data: its rules files drive it
+        from engine.rules import structure_from_rules
+        from engine.rules_logic import RulesLogic
+
+        logic = RulesLogic(rules, info, structure_from_rules(rules))
     return LoadedRuleset(info=info, chain=tuple(i for _, i in chain), plugins=pm, rules=rules,
                          logic=logic, options=dict(rules.options))
+
+
+# -- option values: sane sizes and the spec's bounds --------------------------------------------
+#: option values given from outside the rules (a command line, a save) are refused beyond these
+MAX_OPTION_INT = 1_000_000
+MAX_OPTION_ITEMS = 10_000
+_MAX_OPTION_DEPTH = 20
+
+
+def _number(v: int | float) -> str:
+    if isinstance(v, int) and v.bit_length() > 64:
+        return f"a number of about {int(v.bit_length() * 0.30103) + 1} digits"
+    return f"{v:,}" if isinstance(v, int) else repr(v)
+
+
+def option_size_problem(value: Any) -> str | None:
+    """Why an option value from outside the rules is absurdly big, or None: integers beyond
+    ±1,000,000, texts and lists over 10,000 items, values nested more than 20 deep."""
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if depth > _MAX_OPTION_DEPTH:
+            return f"values nested more than {_MAX_OPTION_DEPTH} deep"
+        if isinstance(v, bool) or v is None:
+            continue
+        if isinstance(v, int | float):
+            if v != v or abs(v) > MAX_OPTION_INT:
+                return f"{_number(v)} is beyond ±{MAX_OPTION_INT:,}"
+        elif isinstance(v, str):
+            if len(v) > MAX_OPTION_ITEMS:
+                return f"a text of {len(v):,} characters is over the limit of {MAX_OPTION_ITEMS:,}"
+        elif isinstance(v, list | tuple | dict):
+            if len(v) > MAX_OPTION_ITEMS:
+                return f"{len(v):,} entries are over the limit of {MAX_OPTION_ITEMS:,}"
+            items = [*v.keys(), *v.values()] if isinstance(v, dict) else list(v)
+            todo.extend((x, depth + 1) for x in items)
+    return None
+
+
+def option_bounds(spec: Any) -> tuple[Any, Any]:
+    """The (lowest, highest) an option's spec allows, where it says (None: no bound)."""
+    bounds = getattr(spec, "bounds", None)
+    if bounds:
+        return bounds[0], bounds[1]
+    return getattr(spec, "min", None), getattr(spec, "max", None)
+
+
+def option_bounds_problem(spec: Any, value: Any) -> str | None:
+    """Why a value breaks the bounds its option's spec offers (every number inside a list
+    or map counts), or None."""
+    lo, hi = option_bounds(spec)
+    if lo is None and hi is None:
+        return None
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, list | tuple):
+            todo.extend(v)
+        elif isinstance(v, int | float) and not isinstance(v, bool):
+            if (lo is not None and v < lo) or (hi is not None and v > hi):
+                span = f"{lo if lo is not None else '...'} to {hi if hi is not None else '...'}"
+                return f"{_number(v)} is outside the option's bounds ({span})"
+    return None
+
+
+def option_problems(rs: LoadedRuleset, names: Iterable[str]) -> list[str]:
+    """`--option NAME: why` for every option in `names` whose loaded value is out of bounds
+    or absurdly big."""
+    out = []
+    for name in names:
+        if name not in rs.options:
+            continue
+        value = rs.options[name]
+        problem = option_size_problem(value) or option_bounds_problem(rs.rules.option_specs.get(name), value)
+        if problem:
+            out.append(f"option `{name}`: {problem}")
+    return out
+
+
+def mods_of(rs: LoadedRuleset) -> list[FolderRuleset]:
+    """The mods (folder rulesets) in a loaded ruleset's chain, base first."""
+    folders = {p.info.name: p for p in rs.plugins.get_plugins() if isinstance(p, FolderRuleset)}
+    return [folders[i.name] for i in rs.chain if i.name in folders]
 
 
 _EXTENDS = re.compile(r"^\s*extends\s+([A-Za-z_][\w-]*)", re.MULTILINE)
@@ -211,7 +473,11 @@ _EXTENDS = re.compile(r"^\s*extends\s+([A-Za-z_][\w-]*)", re.MULTILINE)
 
 def declared_base(path: Path) -> str | None:
     """The ruleset a rules file says it extends (its `extends` line), if any."""
-    m = _EXTENDS.search(path.read_text(encoding="utf-8"))
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ManifestError(f"{path}: not UTF-8 text (byte {e.start}); rules files are text") from None
+    m = _EXTENDS.search(text)
     return m.group(1) if m else None
 
 
@@ -225,8 +491,12 @@ def _check_extends_line(chain: list[tuple[Any, RulesetInfo]]) -> None:
                 f"`extends {info.extends}`")
 
 
-def check(path: Path | str, paths: Iterable[Path | str] = ()) -> list[Any]:
-    """Check a ruleset folder, a mod folder or one rules file; every diagnostic found."""
+def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool = False) -> list[Any]:
+    """Check a ruleset folder, a mod folder or one rules file; every diagnostic found.
+
+    A mod's Python plugin is imported only with `trust_code`; without it the rules and data
+    files are checked all the same and a diagnostic of severity "note" says the plugin was
+    left out."""
     path = Path(path)
     paths = list(paths)
     if path.is_dir():
@@ -235,18 +505,18 @@ def check(path: Path | str, paths: Iterable[Path | str] = ()) -> list[Any]:
             info = read_manifest(path)
             name = info.name
         else:
-            available = discover(paths)
+            available = discover(paths, trust_code)
             match = [n for n, (_, i) in available.items() if i.root.resolve() == path.resolve()]
             if not match:
                 raise ManifestError(f"{path}: not a ruleset folder (no {MANIFEST}, and no installed ruleset lives here)")
             name = match[0]
-        available = discover(paths)
+        available = discover(paths, trust_code)
         chain = chain_of(name, available)
         files = list(chain[-1][1].rules_files)
     else:
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such file or folder")
-        available = discover(paths)
+        available = discover(paths, trust_code)
         owner = [n for n, (_, i) in available.items() if path.resolve() in {f.resolve() for f in i.rules_files}]
         if owner:       # one file of a ruleset: it is checked with the files it is written beside
             chain = chain_of(owner[0], available)
@@ -256,8 +526,29 @@ def check(path: Path | str, paths: Iterable[Path | str] = ()) -> list[Any]:
             chain = chain_of(base, available) if base else []
             files = [path]
     pm = _manager()
+    notes: list[str] = []
     for plugin, _ in reversed(chain):
-        _register(pm, plugin)
+        _register(pm, plugin, notes)
     info = chain[-1][1] if chain else RulesetInfo("(file)", "(file)", path.parent, (path,), ())
     registry = build_registry(pm, info)
-    return list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None))
+    diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None))
+    if chain:
+        diagnostics += _check_data_files(chain[-1][1])
+    return diagnostics + [Diagnostic(Pos(str(path), 0, 0), n, severity="note") for n in notes]
+
+
+def _check_data_files(info: RulesetInfo) -> list[Diagnostic]:
+    """The data files a ruleset names: JSON ones must parse."""
+    out = []
+    for f in info.data_files:
+        if f.suffix.lower() != ".json":
+            continue
+        try:
+            json.loads(f.read_bytes().decode("utf-8-sig"))
+        except UnicodeDecodeError as e:
+            out.append(Diagnostic(Pos(str(f), 0, 0), f"{f}: not UTF-8 text (byte {e.start})"))
+        except json.JSONDecodeError as e:
+            out.append(Diagnostic(Pos(str(f), e.lineno, e.colno), f"not valid JSON: {e.msg}"))
+        except (ValueError, RecursionError) as e:
+            out.append(Diagnostic(Pos(str(f), 0, 0), f"{f}: not usable JSON ({e})"))
+    return out

@@ -9,7 +9,7 @@ import pytest
 from clients.cli import main
 from tests.conftest import SKIRMISH
 
-MOD = ["--mod", str(SKIRMISH)]
+MOD = ["--trust-code", "--mod", str(SKIRMISH)]    # skirmish has a plugin.py: ours, trusted
 
 
 def run(capsys, *argv):
@@ -53,7 +53,7 @@ def test_ai_for_an_unknown_side_is_refused(capsys):
 
 
 def test_check_a_clean_ruleset(capsys):
-    code, out, _ = run(capsys, "check", str(SKIRMISH))
+    code, out, _ = run(capsys, "--trust-code", "check", str(SKIRMISH))
     assert code == 0 and "ok" in out
 
 
@@ -90,3 +90,70 @@ def test_bad_input_is_a_one_line_error_not_a_traceback(capsys, argv):
 def test_check_one_file_of_a_ruleset_checks_it_with_its_siblings(capsys):
     code, out, _ = run(capsys, "check", "rulesets/bulge/rules/combat.rules")
     assert code == 0 and out.strip().endswith("ok")
+
+
+# -- a mod's Python runs only when trusted -------------------------------------------------------------
+def _mod_with_code(tmp_path):
+    mod = tmp_path / "coded"
+    mod.mkdir()
+    marker = tmp_path / "the-plugin-ran"
+    (mod / "ruleset.json").write_text(json.dumps(
+        {"name": "coded", "extends": "bulge", "rules": ["house.rules"], "plugin": "p.py"}))
+    (mod / "house.rules").write_text("extends bulge\noverride option stacking_limit = 5\n")
+    (mod / "p.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    return mod, marker
+
+
+def test_a_mods_python_is_never_run_without_trust_code(capsys, tmp_path):
+    mod, marker = _mod_with_code(tmp_path)
+    code, out, _ = run(capsys, "--mod", str(mod), "rulesets")
+    assert code == 0 and "coded (extends bulge)" in out and "needs --trust-code" in out
+    code, out, _ = run(capsys, "--mod", str(mod), "check", str(mod))
+    assert code == 0 and out.strip().endswith("ok")
+    assert "note: " in out and "`p.py` was not imported" in out
+    for argv in (["info", "coded"], ["play", "coded", "--ai", "all"]):
+        code, _, err = run(capsys, "--mod", str(mod), *argv)
+        assert code == 1 and err.startswith("wargame: the mod `coded`")
+        assert "contains Python code (`p.py`)" in err and "--trust-code" in err
+    assert not marker.exists()
+    code, out, _ = run(capsys, "--trust-code", "--mod", str(mod), "info", "coded", "--json")
+    assert code == 0 and json.loads(out)["options"]["stacking_limit"]["value"] == 5
+    assert marker.exists()
+
+
+# -- saves name their mods, never folders ---------------------------------------------------------------
+HOUSE = SKIRMISH.parents[2] / "examples" / "bulge-house-rules"
+
+
+def test_a_modded_save_names_its_mod_and_needs_the_folder_given(capsys, tmp_path):
+    saved = tmp_path / "house.json"
+    code, _, _ = run(capsys, "--mod", str(HOUSE), "play", "bulge-house-rules", "--ai", "all=random", "--seed", "3",
+                     "--quiet", "--option", "last_turn=2", "--save", str(saved))
+    assert code == 0
+    text = saved.read_text()
+    data = json.loads(text)
+    assert data["schema_version"] == 2
+    assert [(m["name"], len(m["fingerprint"])) for m in data["mods"]] == [("bulge-house-rules", 64)]
+    assert str(HOUSE) not in text and "examples" not in text
+    for argv in (["replay", str(saved)], ["play", "--load", str(saved), "--ai", "all"]):
+        code, _, err = run(capsys, *argv)
+        assert code == 1 and "played with the mod `bulge-house-rules`" in err and "--mod DIR" in err
+    code, out, _ = run(capsys, "--mod", str(HOUSE), "replay", str(saved))
+    assert code == 0 and "matches the save exactly" in out
+    code, out, _ = run(capsys, "--mod", str(HOUSE), "play", "--load", str(saved), "--ai", "all", "--quiet")
+    assert code == 0 and "result:" in out
+
+
+def test_a_mod_whose_files_changed_is_refused_for_a_save(capsys, tmp_path):
+    import shutil
+
+    saved = tmp_path / "house.json"
+    run(capsys, "--mod", str(HOUSE), "play", "bulge-house-rules", "--ai", "all=random", "--seed", "3",
+        "--quiet", "--option", "last_turn=1", "--save", str(saved))
+    changed = tmp_path / "house-copy"
+    shutil.copytree(HOUSE, changed)
+    assert run(capsys, "--mod", str(changed), "replay", str(saved))[0] == 0   # a copy is the same mod
+    with (changed / "house.rules").open("a") as f:
+        f.write("\n# one more line\n")
+    code, _, err = run(capsys, "--mod", str(changed), "replay", str(saved))
+    assert code == 1 and "is not the one this game was played with" in err and "refused" in err

@@ -1,5 +1,5 @@
 """Invariants of a Battle of the Bulge game, checked after every action by the random-game
-tests and the soak script (benchmarks/bulge_soak.py)."""
+tests and the soak script (benchmarks/soak.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Random games from the first Red turn to the end, with the invariants checked after every
-action. (More games, with more seeds, run outside the suite: benchmarks/bulge_soak.py.)"""
+action. (More games, with more seeds, run outside the suite: benchmarks/soak.py bulge.)"""
 
 from __future__ import annotations
 

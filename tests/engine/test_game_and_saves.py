@@ -14,6 +14,8 @@ from engine.actions import Action, IllegalAction
 from engine.game import Game, ScenarioError
 from tests.conftest import SKIRMISH
 
+MODS = [SKIRMISH]      # a save names its mods; the player gives their folders
+
 
 def play_out(game: Game, seed: int = 0, limit: int = 10_000) -> Game:
     player = RandomPlayer(seed)
@@ -49,7 +51,7 @@ def test_the_hooks_are_called_at_each_boundary(skirmish):
 
 
 def test_an_extending_ruleset_overrides_options_and_its_hooks_run_after_the_base():
-    house = plugins.load(SKIRMISH.parent / "skirmish_house", paths=[SKIRMISH])
+    house = plugins.load(SKIRMISH.parent / "skirmish_house", paths=[SKIRMISH], trust_code=True)
     assert house.options["win_vp"] == 1
     assert [i.name for i in house.chain] == ["skirmish", "skirmish-house"]
     game = Game(house, "hill", seed=1)
@@ -115,8 +117,8 @@ def test_undo_takes_back_moves_within_the_step(skirmish):
 def test_save_load_round_trip_and_exact_replay(skirmish, tmp_path):
     game = play_out(Game(skirmish, "hill", seed=5), seed=5)
     path = tmp_path / "game.json"
-    save.save(game, path, mods=[str(SKIRMISH)])
-    report = save.replay(path)
+    save.save(game, path)
+    report = save.replay(path, MODS, trust_code=True)
     assert report.matches and report.fingerprint_ok
     assert report.game.state.signature() == game.state.signature()
     assert len(report.game.actions) == len(game.actions)
@@ -128,8 +130,8 @@ def test_a_game_saved_midway_goes_on_identically(skirmish, tmp_path):
     for _ in range(12):
         game.play(player.choose(skirmish, game.state, game.decision))
     path = tmp_path / "mid.json"
-    save.save(game, path, mods=[str(SKIRMISH)])
-    loaded = save.load(path)
+    save.save(game, path)
+    loaded = save.load(path, MODS, trust_code=True)
     assert loaded.state.signature() == game.state.signature()
     for _ in range(10):
         if game.over:
@@ -143,36 +145,90 @@ def test_a_game_saved_midway_goes_on_identically(skirmish, tmp_path):
 @pytest.mark.parametrize("mangle, message", [
     (lambda text: text[: len(text) // 2], "damaged save file, not valid JSON"),
     (lambda text: "[]", "not a wargame save file"),
-    (lambda text: text.replace('"schema_version": 1', '"schema_version": 99'), "schema version 99"),
+    (lambda text: text.replace('"schema_version": 2', '"schema_version": 99'), "schema version 99"),
     (lambda text: text.replace('"seed": 5', '"seed": "five"'), "seed"),
     (lambda text: text.replace('"ruleset": "skirmish"', '"ruleset": "chess"'), "no ruleset called `chess`"),
 ])
 def test_damaged_saves_are_refused_clearly(skirmish, tmp_path, mangle, message):
     game = play_out(Game(skirmish, "hill", seed=5), seed=5)
     path = tmp_path / "game.json"
-    save.save(game, path, mods=[str(SKIRMISH)])
+    save.save(game, path)
     path.write_text(mangle(path.read_text()))
     with pytest.raises(save.SaveError, match=message):
-        save.load(path)
+        save.load(path, MODS, trust_code=True)
 
 
 def test_a_tampered_state_is_detected(skirmish, tmp_path):
     game = play_out(Game(skirmish, "hill", seed=6), seed=6)
     path = tmp_path / "game.json"
-    save.save(game, path, mods=[str(SKIRMISH)])
+    save.save(game, path)
     data = json.loads(path.read_text())
     data["state"]["turn"] += 1
     path.write_text(json.dumps(data))
-    assert not save.replay(path).matches
+    assert not save.replay(path, MODS, trust_code=True).matches
     with pytest.raises(save.SaveError, match="does not give the saved state"):
-        save.load(path)
+        save.load(path, MODS, trust_code=True)
 
 
 def test_options_change_the_rules_and_are_saved(tmp_path):
-    rs = plugins.load(SKIRMISH, options={"win_vp": "1"})
+    rs = plugins.load(SKIRMISH, options={"win_vp": "1"}, trust_code=True)
     assert rs.options["win_vp"] == 1
     game = play_out(Game(rs, "hill", seed=3), seed=3)
     path = tmp_path / "opt.json"
-    save.save(game, path, mods=[str(SKIRMISH)])
+    save.save(game, path)
     assert json.loads(path.read_text())["options"] == {"win_vp": 1}
-    assert save.replay(path).matches
+    assert save.replay(path, MODS, trust_code=True).matches
+
+
+def test_a_save_names_its_mods_by_name_and_fingerprint_not_folder(skirmish, tmp_path):
+    game = play_out(Game(skirmish, "hill", seed=5), seed=5)
+    path = tmp_path / "game.json"
+    save.save(game, path)
+    data = json.loads(path.read_text())
+    assert [(m["name"], m["version"]) for m in data["mods"]] == [("skirmish", "1")]
+    assert str(SKIRMISH) not in path.read_text()
+    with pytest.raises(save.SaveError, match="played with the mod `skirmish`.*--mod DIR"):
+        save.replay(path)
+    with pytest.raises(plugins.UntrustedCode, match="contains Python code"):
+        save.replay(path, MODS)
+
+
+def test_a_save_is_refused_with_a_mod_whose_files_differ(skirmish, tmp_path):
+    import shutil
+
+    game = play_out(Game(skirmish, "hill", seed=5), seed=5)
+    path = tmp_path / "game.json"
+    save.save(game, path)
+    copy = tmp_path / "skirmish"
+    shutil.copytree(SKIRMISH, copy)
+    (copy / "plugin.py").write_text((copy / "plugin.py").read_text() + "\n# changed\n")
+    with pytest.raises(save.SaveError, match="is not the one this game was played with"):
+        save.replay(path, [copy], trust_code=True)
+
+
+@pytest.mark.parametrize("version, message", [
+    (1, "schema version 1 by an older wargame"), (7, "by a newer wargame"), ("2", "damaged save file")])
+def test_other_schema_versions_get_a_clear_message(skirmish, tmp_path, version, message):
+    game = Game(skirmish, "hill", seed=1)
+    path = tmp_path / "game.json"
+    save.save(game, path)
+    data = json.loads(path.read_text())
+    data["schema_version"] = version
+    path.write_text(json.dumps(data))
+    with pytest.raises(save.SaveError, match=message):
+        save.read(path)
+
+
+def test_a_mod_folder_is_only_read_until_trusted(tmp_path):
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "ruleset.json").write_text(json.dumps({"name": "m", "extends": "skirmish", "rules": ["m.rules"],
+                                                     "plugin": "p.py"}))
+    (folder / "m.rules").write_text("extends skirmish\n")
+    (folder / "p.py").write_text("raise SystemExit('the plugin ran')\n")
+    found = plugins.discover([folder, SKIRMISH])
+    assert found["m"][0].has_code and not found["m"][0].trusted
+    with pytest.raises(plugins.UntrustedCode):
+        plugins.load(folder, paths=[SKIRMISH], trust_code=False)
+    diagnostics = plugins.check(folder, [SKIRMISH])
+    assert [d.severity for d in diagnostics if "was not imported" in d.message] == ["note", "note"]

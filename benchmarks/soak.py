@@ -1,0 +1,121 @@
+"""Soak test: many random games with invariants checked after every action.
+
+    python benchmarks/soak.py bulge --games 2000 [--seed 0] [--workers 2] [--option NAME=VALUE] [--json]
+
+Each decision is answered by a uniformly random choice (game i: seed SEED + i, as in
+random_games.py). After every action the generic invariants hold for any ruleset: no piece
+in two places (the index by space agrees with every piece), every piece stands on a board
+space or in an off-board area (`area:name`, e.g. "offboard:Axis"), no resource is negative,
+and cargo is in its carrier's space. A ruleset that is, or extends, Battle of the Bulge also
+gets the Bulge invariants of tests/bulge/invariants.py (stacking in combat, VP and the front
+line, piece totals). Reports games, actions and every failure with its seed and action index;
+exits 1 if there was one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import randplay  # noqa: E402
+
+from engine.state import GameState  # noqa: E402
+
+
+def generic_check(state: GameState, _n: int = 0) -> None:
+    """The invariants of any ruleset's state; AssertionError names the one broken."""
+    seen: dict[int, str] = {}
+    for space in list(state.occupied()):
+        for pid in state.ids_at(space):
+            assert pid not in seen, f"piece #{pid} is in both {seen[pid]} and {space}"
+            seen[pid] = space
+            assert pid in state.pieces, f"a removed piece #{pid} is still indexed in {space}"
+            assert state.pieces[pid].space == space, f"piece #{pid} is indexed in {space}"
+    assert set(seen) == set(state.pieces), "a piece is missing from the index by space"
+    board = state.board
+    for p in state.pieces.values():
+        area, colon, name = p.space.partition(":")
+        assert p.space in board or (colon and area and name), \
+            f"piece #{p.id} stands in `{p.space}`, neither a board space nor an off-board area"
+        if p.carrier is not None:
+            carrier = state.pieces.get(p.carrier)
+            assert carrier is not None, f"piece #{p.id} rides a missing carrier #{p.carrier}"
+            if carrier.space in board:
+                assert p.space == carrier.space, f"piece #{p.id} is not where its carrier #{carrier.id} is"
+    negative = {f"{owner} {name}": v for (owner, name), v in state.resources.items() if v < 0}
+    assert not negative, f"negative resource: {negative}"
+
+
+def checks_for(rs: Any) -> randplay.Check:
+    """A fresh checker for one game of `rs`: the generic invariants, plus the ruleset's own."""
+    if "bulge" not in {i.name for i in rs.chain}:
+        return generic_check
+    from tests.bulge import invariants  # plain code, no pytest
+
+    totals: list[Counter | None] = [None]
+
+    def check(state: GameState, n: int) -> None:
+        generic_check(state)
+        totals[0] = invariants.check(rs, state, totals[0])
+
+    return check
+
+
+_RS: Any = None
+
+
+def _play(job: tuple[argparse.Namespace, int]) -> randplay.Run:
+    global _RS
+    args, seed = job
+    if _RS is None:
+        _RS = randplay.load(args)
+    return randplay.random_game(_RS, seed, args.scenario, args.max_turns, check=checks_for(_RS))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    randplay.common_arguments(ap)
+    ap.add_argument("--workers", type=int, default=1, help="games played in parallel processes")
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+    rs = randplay.load(args)          # a clean message now, not in a worker
+    jobs = [(args, args.seed + i) for i in range(args.games)]
+    t0, c0 = time.perf_counter(), time.process_time()
+    if args.workers > 1:
+        with ProcessPoolExecutor(args.workers) as pool:
+            runs = list(pool.map(_play, jobs, chunksize=4))
+    else:
+        global _RS
+        _RS = rs
+        runs = [_play(job) for job in jobs]
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    winners = Counter(str((r.result or {}).get("winner")) for r in runs if r.failure is None)
+    failures = [{"seed": r.seed, "action_index": r.failure[0], "error": r.failure[1]}
+                for r in runs if r.failure]
+    figures = {
+        "ruleset": rs.name,
+        "games": len(runs),
+        "actions": sum(r.actions for r in runs),
+        "failures": failures,
+        "winners": dict(winners),
+        "wall_s": wall,
+        "cpu_s": cpu if args.workers <= 1 else None,
+        "seed": args.seed,
+    }
+    if not args.json:
+        for f in failures:
+            print(f"seed {f['seed']}, action {f['action_index']}: {f['error']}")
+    randplay.report(figures, args.json, ["ruleset", "games", "actions", "failures"])
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+"""The benchmark scripts run and report their figures (their speed is not asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+
+
+def bench(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_random_games_reports_its_figures_as_json():
+    done = bench("benchmarks/random_games.py", "bulge", "--games", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    for key in ("games_per_s", "actions_per_s", "decisions_per_game", "cpu_s"):
+        assert figures[key] > 0, key
+    assert figures["games"] == 2 and figures["failures"] == []
+
+
+def test_random_games_stops_at_max_turns():
+    done = bench("benchmarks/random_games.py", "bulge", "--games", "1", "--max-turns", "1", "--json")
+    whole = bench("benchmarks/random_games.py", "bulge", "--games", "1", "--json")
+    assert done.returncode == 0 == whole.returncode
+    assert 0 < json.loads(done.stdout)["decisions_per_game"] < json.loads(whole.stdout)["decisions_per_game"]
+
+
+def test_soak_checks_invariants_and_reports_as_json():
+    done = bench("benchmarks/soak.py", "bulge", "--games", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["games"] == 1 and figures["actions"] > 0
+    assert figures["failures"] == []
+
+
+def test_an_unknown_ruleset_is_a_clean_message():
+    done = bench("benchmarks/random_games.py", "lhtr-nonexistent", "--games", "1")
+    assert done.returncode == 2
+    assert "no ruleset called `lhtr-nonexistent`" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_soak_failure_names_its_seed_and_action():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import randplay
+        from soak import generic_check
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from engine import plugins
+
+    rs = plugins.load("bulge")
+
+    def broken(state, n):
+        generic_check(state)
+        assert n < 5, "five actions are too many"
+
+    run = randplay.random_game(rs, 7, check=broken)
+    assert run.seed == 7 and run.failure[0] == 5
+    assert run.failure[1].startswith("invariant broken: five actions are too many")

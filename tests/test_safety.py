@@ -1,0 +1,300 @@
+"""Never a traceback: damaged saves, broken manifests, bad command lines and closed pipes all
+end in a `wargame: ...` message (and `--debug` shows the traceback for developers)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clients import cli
+from clients.cli import main
+from tests.conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "scripts"))
+import fuzz_inputs  # noqa: E402
+
+sys.path.remove(str(ROOT / "scripts"))
+
+HOUSE = ROOT / "examples" / "bulge-house-rules"
+
+
+def run(capsys, *argv):
+    code = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+def refused(capsys, *argv, says: str = "") -> str:
+    """Run the command; it must fail with one clean `wargame:` message containing `says`."""
+    code, out, err = run(capsys, *argv)
+    assert code != 0, out
+    assert err.startswith("wargame: "), err
+    assert says in err, err
+    return err
+
+
+@pytest.fixture(scope="session")
+def bulge_save(tmp_path_factory) -> dict:
+    from clients.players import RandomPlayer
+    from engine import plugins, save
+    from engine.game import Game
+
+    rs = plugins.load("bulge")
+    game = Game(rs, None, 5)
+    player = RandomPlayer(5)
+    for _ in range(60):
+        game.play(player.choose(rs, game.state, game.decision))
+    path = tmp_path_factory.mktemp("saves") / "base.json"
+    save.save(game, path)
+    return json.loads(path.read_text())
+
+
+def write(tmp_path: Path, content: str | bytes) -> Path:
+    path = tmp_path / "damaged.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+# -- a closed pipe ---------------------------------------------------------------------------------
+def test_a_closed_pipe_ends_quietly():
+    """The reader hangs up before anything is written: no traceback, a quiet exit."""
+    proc = subprocess.Popen([sys.executable, "-m", "clients", "info", "bulge"], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) in (0, cli.EXIT_PIPE)
+    assert err == ""
+
+
+def test_info_piped_into_head_says_nothing_on_stderr():
+    done = subprocess.run(["bash", "-c", f"'{sys.executable}' -m clients info bulge --json | head -1; "
+                                         "echo \"rc=${PIPESTATUS[0]}\" >&2"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.stdout == "{\n"
+    assert done.stderr.strip() in ("rc=0", f"rc={cli.EXIT_PIPE}")
+
+
+def test_a_broken_pipe_in_process_returns_the_quiet_exit_code(capsys, monkeypatch):
+    class Closed:
+        def write(self, text):
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(sys, "stdout", Closed())
+    assert main(["rulesets"]) == cli.EXIT_PIPE
+    assert capsys.readouterr().err == ""
+
+
+# -- damaged saves ------------------------------------------------------------------------------------
+def _with_pieces(data: dict, value) -> str:
+    data = json.loads(json.dumps(data))
+    action = next(a for a in data["actions"] if "pieces" in a["args"])
+    action["args"]["pieces"] = value
+    return json.dumps(data)
+
+
+@pytest.mark.parametrize("damage, says", [
+    (lambda d: json.dumps({**d, "state": "@"}).replace('"@"', "[" * 100_000 + "]" * 100_000), "nested too deeply"),
+    (lambda d: json.dumps({**d, "state": "@"}).replace('"@"', "[" * 500 + "]" * 500), "nested more than"),
+    (lambda d: json.dumps({**d, "seed": 0}).replace('"seed": 0', '"seed": ' + "7" * 5000), "digits"),
+    (lambda d: json.dumps({**d, "seed": 1 << 70}), "seed"),
+    (lambda d: _with_pieces(d, 5), "action"),
+    (lambda d: _with_pieces(d, {"a": 1}), "action"),
+    (lambda d: json.dumps(d).encode("utf-8")[:100] + b"\xff\xfe" + json.dumps(d).encode("utf-8")[100:], "not UTF-8"),
+    (lambda d: json.dumps(d)[:1000], "not valid JSON"),
+    (lambda d: json.dumps({**d, "schema_version": 1}), "older wargame"),
+    (lambda d: json.dumps({**d, "schema_version": 3}), "newer wargame"),
+    (lambda d: json.dumps({**d, "mods": ["/tmp/some-folder"]}), "mods.0"),
+    (lambda d: json.dumps({**d, "options": {"stacking_limit": 10**9}}), "beyond"),
+    (lambda d: json.dumps({**d, "options": {"stacking_limit": 1}}), "cannot be set up"),
+])
+def test_a_damaged_save_is_refused_in_one_message(capsys, tmp_path, bulge_save, damage, says):
+    path = write(tmp_path, damage(bulge_save))
+    refused(capsys, "replay", path, says=says)
+    refused(capsys, "play", "--load", path, "--ai", "all", says=says)
+
+
+def test_a_huge_file_and_a_folder_are_not_saves(capsys, tmp_path):
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:
+        f.truncate(100 << 20)
+    refused(capsys, "replay", big, says="too big")
+    refused(capsys, "replay", tmp_path, says="a folder")
+
+
+# -- broken manifests ----------------------------------------------------------------------------------
+def mod(tmp_path: Path, manifest: dict | bytes, rules: str | None = "extends bulge\n") -> Path:
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    if rules is not None:
+        (folder / "house.rules").write_text(rules)
+    if isinstance(manifest, bytes):
+        (folder / "ruleset.json").write_bytes(manifest)
+    else:
+        (folder / "ruleset.json").write_text(json.dumps(manifest))
+    return folder
+
+
+GOOD = {"name": "fuzz-mod", "extends": "bulge", "rules": ["house.rules"]}
+
+
+@pytest.mark.parametrize("manifest, says", [
+    ({**GOOD, "rules": 5}, "`rules`: input should be a valid list (got 5)"),
+    ({**GOOD, "extends": ["bulge"]}, "`extends`: input should be a valid string"),
+    (json.dumps(GOOD).encode()[:10] + b"\xff" + json.dumps(GOOD).encode()[10:], "not UTF-8 text"),
+    ({**GOOD, "rules": ["missing.rules"]}, "`rules`: file `missing.rules` does not exist"),
+    ({**GOOD, "rules": ["../../etc/passwd"]}, "outside the mod folder"),
+    ({**GOOD, "rulez": ["house.rules"]}, "unknown key `rulez` (did you mean `rules`?)"),
+    ({"extends": "bulge", "rules": ["house.rules"]}, "missing `name`"),
+    ({**GOOD, "scenarios": [{"nam": "x"}]}, "scenarios.0"),
+    ({**GOOD, "plugin": "missing.py"}, "`plugin`: file `missing.py` does not exist"),
+])
+def test_a_broken_manifest_names_the_file_and_the_field(capsys, tmp_path, manifest, says):
+    folder = mod(tmp_path, manifest)
+    for argv in (["check", folder], ["info", "fuzz-mod"], ["rulesets"]):
+        err = refused(capsys, "--mod", folder, *argv, says=says)
+        assert str(folder / "ruleset.json") in err
+
+
+@pytest.mark.parametrize("manifest, says", [
+    ({**GOOD, "extends": "nosuch"}, "no base ruleset (extended by `fuzz-mod`, {manifest}) called `nosuch`"),
+    ({**GOOD, "extends": "fuzz-mod"}, "rulesets extend each other in a circle: fuzz-mod -> fuzz-mod"),
+])
+def test_a_manifest_extending_what_is_not_there_is_refused(capsys, tmp_path, manifest, says):
+    folder = mod(tmp_path, manifest)
+    for argv in (["check", folder], ["info", "fuzz-mod"]):
+        refused(capsys, "--mod", folder, *argv, says=says.format(manifest=folder / "ruleset.json"))
+
+
+def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
+    folder = mod(tmp_path, GOOD, rules=None)
+    (folder / "house.rules").write_bytes(b"extends bulge\n\xff\n")
+    refused(capsys, "--mod", folder, "check", folder, says="house.rules: not UTF-8 text")
+
+
+# -- bad command lines ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("argv, says", [
+    (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "options changed for this game: die=1"),
+    (["info", "bulge", "--option", 'supply_income={"Axis": 10000000, "Allies": 11}'], "10,000,000 is beyond ±1,000,000"),
+    (["info", "bulge", "--option", "stacking_limit=" + "9" * 5000], "not a whole number"),
+    (["info", "bulge", "--option", "supply_income=" + "[" * 6000 + "]" * 6000], "over the limit of 10,000"),
+    (["info", "bulge", "--option", "supply_income=[" + "1," * 4000 + "1]"], "supply_income"),
+    (["info", "bulge", "--option", "stacking_limit"], "NAME=VALUE"),
+    (["info", "bulge", "--option", "stacking_limt=3"], "did you mean `stacking_limit`?"),
+    (["play", "bulge", "--seed", "-1"], "a seed is a whole number from 0 to"),
+    (["play", "bulge", "--seed", "9" * 5000], "a seed is a whole number from 0 to"),
+    (["play", "bulge", "--seed", str(1 << 64)], "a seed is a whole number from 0 to"),
+    (["play", "lhtr"], "no ruleset called `lhtr`"),
+    (["info", "bulge", "--scenario", "nowhere"], "has no scenario `nowhere`"),
+    (["play", "bulge", "--ai", "green"], "no side `green`"),
+    (["frobnicate"], "invalid choice"),
+    (["--mod", "/nonexistent/folder", "rulesets"], "no ruleset.json here"),
+    (["check", "/nonexistent/file.rules"], "no such file"),
+])
+def test_a_bad_command_line_is_one_message(capsys, argv, says):
+    refused(capsys, *argv, says=says)
+
+
+def test_an_option_value_within_the_generic_bounds_is_accepted(capsys):
+    # 100,000 supply tokens a turn is absurd for Bulge (they are pieces: a game takes minutes),
+    # but only a bound in the option's own spec can say so; the generic bound is ±1,000,000
+    code, out, _ = run(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 100000, "Allies": 11}')
+    assert code == 0 and json.loads(out)["options"]["supply_income"]["value"] == {"Axis": 100000, "Allies": 11}
+
+
+def test_an_option_spec_with_bounds_is_kept_to_them():
+    from engine import plugins
+
+    class Spec:
+        min, max = 2, 20
+
+    assert plugins.option_bounds_problem(Spec(), 1) == "1 is outside the option's bounds (2 to 20)"
+    assert plugins.option_bounds_problem(Spec(), {"Axis": 30}) is not None
+    assert plugins.option_bounds_problem(Spec(), 12) is None
+    assert plugins.option_bounds_problem(object(), 10**5) is None
+
+
+# -- errors while playing ----------------------------------------------------------------------------
+def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_nothing(capsys, tmp_path):
+    folder = mod(tmp_path, {"name": "boom", "extends": "bulge", "rules": ["house.rules"]},
+                 rules="extends bulge\n\nrule boom on turn_start(t) when t == 2 {\n    let x = 10 / (t - 2)\n}\n")
+    saved = tmp_path / "game.json"
+    err = refused(capsys, "--mod", folder, "play", "boom", "--ai", "all", "--seed", "3", "--save", saved,
+                  says="error in the rules: ")
+    assert "house.rules:4:" in err and "division by zero" in err and "nothing was saved" in err
+    assert not saved.exists() and not (tmp_path / "game.json.tmp").exists()
+
+
+def test_a_computer_player_refused_by_the_rules_is_one_message():
+    from engine import plugins
+    from engine.actions import Action
+    from engine.game import Game
+
+    class Stubborn:
+        name = "stubborn"
+
+        def choose(self, rs, state, decision):
+            return Action("fly")
+
+    rs = plugins.load("bulge")
+    with pytest.raises(cli.PlayError) as e:
+        cli.run_unattended(Game(rs, None, 1), {"Axis": Stubborn(), "Allies": Stubborn()}, None)
+    message = cli.error_message(e.value)
+    assert message.startswith("wargame: the game stopped after 0 actions")
+    assert "the computer player `stubborn` chose an action the rules refuse (fly)" in message
+
+
+def test_debug_shows_the_traceback(capsys):
+    assert main(["--debug", "play", "nosuch"]) == 1
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "wargame: no ruleset called `nosuch`" in err
+
+
+def test_an_unexpected_error_is_an_internal_error_line(capsys, monkeypatch):
+    def boom(args):
+        raise TypeError("something the engine did not expect")
+
+    monkeypatch.setattr(cli, "cmd_rulesets", boom)
+    code, _, err = run(capsys, "rulesets")
+    assert code == 1
+    assert err.startswith("wargame: internal error: TypeError: something the engine did not expect")
+    assert "--debug" in err
+
+
+# -- the abuse harness --------------------------------------------------------------------------------
+def test_forty_abusive_inputs_end_cleanly():
+    summary = fuzz_inputs.fuzz(40, seed=2024, timeout=60)
+    assert summary["cases"] == 40
+    problems = json.dumps(summary["problems"], indent=1)
+    for key in ("tracebacks", "hangs", "memory_blowups", "crashes", "code_ran", "unclear"):
+        assert summary[key] == 0, f"{key}: {problems}"
+    assert summary["clean_errors"] > 20
+
+
+def test_the_harness_sees_a_hang_a_memory_blowup_and_a_traceback(monkeypatch):
+    import time
+
+    def hang(argv):
+        time.sleep(30)
+
+    def hog(argv):
+        return len(bytearray(4 << 30))
+
+    def crash(argv):
+        raise RuntimeError("escaped main")
+
+    seen = []
+    for fake in (hang, hog, crash):
+        monkeypatch.setattr(cli, "main", fake)     # the forked child calls it
+        seen.append(fuzz_inputs.run_forked(fuzz_inputs.Case("test", fake.__name__, []), 1.5, 256).kind)
+    assert seen == ["hang", "memory", "traceback"]
