@@ -248,6 +248,8 @@ class OptionDecl(Decl):
     value: Expr
     doc: str
     override: bool
+    #: `option die: int in 2..100 = 12`: the lowest and highest value (of every number in it)
+    bounds: tuple[Expr, Expr] | None = None
 
 
 @dataclass(frozen=True, slots=True)

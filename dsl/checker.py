@@ -68,6 +68,8 @@ class OptionInfo:
     doc: str
     pos: Pos
     default: Any = None
+    bounds: tuple[Any, Any] | None = None
+    bounds_expr: tuple[A.Expr, A.Expr] | None = None
 
 
 @dataclass
@@ -138,6 +140,30 @@ def _walk(node: Any) -> Any:
         yield node
         for f in node.__dataclass_fields__:
             yield from _walk(getattr(node, f))
+
+
+def _numbers_in(t: Type) -> bool:
+    if t in (INT, FLOAT):
+        return True
+    if isinstance(t, ListType):
+        return _numbers_in(t.elem)
+    if isinstance(t, MapType):
+        return _numbers_in(t.value)
+    return False
+
+
+def out_of_bounds(value: Any, lo: Any, hi: Any) -> Any:
+    """The first number in `value` (a number, list or map) outside lo..hi, else None."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            todo.extend(v)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool) and not lo <= v <= hi:
+            return v
+    return None
 
 
 def valid_power_name(name: str) -> bool:
@@ -342,10 +368,12 @@ class _Checker:
             if self.declare("value", "option", d.name, d.pos, li, d.override, d, "option"):
                 if d.override and d.name in p.options:
                     o = p.options[d.name]
-                    p.options[d.name] = OptionInfo(d.name, o.type, d.value, d.doc or o.doc, o.pos)
+                    p.options[d.name] = OptionInfo(d.name, o.type, d.value, d.doc or o.doc, o.pos,
+                                                   bounds_expr=o.bounds_expr)
                 else:
                     assert d.type is not None
-                    p.options[d.name] = OptionInfo(d.name, self.resolve_type(d.type), d.value, d.doc, d.pos)
+                    p.options[d.name] = OptionInfo(d.name, self.resolve_type(d.type), d.value, d.doc, d.pos,
+                                                   bounds_expr=d.bounds)
         elif isinstance(d, A.TableDecl):
             if self.check_name_ok(d.name, d.pos, "table") and self.declare("value", "table", d.name, d.pos, li, d.override, d, "table"):
                 if d.override and d.name in p.tables:
@@ -468,6 +496,8 @@ class _Checker:
                 o.default = static_eval(o.value, const_env)
             except NotStatic:
                 pass
+            if o.bounds_expr is not None:
+                self.option_bounds(o, const_env)
         for u in p.units.values():
             for f in u.fields.values():
                 if f.name not in p.stats:
@@ -712,6 +742,28 @@ class _Checker:
             self.err(bad.pos, f"{what} must be a constant (a literal, a named constant{' or an option' if allow_options else ''})")
             return ANY
         return self.expr(e, [])
+
+    def option_bounds(self, o: OptionInfo, const_env: dict[str, Any]) -> None:
+        """`option die: int in 2..100 = 12`: every number in the value must lie in the range,
+        for the default here and for any value a player or a layer gives."""
+        assert o.bounds_expr is not None
+        lo_e, hi_e = o.bounds_expr
+        nums = _numbers_in(o.type)
+        if not nums:
+            self.err(lo_e.pos, f"option `{o.name}` is `{o.type}`: only numbers (or lists and maps of them) have a range")
+            return
+        try:
+            lo, hi = static_eval(lo_e, const_env), static_eval(hi_e, const_env)
+        except NotStatic:
+            self.err(lo_e.pos, f"the range of option `{o.name}` must be two constant numbers, like `in 2..100`")
+            return
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (lo, hi)) or lo > hi:
+            self.err(lo_e.pos, f"the range of option `{o.name}` must be two numbers, the lower first, like `in 2..100`")
+            return
+        o.bounds = (lo, hi)
+        bad = out_of_bounds(o.default, lo, hi)
+        if bad is not None:
+            self.err(o.value.pos, f"option `{o.name}` must lie in {lo}..{hi}, but its value holds {bad}")
 
     def first_non_const(self, e: A.Expr, allow_options: bool) -> A.Expr | None:
         if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)):
@@ -1007,6 +1059,15 @@ class _Checker:
                 self.info.types[id(tgt)] = t
         elif isinstance(tgt, A.Index):
             t = self.expr(tgt, scopes)
+            root = tgt.obj
+            while isinstance(root, A.Index):
+                root = root.obj
+            kind = self.info.names.get(id(root)) if isinstance(root, A.Name) else None
+            if kind in ("option", "constant"):
+                assert isinstance(root, A.Name)
+                self.err(tgt.pos, f"cannot change {kind} `{root.name}`: {kind}s keep their value for the whole game",
+                         "copy it into a variable first: `let x = [v for v in ...]`, or declare a `var`")
+                return
         elif isinstance(tgt, A.Attr):
             self.err(tgt.pos, f"cannot assign to `.{tgt.name}`: game state changes only through engine primitives")
             return

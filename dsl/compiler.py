@@ -21,7 +21,7 @@ from .checker import Program
 from .errors import Pos
 from .model import unit_type_class
 from .registry import Registry
-from .runtime import HELPERS
+from .runtime import HELPERS, frozen_value
 from .types import UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
@@ -107,6 +107,8 @@ class _Gen:
         self.emit(2, f"if not {self.expr(sq.while_)}:\n    break", sq.while_.pos)
         for name, pos in sq.steps:
             self.emit(2, f"f_{name}(ctx{args})", pos)
+        # never silently: a battle still going on after MAX_ROUNDS rounds is a rules bug
+        self.emit(1, f"else:\n    _endless({sq.name!r})", sq.while_.pos)
 
     def step(self, st: A.StepDecl) -> None:
         n = st.name
@@ -441,6 +443,6 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     for name, c in reg.constants.items():
         ns[f"c_{name}"] = c.value
     for name, value in option_values.items():
-        ns[f"o_{name}"] = value
+        ns[f"o_{name}"] = frozen_value(value)
     exec(artifact.code, ns)
     return ns

@@ -161,7 +161,7 @@ def load_rules(
     fp = _fingerprint(loaded.texts)
     artifact = compile_program(program, fp)
     specs = {
-        name: OptionSpec(name, o.type, o.default, o.doc, o.pos) for name, o in program.options.items()
+        name: OptionSpec(name, o.type, o.default, o.doc, o.pos, o.bounds) for name, o in program.options.items()
     }
     values = _option_values(program.options, specs, options or {})
     return _build(artifact, specs, values, fp, [n for n, _ in loaded.texts])
@@ -181,6 +181,15 @@ def _option_values(infos: dict[str, OptionInfo], specs: dict[str, OptionSpec], o
             values[name] = coerce_option(specs[name].type, raw)
         except ValueError as exc:
             diags.append(Diagnostic(_OPT_POS, f"option `{name}` is `{specs[name].type}`: {exc}"))
+            continue
+        bounds = specs[name].bounds
+        if bounds is not None:
+            from .checker import out_of_bounds
+
+            bad = out_of_bounds(values[name], *bounds)
+            if bad is not None:
+                diags.append(Diagnostic(_OPT_POS, f"option `{name}` must lie in {bounds[0]}..{bounds[1]}; "
+                                                  f"{bad} is outside"))
     if diags:
         raise RulesError(diags)
     return values

@@ -65,6 +65,8 @@ class OptionSpec:
     default: Any
     doc: str
     pos: Pos
+    #: (lowest, highest) for every number in the value, when the rules give a range
+    bounds: tuple[Any, Any] | None = None
 
 
 @dataclass(frozen=True)

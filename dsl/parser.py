@@ -154,8 +154,11 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def option_decl(self, meta: Any, items: list[Any]) -> A.OptionDecl:
-        name, typ, value, doc = items
-        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False)
+        name, typ, bounds, value, doc = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False, bounds)
+
+    def option_range(self, items: list[Any]) -> tuple[A.Expr, A.Expr]:
+        return items[0], items[2]
 
     @v_args(meta=True)
     def option_override(self, meta: Any, items: list[Any]) -> A.OptionDecl:

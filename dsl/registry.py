@@ -7,6 +7,7 @@ engine event and named constant a rules file may use is declared here by the hos
 
 from __future__ import annotations
 
+import copy as _copy
 import keyword
 import re
 from collections.abc import Callable
@@ -100,6 +101,14 @@ class Registry:
     def constant(self, name: str, type: str, value: Any, doc: str = "") -> None:
         self._check_name(name)
         self.constants[name] = ConstantSpec(name, type, value, doc)
+
+    def copy(self) -> Registry:
+        """A copy that can take more declarations without changing this one: checking a
+        ruleset adds its powers as constants, and must not leak them into the next one."""
+        new = _copy.copy(self)
+        new.records, new.primitives = dict(self.records), dict(self.primitives)
+        new.events, new.constants = dict(self.events), dict(self.constants)
+        return new
 
     # -- reading
     @property

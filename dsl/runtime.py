@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from types import TracebackType
+from types import MappingProxyType, TracebackType
 from typing import Any
 
 from .errors import Pos, Refused, RulesRuntimeError
@@ -38,6 +38,11 @@ def rounds() -> range:
     return range(MAX_ROUNDS)
 
 
+def endless(name: str) -> None:
+    raise RulesRuntimeError(f"sequence `{name}` went round {MAX_ROUNDS} times: does its `repeat while` "
+                            "condition ever become false?")
+
+
 def refuse(reason: str) -> None:
     raise Refused(str(reason))
 
@@ -56,6 +61,28 @@ def show(value: Any) -> str:
     return str(value)
 
 
+class FrozenList(tuple):  # type: ignore[type-arg]
+    """A list that belongs to an option: it reads like any list (and `+` gives a new list),
+    but no rule can change it, so one game's rules never change the next game's options."""
+
+    __slots__ = ()
+
+    def __add__(self, other: Any) -> list[Any]:  # type: ignore[override]
+        return list(self) + list(other)
+
+    def __radd__(self, other: Any) -> list[Any]:
+        return list(other) + list(self)
+
+
+def frozen_value(value: Any) -> Any:
+    """An option's value made read-only all the way down."""
+    if isinstance(value, dict):
+        return MappingProxyType({k: frozen_value(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return FrozenList(frozen_value(v) for v in value)
+    return value
+
+
 def table_miss(name: str, key: tuple[Any, ...]) -> Any:
     shown = key[0] if len(key) == 1 else key
     raise RulesRuntimeError(f"table `{name}` has no entry for {shown!r} and no `default`")
@@ -66,6 +93,7 @@ HELPERS: dict[str, Any] = {
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,
     "_rounds": rounds,
+    "_endless": endless,
     "_refuse": refuse,
     "_notin": not_in,
     "_show": show,

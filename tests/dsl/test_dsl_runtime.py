@@ -267,28 +267,3 @@ def test_token_soup_never_crashes(tokens: list[str]) -> None:
         load_rules([("soup.rules", src)], reg)
     except RulesError:
         pass
-
-
-def test_reference_doc_sketches_check() -> None:
-    """The design sketches in docs/rules-language.md are real, checkable rules."""
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "rules-language.md"
-    blocks, cur = [], None
-    for line in doc.read_text().split("\n"):
-        if line.startswith("```"):
-            if cur is None:
-                cur = []
-            else:
-                blocks.append("\n".join(cur))
-                cur = None
-        elif cur is not None:
-            cur.append(line)
-    reg = make_registry()
-    reg.primitive("destroy", lambda c, u: None, params=[("u", "Unit")], context=True)
-    reg.primitive("retreat", lambda c, u: None, params=[("u", "Unit")], context=True)
-    files = [b for b in blocks if "procedure" in b and "reg." not in b and not b.startswith("let")]
-    assert len(files) == 3
-    for b in files:
-        src = b.replace("extends lhtr\n", "").replace("override table", "table")
-        assert check_rules([("doc.rules", src)], reg) == []
