@@ -1,21 +1,30 @@
 """Playing in a window (pyglet): the hex map on the left, the game on the right.
 
 The right-hand panel shows where the game stands, the question the engine asks and its
-options as rows to click (or keys: up/down and Enter, 1-9), an Undo button, the last events
-and why an action was refused. Clicking a hex narrows the options to those that name it.
-Computer players move by themselves after a short pause, so a person can follow.
+options as rows to click (or keys: up/down and Enter, 1-9), the button that ends the step,
+an Undo button, the last events and why an action was refused. Clicking a hex narrows the
+options to those that name it. Computer players move by themselves, one action per clock
+tick, so that a person can follow and the window stays responsive.
+
+The window draws only when something changed (`invalidate`): an idle window costs nothing.
 
 The window only shows what the engine says and sends it Actions: no rules live here.
 
 `GameWindow` draws and reacts without `pyglet.app.run()` (tests dispatch its events
-directly); `play_window` runs the event loop for a person.
+directly); `play_window` runs the event loop for a person; `save_screenshot` draws one
+picture and returns.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
+
+if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+    os.environ.setdefault("PYGLET_HEADLESS", "1")     # no X server: draw off-screen with EGL
 
 try:
     import pyglet
@@ -36,19 +45,21 @@ from clients.gui_map import (
     SELECTED,
     MapLayer,
     MapView,
+    build_legend,
     framed,
     side_colours,
+    unit_looks,
 )
 from engine.actions import Action, Decision, IllegalAction
 from engine.game import Game
 
 Saver = Callable[[Game], None]
 
-PANEL_WIDTH = 430
+PANEL_WIDTH = 440
 PAD = 12
 ROW_H = 24
 LOG_LINES = 12
-COMPUTER_DELAY = 0.6
+COMPUTER_DELAY = 0.25
 
 PANEL_BG = (28, 30, 34)
 PANEL_EDGE = (70, 74, 82)
@@ -63,8 +74,11 @@ ROW_HOVER = (58, 64, 76)
 ROW_CURSOR = (74, 88, 118)
 BUTTON = (64, 80, 112)
 BUTTON_OFF = (46, 48, 54)
+FINISH = (112, 84, 20)
 
-HELP = "Up/Down Enter or 1-9: choose · U: undo · click hex: filter · Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit"
+HELP = ("Up/Down Enter or 1-9: choose · E: end the step · U: undo · click hex: filter · Esc: clear · "
+        "drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · F: fast computer"
+        " · Ctrl+S: save")
 
 
 def play_window(game: Game, computer: dict[str, Any], saver: Saver | None) -> int:
@@ -89,7 +103,29 @@ def play_window(game: Game, computer: dict[str, Any], saver: Saver | None) -> in
 
         print(f"(no window: {problem}; playing in the terminal)", file=sys.stderr)
         return play_terminal(game, computer, saver)
-    pyglet.app.run()
+    run_event_loop()
+    return 0
+
+
+def run_event_loop() -> None:
+    """pyglet's event loop with no redraw timer: windows draw when they are invalidated."""
+    pyglet.app.run(None)
+
+
+def save_screenshot(game: Game, computer: dict[str, Any] | None, path: str | Path, width: int = 1400,
+                    height: int = 880) -> int:
+    """Draw the game as it stands (the opening position of a new game) into a PNG at `path`."""
+    config = pyglet.gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, double_buffer=True)
+    try:
+        window = GameWindow(game, computer, None, width=width, height=height, visible=False, config=config,
+                            autoplay=False)
+    except pyglet.window.NoSuchConfigException:
+        window = GameWindow(game, computer, None, width=width, height=height, visible=False, autoplay=False)
+    try:
+        window.render_to_png(path)
+    finally:
+        window.close()
+    print(f"wrote {path}")
     return 0
 
 
@@ -105,7 +141,7 @@ def _window_size() -> tuple[int, int]:
 
 def mentioned_spaces(action: Action, state: Any, spaces: Iterable[str] | Any) -> list[str]:
     """The spaces an action's arguments name: a value equal to a space id (or a list or tuple
-    holding one), or the space of a piece named by an argument called piece, pieces, unit..."""
+    holding one), or the space of a piece whose id an argument holds."""
     out: list[str] = []
     for name, value in action.args.items():
         values = value if isinstance(value, (tuple, list, frozenset, set)) else (value,)
@@ -120,13 +156,19 @@ def mentioned_spaces(action: Action, state: Any, spaces: Iterable[str] | Any) ->
     return out
 
 
+#: argument names whose whole numbers are amounts, never pieces
+_AMOUNTS = frozenset(("n", "count", "amount", "number", "dice", "hits", "value", "cost", "vp", "turn", "index"))
+
+
 def _is_piece_ref(name: str, value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and ("piece" in name or "unit" in name)
+    """Whether an argument's value may be a piece id: a whole number not named as an amount
+    (the caller checks that such a piece exists)."""
+    return isinstance(value, int) and not isinstance(value, bool) and name.lower() not in _AMOUNTS
 
 
 def mentions(action: Action, space: str, pieces_here: frozenset[int] = frozenset()) -> bool:
-    """Whether an action names `space` in its arguments, or (by an argument called piece,
-    pieces, unit...) a piece standing there."""
+    """Whether an action names `space` in its arguments, or the id of a piece standing there
+    (`pieces_here`)."""
     for name, value in action.args.items():
         values = value if isinstance(value, (tuple, list, frozenset, set)) else (value,)
         for v in values:
@@ -155,6 +197,7 @@ class GameWindow(pyglet.window.Window):
         kwargs.setdefault("width", 1280)
         kwargs.setdefault("height", 800)
         kwargs.setdefault("caption", f"{game.ruleset.info.title} — {game.scenario}")
+        self._ready = False
         super().__init__(**kwargs)
         self.game = game
         self.computer = dict(computer or {})
@@ -165,30 +208,43 @@ class GameWindow(pyglet.window.Window):
         self.sides = seats.sides(game.ruleset)
         powers = [p for p in game.ruleset.structure.powers if p not in self.sides]
         self.colours = side_colours(self.sides + powers)
+        units = getattr(game.ruleset.rules, "units", None)
+        self.units: dict[str, Any] = dict(units) if isinstance(units, dict) else {}
+        self.looks = unit_looks([p.kind for p in game.state.pieces.values()], self.units)
 
         self.map = MapView(game.state.board)
         self.layer: MapLayer | None = None
+        self.show_ids = False
+        self.show_legend = True
         self.overlay = pyglet.graphics.Batch()
         self._overlay_items: list[Any] = []
         self.panel = pyglet.graphics.Batch()
         self._panel_items: list[Any] = []
         self.top = pyglet.graphics.Batch()       # tooltip and game-over banner
         self._top_items: list[Any] = []
+        self.legend = pyglet.graphics.Batch()
+        self._legend_items: list[Any] = []
+        self.legend_rect: tuple[float, float, float, float] | None = None
 
         self.hovered: str | None = None
         self.selected: str | None = None
         self.hover_text = ""
         self.refusal = ""
+        self.notice = ""
         self.cursor = 0
         self.scroll = 0
         self.hover_row: int | None = None
         self.option_rows: list[tuple[int, Action, tuple[float, float, float, float]]] = []
+        self._row_shapes: dict[int, shapes.Rectangle] = {}
         self.rows_fit = 10
         self.undo_rect: tuple[float, float, float, float] = (0, 0, 0, 0)
+        self.finish_rect: tuple[float, float, float, float] | None = None
         self.banner_rect: tuple[float, float, float, float] | None = None
         self.narration: list[str] = []
         self.refusal_label: pyglet.text.Label | None = None
         self.status_label: pyglet.text.Label | None = None
+        self.finish_label: pyglet.text.Label | None = None
+        self._heights: dict[tuple[str, int], int] = {}
         self._seen = 0
         self._press: tuple[int, int, bool] | None = None
         self._dragged = False
@@ -197,7 +253,11 @@ class GameWindow(pyglet.window.Window):
         self._computer_stopped = False
         self._saved_end = False
         self._map_dirty = True
+        self._draw_pending = False
+        self._closed = False
+        self.frames = 0                          # how many times the window was drawn
 
+        self._ready = True
         self._narrate()
         self.map.fit(self.map_area())
         self.refresh()
@@ -229,6 +289,13 @@ class GameWindow(pyglet.window.Window):
 
     def human_turn(self) -> bool:
         return self.decision is not None and not self.computer_turn()
+
+    def mine(self, player: str) -> bool:
+        """Whether a person (not a computer player) answers for `player`."""
+        return seats.seat_of(self.game.ruleset, player) not in self.computer
+
+    def can_undo(self) -> bool:
+        return not self.game.over and self.game.can_undo(self.mine)
 
     def visible_options(self) -> list[Action]:
         """The current options, narrowed to the selected hex when one is selected."""
@@ -262,6 +329,7 @@ class GameWindow(pyglet.window.Window):
             self.refresh(map_changed=False)
             return False
         self.refusal = ""
+        self.notice = ""
         self._after_action(human=True)
         return True
 
@@ -272,20 +340,37 @@ class GameWindow(pyglet.window.Window):
             return False
         return self.choose(options[index])
 
-    def undo(self) -> bool:
-        if not (self.game.can_undo() and self.human_turn()):
+    def finish(self) -> bool:
+        """Play the option that ends the step (the decision's `finish`), if there is one."""
+        d = self.decision
+        if d is None or d.finish is None or not self.human_turn():
             return False
+        return self.choose(d.finish)
+
+    def undo(self) -> bool:
+        """Take back the person's last action of this step and the computer's answers to it.
+        The decision is then the person's own again; a computer seat to move moves again."""
+        if not self.can_undo():
+            return False
+        pyglet.clock.unschedule(self._computer_tick)
+        self._computer_pending = False
         try:
-            self.game.undo()
+            n = self.game.undo(self.mine)
         except IllegalAction as e:
             self.refusal = e.reason
             self.refresh(map_changed=False)
+            self._schedule_computer()
             return False
         self.refusal = ""
         self._narrate(rebuild=True)
-        self.narration.append("(undone)")
+        self.notice = f"Undone: {n} action{'s' if n != 1 else ''}" + (" (yours and the computer's answers)"
+                                                                        if n > 1 else "")
+        self.narration.append(f"({self.notice.lower()})")
+        if self.selected is not None and not self.visible_options():
+            self.selected = None
         self._save()
         self.refresh()
+        self._schedule_computer()
         return True
 
     def step_computer(self) -> bool:
@@ -315,6 +400,16 @@ class GameWindow(pyglet.window.Window):
         self.scroll = 0
         self.refresh(map_changed=False)
 
+    def save_now(self) -> bool:
+        if self.saver is None:
+            self.notice = "no save file: start with --save FILE to save"
+            self.refresh(map_changed=False)
+            return False
+        if self._save():
+            self.notice = "Saved."
+        self.refresh(map_changed=False)
+        return True
+
     def _after_action(self, human: bool) -> None:
         self._narrate()
         if self.selected is not None and not self.visible_options():
@@ -324,18 +419,20 @@ class GameWindow(pyglet.window.Window):
             if not self._saved_end:
                 self._save()
                 self._saved_end = True
-        elif human:
-            self._save()
+        elif human or not self.computer_turn():
+            self._save()                 # after a person's action, and when the computer hands back
         self.refresh()
         self._schedule_computer()
 
-    def _save(self) -> None:
+    def _save(self) -> bool:
         if self.saver is None:
-            return
+            return False
         try:
             self.saver(self.game)
         except OSError as e:
             self.refusal = f"could not save: {e}"
+            return False
+        return True
 
     def _schedule_computer(self) -> None:
         if self.autoplay and not self._computer_pending and self.computer_turn() and not self._computer_stopped:
@@ -344,6 +441,8 @@ class GameWindow(pyglet.window.Window):
 
     def _computer_tick(self, dt: float) -> None:
         self._computer_pending = False
+        if self._closed:
+            return
         try:
             self.step_computer()
         except Exception as e:  # noqa: BLE001 - show it rather than kill the event loop
@@ -357,14 +456,50 @@ class GameWindow(pyglet.window.Window):
             self.narration, self._seen = [], 0
         for event in log[self._seen:]:
             text = self.logic.narrate(event)
+            if not text and event[0] == "move":
+                text = self._move_text(event[1])
             if text:
                 self.narration.append(text)
         self._seen = len(log)
         del self.narration[:-200]
 
+    def _move_text(self, data: Any) -> str:
+        board = self.game.state.board
+
+        def name(sid: Any) -> str:
+            if isinstance(sid, str) and sid in board:
+                sp = board.space(sid)
+                return f"{sp.name} ({sid})" if sp.name != sid else sid
+            return str(sid)
+
+        to = data.get("to")
+        if to is None:
+            return ""
+        who = data.get("owner") or data.get("side") or ""
+        what = data.get("kind") or "piece"
+        src = data.get("src", data.get("from"))
+        return f"{who} {what} moves" + (f" from {name(src)}" if src is not None else "") + f" to {name(to)}"
+
     # -- drawing ---------------------------------------------------------------------------------
+    def invalidate(self) -> None:
+        """Something shown changed: draw once, soon (under the event loop)."""
+        if self._closed or self._draw_pending:
+            return
+        self._draw_pending = True
+        pyglet.clock.schedule_once(self._draw_now, 0)
+
+    def _draw_now(self, dt: float) -> None:
+        self._draw_pending = False
+        if self._closed:
+            return
+        self.switch_to()
+        self.on_draw()
+        self.flip()
+
     def refresh(self, map_changed: bool = True) -> None:
         """Rebuild what is shown from the game (call after changing it from outside)."""
+        if not self._ready:
+            return
         if map_changed:
             self._map_dirty = True
         if self.hovered is not None:
@@ -372,9 +507,14 @@ class GameWindow(pyglet.window.Window):
         self._build_overlay()
         self._build_panel()
         self._build_top()
+        self._build_legend()
+        self.invalidate()
 
     def _build_map(self) -> None:
-        self.layer = self.map.build(self.game.state, self.colours, self.sides)
+        kinds = [p.kind for p in self.game.state.pieces.values() if p.kind not in self.looks]
+        if kinds:
+            self.looks = unit_looks(list(self.looks) + kinds, self.units)
+        self.layer = self.map.build(self.game.state, self.colours, self.sides, self.looks, self.show_ids)
         self._map_dirty = False
 
     def _build_overlay(self) -> None:
@@ -385,12 +525,26 @@ class GameWindow(pyglet.window.Window):
         row = self.hover_row if self.hover_row is not None else (self.cursor if options else None)
         if row is not None and 0 <= row < len(options):
             for sid in mentioned_spaces(options[row], self.game.state, self.map.hexes):
-                items.append(self.map.outline(sid, MENTIONED, max(2.0, size * 0.07), self.overlay, 0.86))
+                items.append(self.map.outline(sid, MENTIONED, max(2.0, size * 0.08), self.overlay, 0.86))
         if self.hovered is not None and self.hovered != self.selected:
             items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
         if self.selected is not None and self.selected in self.map.hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
         self._overlay_items = items
+
+    def _build_legend(self) -> None:
+        self.legend = pyglet.graphics.Batch()
+        self._legend_items = []
+        self.legend_rect = None
+        if not self.show_legend:
+            return
+        state = self.game.state
+        order = {k: i for i, k in enumerate(self.units)}
+        kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
+                       key=lambda k: (order.get(k, len(order)), k))
+        owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
+        self.legend_rect = build_legend(10, 10, owners or self.sides, self.colours, self.looks, kinds, state.board,
+                                        self.legend, self._legend_items)
 
     def _label(self, text: str, x: float, y: float, *, size: float = 10, color: tuple[int, int, int, int] = TEXT,
                bold: bool = False, width: int | None = None, anchor_y: str = "top", anchor_x: str = "left",
@@ -414,6 +568,7 @@ class GameWindow(pyglet.window.Window):
     def _build_panel(self) -> None:
         self.panel = pyglet.graphics.Batch()
         self._panel_items = []
+        self._row_shapes = {}
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         x0 = self.panel_x
         w = self.width - x0
@@ -448,7 +603,7 @@ class GameWindow(pyglet.window.Window):
         items.append(shapes.Rectangle(lx, y, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
         y -= 8
 
-        # bottom, upwards: help, log, refusal, undo
+        # bottom, upwards: help, log, refusal, undo, the finish button
         yb = PAD
         helpl = self._label(HELP, lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
@@ -461,7 +616,7 @@ class GameWindow(pyglet.window.Window):
             self.refusal_label = self._label(f"Refused: {self.refusal}", lx, yb, size=10, color=REFUSED,
                                              bold=True, width=inner, anchor_y="bottom", group=fg)
             yb += self.refusal_label.content_height + 6
-        can_undo = self.game.can_undo() and self.human_turn()
+        can_undo = self.can_undo()
         bw, bh = 96, 26
         self.undo_rect = (lx, yb, bw, bh)
         items += framed(lx, yb, bw, bh, 1, BUTTON if can_undo else BUTTON_OFF,
@@ -471,7 +626,23 @@ class GameWindow(pyglet.window.Window):
         if self.selected is not None:
             self._fit_text(f"Hex {self.selected} selected — Esc or click it again to clear", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
-        yb += bh + 10
+        elif self.notice:
+            self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
+                           anchor_y="center", group=fg)
+        yb += bh + 8
+        self.finish_rect, self.finish_label = None, None
+        d = self.decision
+        if d is not None and d.finish is not None:
+            on = self.human_turn()
+            text = f"End the step: {d.finish.label or d.finish}   (E)"
+            label = self._label(text, lx + 10, yb + 6, size=10, bold=True, width=inner - 20, anchor_y="bottom",
+                                color=TEXT if on else DIM, group=fg)
+            fh = label.content_height + 12
+            self.finish_rect = (lx, yb, inner, fh)
+            self.finish_label = label
+            items += framed(lx, yb, inner, fh, 1, FINISH if on else BUTTON_OFF,
+                            (200, 160, 60) if on else (70, 72, 78), self.panel, bg)
+            yb += fh + 8
 
         if game.over:
             self.option_rows = []
@@ -491,7 +662,7 @@ class GameWindow(pyglet.window.Window):
     def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group) -> float:
         """The last narrated events, newest at the bottom; returns the top of the block."""
         lines = self.narration[-LOG_LINES:]
-        budget = max(90, min(LOG_LINES * 16, int(self.height * 0.28)))
+        budget = max(90, min(LOG_LINES * 16, int(self.height * 0.24)))
         top = y
         stack: list[pyglet.text.Label] = []
         for i, text in enumerate(reversed(lines)):
@@ -511,6 +682,16 @@ class GameWindow(pyglet.window.Window):
         y -= head.content_height + 6
         self._label(result_text(self.game), lx, y, size=12, width=inner, group=fg)
 
+    def _row_height(self, text: str, width: int) -> int:
+        """How tall an option row is with its label wrapped to `width` (cached)."""
+        key_ = (text, width)
+        h = self._heights.get(key_)
+        if h is None:
+            label = pyglet.text.Label(text, width=width, multiline=True, font_name=FONT, font_size=10)
+            h = self._heights[key_] = max(ROW_H, label.content_height + 8)
+            label.delete()
+        return h
+
     def _build_options(self, lx: float, y: float, inner: int, bottom: float, bg: pyglet.graphics.Group,
                        fg: pyglet.graphics.Group) -> None:
         d = self.decision
@@ -525,60 +706,92 @@ class GameWindow(pyglet.window.Window):
         if self.selected is not None:
             note = f"{len(options)} of {len(d.options)} options name hex {self.selected}"
         elif self.computer_turn():
-            note = "the computer is choosing…" + ("" if self.autoplay else " (waiting)")
+            note = ("the computer is choosing…" if self.autoplay and not self._computer_stopped
+                    else "the computer's turn (stopped)" if self._computer_stopped else "the computer's turn")
         else:
             note = f"{len(d.options)} option{'s' if len(d.options) != 1 else ''}"
         nl = self._label(note, lx, y, size=9, color=ACCENT if self.selected else DIM, group=fg)
         y -= nl.content_height + 6
 
-        rows_fit = max(1, int((y - bottom) // ROW_H))
+        space = max(ROW_H, y - bottom)
         self.cursor = min(max(self.cursor, 0), max(0, len(options) - 1))
+        scrollbar = True
+        row_w = inner - 10
+        text_w = int(row_w - 44)
+
+        def fits_from(start: int) -> int:
+            used, n = 0, 0
+            for a in options[start:]:
+                h = self._row_height(a.label or str(a), text_w)
+                if used + h > space and n:
+                    break
+                used += h
+                n += 1
+            return n
+
+        self.scroll = min(max(0, self.scroll), max(0, len(options) - 1))
         if self.cursor < self.scroll:
             self.scroll = self.cursor
-        if self.cursor >= self.scroll + rows_fit:
-            self.scroll = self.cursor - rows_fit + 1
-        self.scroll = min(max(0, self.scroll), max(0, len(options) - rows_fit))
-        self.rows_fit = rows_fit
+        while self.scroll < self.cursor and self.scroll + fits_from(self.scroll) <= self.cursor:
+            self.scroll += 1
+        fit = fits_from(self.scroll)
+        # no empty space at the end of a list that is scrolled
+        while self.scroll > 0 and fits_from(self.scroll - 1) > fit:
+            self.scroll -= 1
+            fit = fits_from(self.scroll)
+        self.rows_fit = max(1, fit)
+        scrollbar = len(options) > fit
+        if not scrollbar:
+            row_w = inner
         self.option_rows = []
         enabled = self.human_turn()
-        shown = options[self.scroll:self.scroll + rows_fit]
-        scrollbar = len(options) > rows_fit
-        row_w = inner - (10 if scrollbar else 0)
-        for i, action in enumerate(shown):
-            index = self.scroll + i
-            ry = y - (i + 1) * ROW_H
-            if index == self.hover_row and enabled:
-                colour = ROW_HOVER
-            elif index == self.cursor and enabled:
-                colour = ROW_CURSOR
-            else:
-                colour = ROW_BG if index % 2 == 0 else ROW_ALT
-            self._panel_items.append(shapes.Rectangle(lx, ry + 1, row_w, ROW_H - 2, color=colour,
-                                                      batch=self.panel, group=bg))
-            number = f"{index + 1}."
-            self._label(number, lx + 30, ry + ROW_H / 2, size=9.5, color=DIM, anchor_x="right",
-                        anchor_y="center", group=fg)
-            self._fit_text(action.label or str(action), row_w - 40, x=lx + 36, y=ry + ROW_H / 2, size=10,
-                           color=TEXT if enabled else DIM, anchor_y="center", group=fg)
-            self.option_rows.append((index, action, (lx, ry, row_w, ROW_H)))
+        ry = y
+        for index in range(self.scroll, self.scroll + fit):
+            action = options[index]
+            text = action.label or str(action)
+            h = self._row_height(text, text_w)
+            ry -= h
+            rect = shapes.Rectangle(lx, ry + 1, row_w, h - 2, color=self._row_colour(index, enabled),
+                                    batch=self.panel, group=bg)
+            self._panel_items.append(rect)
+            self._row_shapes[index] = rect
+            self._label(f"{index + 1}.", lx + 30, ry + h - 6, size=9.5, color=DIM, anchor_x="right",
+                        anchor_y="top", group=fg)
+            colour = TEXT if enabled else DIM
+            if d.finish is not None and action == d.finish:
+                colour = ACCENT if enabled else DIM
+            self._label(text, lx + 36, ry + h - 5, size=10, width=text_w, color=colour, anchor_y="top", group=fg)
+            self.option_rows.append((index, action, (lx, ry, row_w, h)))
         if not options:
             self._label("(no option names this hex)" if self.selected else "(no options)", lx + 8, y - 6,
                         size=10, color=DIM, group=fg)
-        if scrollbar:
-            track_h = rows_fit * ROW_H
-            knob_h = max(16, track_h * rows_fit / len(options))
-            knob_y = y - track_h + (track_h - knob_h) * (1 - self.scroll / max(1, len(options) - rows_fit))
-            self._panel_items.append(shapes.Rectangle(lx + inner - 6, y - track_h, 6, track_h, color=ROW_ALT,
+        if scrollbar and options:
+            track_h = y - ry
+            knob_h = max(16, track_h * fit / len(options))
+            knob_y = y - knob_h - (track_h - knob_h) * self.scroll / max(1, len(options) - fit)
+            self._panel_items.append(shapes.Rectangle(lx + inner - 6, ry, 6, track_h, color=ROW_ALT,
                                                       batch=self.panel, group=bg))
             self._panel_items.append(shapes.Rectangle(lx + inner - 6, knob_y, 6, knob_h, color=(110, 116, 128),
                                                       batch=self.panel, group=fg))
+
+    def _row_colour(self, index: int, enabled: bool) -> tuple[int, int, int]:
+        if index == self.hover_row and enabled:
+            return ROW_HOVER
+        if index == self.cursor and enabled:
+            return ROW_CURSOR
+        return ROW_BG if index % 2 == 0 else ROW_ALT
+
+    def _recolour_rows(self) -> None:
+        enabled = self.human_turn()
+        for index, rect in self._row_shapes.items():
+            rect.color = self._row_colour(index, enabled)
 
     def _side_ink(self, side: str | None) -> tuple[int, int, int, int]:
         if side is None or side not in self.colours:
             return TEXT
         r, g, b = self.colours[side]
         # lighten for the dark panel
-        return (min(255, r + 60), min(255, g + 60), min(255, b + 60), 255)
+        return (min(255, r + 40), min(255, g + 40), min(255, b + 40), 255)
 
     def _build_top(self) -> None:
         self.top = pyglet.graphics.Batch()
@@ -596,13 +809,17 @@ class GameWindow(pyglet.window.Window):
             small = pyglet.text.Label(self._result_detail(), x=round(bx + 16), y=0, width=round(bw - 32),
                                       multiline=True, align="center", anchor_y="top", font_name=FONT, font_size=13,
                                       color=TEXT, batch=self.top, group=pyglet.graphics.Group(order=1))
-            bh = big.content_height + small.content_height + 44
+            hint = pyglet.text.Label(f"{len(self.game.actions)} actions played · close the window to leave",
+                                     x=round(bx + bw / 2), y=0, anchor_x="center", anchor_y="top", font_name=FONT,
+                                     font_size=9.5, color=DIM, batch=self.top, group=pyglet.graphics.Group(order=1))
+            bh = big.content_height + small.content_height + hint.content_height + 56
             by = area_h / 2 - bh / 2
             big.y = round(by + bh - 16)
             small.y = round(big.y - big.content_height - 8)
+            hint.y = round(small.y - small.content_height - 10)
             self.banner_rect = (bx, by, bw, bh)
             items += framed(bx, by, bw, bh, 3, (20, 22, 26), ACCENT[:3], self.top)
-            items += [big, small]
+            items += [big, small, hint]
         if self.hover_text and self.hovered is not None:
             mx, my = self._mouse
             label = pyglet.text.Label(self.hover_text, x=0, y=0, width=340, multiline=True, anchor_y="top",
@@ -629,8 +846,13 @@ class GameWindow(pyglet.window.Window):
         return r.reason + (f"  ·  {score}" if score else "")
 
     def on_draw(self) -> None:
-        if self._map_dirty or self.layer is None or not self.layer.covers(self.map):
+        new_kinds = self._map_dirty and any(p.kind not in self.looks for p in self.game.state.pieces.values())
+        if self.layer is None or not self.layer.covers(self.map) or self.layer.show_ids != self.show_ids or new_kinds:
             self._build_map()
+        elif self._map_dirty:
+            self.layer.update(self.game.state, self.colours)       # the same scale: colours and counters
+            self._map_dirty = False
+        self.frames += 1
         pyglet.gl.glClearColor(BACKGROUND[0] / 255, BACKGROUND[1] / 255, BACKGROUND[2] / 255, 1.0)
         self.clear()
         ox, oy = self.map.offset
@@ -639,8 +861,30 @@ class GameWindow(pyglet.window.Window):
         self.layer.draw()
         self.overlay.draw()
         self.view = Mat4()
+        self.legend.draw()
         self.panel.draw()
         self.top.draw()
+
+    def render_to_png(self, path: str | Path) -> None:
+        """Draw a frame into an off-screen buffer and save it as a PNG (no window needed)."""
+        from pyglet.image import Framebuffer, Texture
+
+        self.switch_to()
+        texture = Texture.create(self.width, self.height)
+        fbo = Framebuffer()
+        fbo.attach_texture(texture)
+        fbo.bind()
+        try:
+            self.on_draw()
+        finally:
+            fbo.unbind()
+        texture.get_image_data().save(str(path))
+
+    def on_expose(self) -> None:
+        self.invalidate()
+
+    def on_show(self) -> None:
+        self.invalidate()
 
     # -- input -----------------------------------------------------------------------------------
     def row_at(self, x: float, y: float) -> int | None:
@@ -649,9 +893,16 @@ class GameWindow(pyglet.window.Window):
                 return index
         return None
 
+    @staticmethod
+    def _inside(rect: tuple[float, float, float, float] | None, x: float, y: float) -> bool:
+        if rect is None:
+            return False
+        rx, ry, rw, rh = rect
+        return rx <= x < rx + rw and ry <= y < ry + rh
+
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self._mouse = (x, y)
-        hovered = self.map.space_at(x, y) if self.in_map(x, y) else None
+        hovered = self.map.space_at(x, y) if self.in_map(x, y) and not self._inside(self.legend_rect, x, y) else None
         row = self.row_at(x, y)
         hex_changed, row_changed = hovered != self.hovered, row != self.hover_row
         if hex_changed:
@@ -660,9 +911,11 @@ class GameWindow(pyglet.window.Window):
         if hex_changed or row_changed:
             self._build_overlay()
         if row_changed:
-            self._build_panel()
+            self._recolour_rows()
         if hovered is not None or hex_changed:
-            self._build_top()
+            self._build_top()              # the tooltip follows the mouse
+        if hex_changed or row_changed or hovered is not None:
+            self.invalidate()
 
     def on_mouse_leave(self, x: int, y: int) -> None:
         self.hovered, self.hover_row, self.hover_text = None, None, ""
@@ -677,9 +930,11 @@ class GameWindow(pyglet.window.Window):
         self._press = None
         if button != mouse.LEFT:
             return
-        ux, uy, uw, uh = self.undo_rect
-        if ux <= x < ux + uw and uy <= y < uy + uh:
+        if self._inside(self.undo_rect, x, y):
             self.undo()
+            return
+        if self._inside(self.finish_rect, x, y):
+            self.finish()
             return
         row = self.row_at(x, y)
         if row is not None and self.human_turn():
@@ -696,6 +951,7 @@ class GameWindow(pyglet.window.Window):
                 dx, dy = x - px, y - py
             self._dragged = True
             self.map.pan(dx, dy)
+            self.invalidate()
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         press, self._press = self._press, None
@@ -705,6 +961,8 @@ class GameWindow(pyglet.window.Window):
         if button == mouse.RIGHT:
             self.select_space(None)
         elif button == mouse.LEFT:
+            if self._inside(self.legend_rect, x, y):
+                return
             sid = self.map.space_at(x, y)
             self.select_space(sid if sid is not None else None)
 
@@ -717,21 +975,27 @@ class GameWindow(pyglet.window.Window):
             rows = self.rows_fit
             self.cursor = min(max(self.cursor, self.scroll), self.scroll + rows - 1)
             self._build_panel()
+            self.invalidate()
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         shift = modifiers & key.MOD_SHIFT
+        ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
         step = 60
         if symbol == key.ESCAPE:
             if self.selected is not None:
                 self.select_space(None)
             return True                   # never close the window on Escape
-        if symbol == key.Q and modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
+        if symbol == key.Q and ctrl:
             self.dispatch_event("on_close")
+            return True
+        if symbol == key.S and ctrl:
+            self.save_now()
             return True
         if symbol in (key.LEFT, key.RIGHT) or (shift and symbol in (key.UP, key.DOWN)):
             dx = {key.LEFT: step, key.RIGHT: -step}.get(symbol, 0)
             dy = {key.UP: -step, key.DOWN: step}.get(symbol, 0)
             self.map.pan(dx, dy)
+            self.invalidate()
             return True
         n = len(self.visible_options())
         if symbol in (key.UP, key.DOWN, key.PAGEUP, key.PAGEDOWN):
@@ -752,8 +1016,24 @@ class GameWindow(pyglet.window.Window):
                 self.cursor = digits[symbol] - 1
                 self.choose_row(digits[symbol] - 1)
             return True
-        if symbol in (key.U, key.BACKSPACE) or (symbol == key.Z and modifiers & (key.MOD_CTRL | key.MOD_COMMAND)):
+        if symbol in (key.U, key.BACKSPACE) or (symbol == key.Z and ctrl):
             self.undo()
+            return True
+        if symbol == key.E:
+            self.finish()
+            return True
+        if symbol == key.H:
+            self.show_ids = not self.show_ids
+            self.refresh()
+            return True
+        if symbol == key.L:
+            self.show_legend = not self.show_legend
+            self.refresh(map_changed=False)
+            return True
+        if symbol == key.F:
+            self.computer_delay = 0.0 if self.computer_delay else COMPUTER_DELAY
+            self.notice = "the computer plays at full speed" if not self.computer_delay else "the computer plays slowly"
+            self.refresh(map_changed=False)
             return True
         if symbol in (key.PLUS, key.EQUAL, key.NUM_ADD, key.MINUS, key.NUM_SUBTRACT):
             ax, ay, aw, ah = self.map_area()
@@ -768,7 +1048,8 @@ class GameWindow(pyglet.window.Window):
         return False
 
     def on_resize(self, width: int, height: int) -> None:
-        if not hasattr(self, "game"):      # during pyglet's own __init__
+        super().on_resize(width, height)
+        if not getattr(self, "_ready", False):      # during pyglet's own __init__
             return
         self.map.fit(self.map_area())
         self.refresh()
@@ -779,8 +1060,11 @@ class GameWindow(pyglet.window.Window):
         self.close()
 
     def close(self) -> None:
+        self._closed = True
         pyglet.clock.unschedule(self._computer_tick)
+        pyglet.clock.unschedule(self._draw_now)
         self._computer_pending = False
+        self._draw_pending = False
         super().close()
 
 

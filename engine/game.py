@@ -68,17 +68,34 @@ class Game:
                 listener(e)
         return events
 
-    def can_undo(self) -> bool:
-        return bool(self._undo)
+    def can_undo(self, mine: Callable[[str], bool] | None = None) -> bool:
+        """Whether `undo(mine)` would take something back: an action of the current step, not
+        decided by dice, answered by a player for whom `mine(player)` is true (any player
+        when `mine` is None)."""
+        return any(mine is None or (d is not None and mine(d.player)) for _, d, _, _ in self._undo)
 
-    def undo(self) -> None:
-        """Take back the last action of the current step (not dice rolls)."""
-        if not self._undo:
-            raise IllegalAction("there is nothing to undo in this step")
-        self.state, self._decision, n_actions, n_log = self._undo.pop()
-        del self.actions[n_actions:]
-        del self.log[n_log:]
-        self.log.append(("undo", {}))
+    def undo(self, mine: Callable[[str], bool] | None = None) -> int:
+        """Take back the last action of the current step (not dice rolls) answered by a player
+        for whom `mine(player)` is true, and every action after it (the computer's answers
+        to what that action asked), so that the decision is again that player's own.
+        `mine=None` takes back the very last action. Returns how many actions were taken
+        back; raises IllegalAction (changing nothing) when there is none."""
+        if not self.can_undo(mine):
+            raise IllegalAction("there is nothing to undo in this step" if not self._undo else
+                                "there is nothing of yours to undo in this step")
+        taken = 0
+        while True:
+            state, decision, n_actions, n_log = self._undo.pop()
+            taken += len(self.actions) - n_actions
+            del self.actions[n_actions:]
+            del self.log[n_log:]
+            self.state, self._decision = state, decision
+            if mine is None or (decision is not None and mine(decision.player)):
+                break
+        self.log.append(("undo", {"actions": taken}))
+        for listener in self.listeners:
+            listener(self.log[-1])
+        return taken
 
     # -- telling -----------------------------------------------------------------------------------
     def status(self) -> str:

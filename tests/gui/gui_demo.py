@@ -129,3 +129,88 @@ def load_demo() -> LoadedRuleset:
     structure = TurnStructure(phases=(PhaseSpec("movement", ("axis_move",)),), powers=("Axis", "Allied"), turns=1)
     return LoadedRuleset(info=info, chain=(info,), plugins=pm, rules=rules,
                          logic=DemoLogic(rules, info, structure), options={})
+
+
+# -- a game where the computer answers within the person's step ------------------------------
+class DuelLogic(GameLogic):
+    """Axis (a person) moves pieces one at a time; after each move Allied (the computer)
+    must answer at once, in the same step, without dice: the case where undo must take back
+    the computer's answer together with the person's move. `roll` rolls a die (no undo past
+    it); `done` ends the step; two turns."""
+
+    def new_state(self, scenario: str, seed: int) -> GameState:
+        state = GameState(make_board(), self.rules, seed)
+        for c in range(COLS):
+            for r in range(ROWS):
+                state.control[sid(c, r)] = "Axis" if c >= 6 else "Allied"
+        state.add_piece("Infantry", "Axis", "7,2")
+        state.add_piece("Tank", "Axis", "8,4")
+        state.add_piece("Infantry", "Allied", "3,4")
+        return state
+
+    def decision(self, state: GameState) -> Decision | None:
+        flags = state.ns("duel")
+        if flags.get("done"):
+            return None
+        pending = flags.get("pending")
+        if pending is not None:
+            options = [Action("hold", {"piece": pending}, label=f"hold against #{pending}"),
+                       Action("fall_back", {"piece": pending}, label=f"fall back before #{pending}")]
+            return Decision("Allied", "answer", f"Axis piece #{pending} moved: hold or fall back?", options,
+                            context={"hex": state.piece(pending).space})
+        options = [Action("move", {"piece": p.id, "to": n}, label=f"move {p.kind} #{p.id} from {p.space} to {n}")
+                   for p in state.pieces_of("Axis") for n in state.board.neighbours(p.space)]
+        finish = Action("done", label="end the orders")
+        return Decision("Axis", "orders", "Give orders: move, roll, or end the orders",
+                        options + [Action("roll", label="roll a die for the weather"), finish], finish=finish)
+
+    def apply(self, state: GameState, action: Action) -> None:
+        flags = state.ns("duel")
+        if flags.get("pending") is not None:
+            if action.kind not in ("hold", "fall_back"):
+                raise IllegalAction("Allied must answer the move first")
+            flags["answers"] = flags.get("answers", ()) + (action.kind,)
+            flags["pending"] = None
+            return
+        if action.kind == "done":
+            flags["done"] = True
+        elif action.kind == "roll":
+            state.roll(1, 6, "the weather")
+        elif action.kind == "move":
+            piece = state.piece(action["piece"])
+            if piece.owner != "Axis" or action["to"] not in state.board.neighbours(piece.space):
+                raise IllegalAction(f"#{piece.id} cannot move to {action['to']}")
+            state.move(piece.id, action["to"])
+            state.emit("move", piece=piece.id, kind=piece.kind, owner=piece.owner, src=piece.space, to=action["to"])
+            flags["pending"] = piece.id
+        else:
+            raise IllegalAction(f"unknown order `{action.kind}`")
+
+    def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+        if name == "turn_start":
+            state.ns("duel").clear()
+
+
+def load_duel() -> LoadedRuleset:
+    info = RulesetInfo(
+        name="duel", title="Duel: the computer answers every move", root=Path("."), rules_files=(),
+        scenarios=(ScenarioInfo("ardennes", "A corner of the Ardennes"),), sides=("Axis", "Allied"))
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    rules = _Rules()
+    structure = TurnStructure(phases=(PhaseSpec("orders", ("axis_orders",)),), powers=("Axis", "Allied"), turns=2)
+    return LoadedRuleset(info=info, chain=(info,), plugins=pm, rules=rules,
+                         logic=DuelLogic(rules, info, structure), options={})
+
+
+class FirstOption:
+    """A computer player that always takes the first option (predictable in tests)."""
+
+    name = "first"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.calls = 0
+
+    def choose(self, ruleset: Any, state: Any, decision: Decision) -> Action:
+        self.calls += 1
+        return decision.options[0]

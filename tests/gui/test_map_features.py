@@ -48,15 +48,27 @@ def test_roads_rivers_towns_partial(demo, make_window, tmp_path):
     side = demo.state.control[partial]
     assert near(pixel(img, x - win.map.size * 0.5, y - win.map.size * 0.2), shade(win.side_colour(side), 0.72), 2)
     # a town's name and its VP badge
-    names = [getattr(i, "text", None) for i in win.layer.items]
+    names = [getattr(i, "text", None) for i in win.layer.items + win.layer.piece_items]
     assert "Bastogne" in names and "St. Vith" in names and "Marche" in names
     bx, by = win.map.screen("3,4")
-    badge = (bx + 3, by + win.map.size * 0.66 + 4)     # beside the digit
+    r = min(max(5.5, win.map.size * 0.13), 12.0)
+    badge = (bx - r * 0.75, by + win.map.size * 0.79)     # beside the digit
     assert near(pixel(img, *badge), VP_BADGE, 12)
     # three sides, three colours
     assert len({win.side_colour(s) for s in ("Axis", "Allied", "Neutral")}) == 3
-    # the counters say kind and count
-    assert "I2 T1" in names and "I1 T1" in names and "A1" in names
+    # a counter for each side's kind in a hex, with how many there are
+    drawn = {(sid, owner, kind) for sid, owner, kind, *_ in win.layer.counters}
+    assert {("7,2", "Axis", "Infantry"), ("7,2", "Axis", "Tank"), ("8,4", "Axis", "Artillery"),
+            ("3,4", "Allied", "Infantry"), ("3,4", "Allied", "Tank"), ("6,5", "Allied", "Infantry"),
+            ("6,5", "Axis", "Infantry")} <= drawn
+    assert "2" in names and "1" in names
+    # a counter is its side's dark colour, which stands out on its own side's ground
+    sid, owner, kind, x, y, w, h = next(c for c in win.layer.counters if c[:2] == ("3,4", "Allied"))
+    ox, oy = win.map.offset
+    body = pixel(img, x + ox + w - h * 0.15, y + oy + h * 0.12)
+    assert near(body, win.colours.counter("Allied"), 6), body
+    ground = win.side_colour("Allied")
+    assert sum(abs(a - b) for a, b in zip(body, ground, strict=True)) > 200
     # the scenario is approximate, and the panel says so
     texts = [getattr(i, "text", "") for i in win._panel_items]
     assert any(t.startswith("Map: approximate") for t in texts)
@@ -91,6 +103,49 @@ def test_screenshots_for_the_docs(demo, game, make_window, tmp_path):
     run_computer(win2)
     draw(win2, out / "gui_game_over.png")
     assert game.over
+
+
+def test_bulge_screenshots_for_the_docs(make_window, tmp_path):
+    """The Battle of the Bulge at three zooms, with hex ids, and after a turn of play;
+    in docs/screenshots when GUI_SCREENSHOTS=1 (else to tmp)."""
+    from clients import seats
+    from engine import plugins
+
+    out = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    rs = plugins.load("bulge")
+    game = Game(rs, None, seed=1)
+    win = make_window(game, computer=seats.assign(rs, []), width=1400, height=880)
+    draw(win)
+    win.render_to_png(out / "bulge_opening.png")
+    for zoom, name, centre in ((2.2, "bulge_zoom_front.png", "1710"), (4.0, "bulge_zoom_close.png", "1613")):
+        win.map.fit(win.map_area())
+        win.map.zoom(zoom, win.map.screen(centre))
+        win.map.centre_on(centre)
+        win.refresh()
+        if name == "bulge_zoom_close.png":
+            x, y = win.map.screen("1713")
+            win.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
+        draw(win)
+        win.render_to_png(out / name)
+    win.dispatch_event("on_mouse_leave", 0, 0)
+    win.show_ids = True
+    win.refresh()
+    draw(win)
+    win.render_to_png(out / "bulge_hex_ids.png")
+    # a turn of the computer against itself, up to a person's decision
+    win.show_ids = False
+    players = seats.assign(rs, ["all"], seed=3)
+    while (game.state.turn < 2 or win.computer_turn()) and not game.over:
+        d = game.decision
+        game.play(players[seats.seat_of(rs, d.player)].choose(rs, game.state, d))
+    win._narrate()
+    win.map.fit(win.map_area())
+    win.refresh()
+    draw(win)
+    win.render_to_png(out / "bulge_turn2.png")
+    for png in out.glob("bulge_*.png"):
+        assert png.stat().st_size < 500_000, png
 
 
 def test_an_owner_the_ruleset_did_not_list_gets_its_own_colour(demo, make_window):

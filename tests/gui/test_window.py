@@ -288,8 +288,10 @@ def test_play_window_runs_the_loop(game, monkeypatch):
     from clients import gui
 
     seen = []
+    intervals = []
 
-    def fake_run() -> None:
+    def fake_run(interval: float | None = 1 / 60) -> None:
+        intervals.append(interval)
         for w in list(pyglet.app.windows):
             if isinstance(w, gui.GameWindow):
                 seen.append(w)
@@ -298,6 +300,7 @@ def test_play_window_runs_the_loop(game, monkeypatch):
     monkeypatch.setattr(pyglet.app, "run", fake_run)
     assert gui.play_window(game, {}, None) == 0
     assert seen and seen[0].game is game
+    assert intervals == [None]          # no redraw timer: the window draws when something changed
 
 
 def test_resize_refits_the_map(game, make_window):

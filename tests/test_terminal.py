@@ -1,0 +1,250 @@
+"""The terminal client, driven through its input and output: undo that never hands a person
+the computer's decision, the finish option, confirmation before a partial name acts, narrowed
+lists, the text map, saving, narration and a closed pipe."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pytest
+
+from clients import terminal, textmap
+from engine import save
+from engine.actions import Action
+from engine.board import Board, Space
+from engine.game import Game
+from engine.hexgrid import from_offset
+from engine.state import GameState
+from tests.conftest import SKIRMISH
+from tests.gui.gui_demo import FirstOption, load_demo, load_duel
+
+
+class Console:
+    """Feeds lines to the client and keeps everything it writes (prompts included)."""
+
+    def __init__(self, lines: Iterable[str], interrupt: bool = False) -> None:
+        self.lines = list(lines)
+        self.out: list[str] = []
+        self.interrupt = interrupt
+
+    def read(self, prompt: str) -> str:
+        self.out.append(prompt)
+        if not self.lines:
+            if self.interrupt:
+                raise KeyboardInterrupt
+            raise EOFError
+        line = self.lines.pop(0)
+        self.out[-1] += line
+        return line
+
+    def write(self, text: str) -> None:
+        self.out.append(text)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.out)
+
+
+def play(game: Game, lines: Iterable[str], computer: dict[str, Any] | None = None, saver: Any = None,
+         interrupt: bool = False) -> tuple[int, Console]:
+    console = Console(lines, interrupt)
+    code = terminal.play_terminal(game, computer or {}, saver, read=console.read, write=console.write)
+    return code, console
+
+
+@pytest.fixture
+def duel() -> Game:
+    return Game(load_duel(), "ardennes", seed=1)
+
+
+def move_number(game: Game) -> str:
+    return str(next(i for i, a in enumerate(game.decision.options, 1) if a.kind == "move"))
+
+
+# -- undo ------------------------------------------------------------------------------------
+def test_undo_after_the_computers_answer_takes_back_both(duel):
+    saved: list[list[Action]] = []
+    code, c = play(duel, [move_number(duel), "undo"], computer={"Allied": FirstOption()},
+                   saver=lambda g: saved.append(list(g.actions)))
+    assert code == 0
+    assert duel.actions == [] and duel.decision.player == "Axis"
+    assert "undone: 2 actions" in c.text
+    assert "Allied (computer): hold against #1" in c.text
+    # the person was never asked the computer's question
+    assert "Allied: Axis piece" not in c.text
+    after = c.text.split("undone: 2 actions")[1]
+    assert "Axis: Give orders" in after
+    assert saved[-1] == []                    # written to the save at once
+
+
+def test_nothing_of_yours_to_undo_after_dice(duel):
+    code, c = play(duel, ["roll", "y", "undo"], computer={"Allied": FirstOption()})
+    assert [a.kind for a in duel.actions] == ["roll"]
+    assert "nothing" in c.text.split("> undo")[1]
+
+
+def test_an_interrupt_after_undo_keeps_the_undo(skirmish, tmp_path):
+    path = tmp_path / "game.json"
+    game = Game(skirmish, "hill", seed=4)
+    saver = lambda g: save.save(g, path)  # noqa: E731
+    while game.decision.kind != "move":          # the attack steps: pass
+        game.play(Action("pass"))
+    n = len(game.actions)
+    lines = ["1", "undo"]
+    with pytest.raises(KeyboardInterrupt):
+        play(game, lines, saver=saver, interrupt=True)
+    assert len(game.actions) == n
+    loaded = save.load(path, [SKIRMISH], trust_code=True)
+    assert len(loaded.actions) == n and loaded.state.signature() == game.state.signature()
+
+
+# -- the finish option ------------------------------------------------------------------------------
+@pytest.mark.parametrize("word", ["done", "pass", "finish", "end"])
+def test_the_finish_answers_to_its_words_after_confirmation(duel, word):
+    code, c = play(duel, [word, "n", word, "y"], computer={"Allied": FirstOption()})
+    assert duel.actions[:1] == [Action("done")] and len(duel.actions) == 1
+    assert c.text.count("really end? (y/n)") == 2
+
+
+def test_the_finish_by_number_needs_no_confirmation(duel):
+    n = str(duel.decision.options.index(duel.decision.finish) + 1)
+    code, c = play(duel, [n])
+    assert duel.actions == [Action("done")] and "really end" not in c.text
+
+
+def test_the_finish_is_always_listed(duel, monkeypatch):
+    monkeypatch.setattr(terminal, "MAX_SHOWN", 3)
+    code, c = play(duel, [])
+    listing = c.text.split("Axis: Give orders")[1]
+    assert "... and" in listing
+    n = duel.decision.options.index(duel.decision.finish) + 1
+    assert f"{n:>3}. end the orders   (or type `done`)" in listing
+
+
+# -- names, narrowing ---------------------------------------------------------------------------------
+def test_a_partial_name_shows_what_it_will_do_and_asks(duel):
+    code, c = play(duel, ["roll", "n"])
+    assert duel.actions == [] and not any(k == "roll" for k, _ in duel.log)     # no dice rolled
+    assert "that is:" in c.text and "roll a die for the weather" in c.text and "do it? (y/n)" in c.text
+    code, c = play(duel, ["weather", "y"])
+    assert [a.kind for a in duel.actions] == ["roll"]
+
+
+def test_a_narrowed_list_says_so_and_resets_after_an_action(duel):
+    first_infantry = next(a for a in duel.decision.options if a.kind == "move" and "Infantry" in a.label)
+    code, c = play(duel, ["move infantry", "1"], computer={"Allied": FirstOption()})
+    assert "options match `move infantry`" in c.text and "narrowed" in c.text
+    assert duel.actions[0] == first_infantry
+    # the next question lists every option again, numbered from the full list
+    after = c.text.split("Allied (computer)")[1]
+    assert f"{len(duel.decision.options):>3}." in after
+
+
+def test_an_exact_name_acts(duel):
+    option = next(a for a in duel.decision.options if a.kind == "move")
+    code, c = play(duel, [option.label.upper()], computer={"Allied": FirstOption()})
+    assert duel.actions[0] == option
+    assert "do it?" not in c.text
+
+
+# -- telling ----------------------------------------------------------------------------------------
+def test_both_sides_moves_are_told(duel):
+    code, c = play(duel, [move_number(duel)], computer={"Allied": FirstOption()})
+    move = duel.actions[0]
+    assert f"Axis Infantry moves from St. Vith (7,2) to {move['to']}" in c.text
+    assert "Allied (computer): hold against #1" in c.text
+
+
+def test_save_file_saves_now_and_after_every_action(skirmish, tmp_path):
+    path = tmp_path / "mine.json"
+    game = Game(skirmish, "hill", seed=2)
+    code, c = play(game, [f"save {path}", "pass"])
+    assert f"saved to {path}" in c.text
+    loaded = save.load(path, [SKIRMISH], trust_code=True)
+    assert len(loaded.actions) == len(game.actions) >= 1
+
+
+def test_save_without_a_file_says_how(duel):
+    code, c = play(duel, ["save"])
+    assert "save FILE" in c.text
+
+
+def test_a_closed_pipe_ends_quietly(duel):
+    saved = []
+
+    def write(text: str) -> None:
+        if len(written) > 5:
+            raise BrokenPipeError
+        written.append(text)
+
+    written: list[str] = []
+    code = terminal.play_terminal(duel, {}, saved.append, read=lambda p: "1", write=write)
+    assert code == 0 and saved
+
+
+def test_the_end_of_the_input_quits(duel):
+    code, c = play(duel, [])
+    assert code == 0
+
+
+# -- the text map -----------------------------------------------------------------------------------
+def test_the_text_map_shows_roads_rivers_and_explains_the_ids():
+    game = Game(load_demo(), "ardennes", seed=1)
+    text = textmap.hex_map(game.state, game.ruleset.logic)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert "=" in text and ("|" in text or "~" in text) and "#" in text
+    assert "= / \\ road" in text and "| ~ river" in text and "# bridge" in text
+    assert "hex ids are column,row" in text
+    # the road from 0,4 east: two road hexes of row 4 side by side are joined by `=`
+    row4 = next(line for line in lines if line.startswith("  4 "))
+    assert "=" in row4
+
+
+def _big_board(cols: int, rows: int) -> Board:
+    spaces = [Space(f"{c:02d}{r:02d}", f"{c:02d}{r:02d}", "hex", from_offset(c, r), {"col": c, "row": r})
+              for c in range(1, cols + 1) for r in range(1, rows + 1)]
+    return Board.hex_map(spaces, {frozenset(("0101", "0201")): {"road": True}})
+
+
+def test_a_wide_map_is_windowed_to_80_columns():
+    game = Game(load_demo(), "ardennes", seed=1)
+    big = _big_board(40, 12)
+    wide = GameState(big, game.ruleset.rules, 1)
+    wide.add_piece("Infantry", "Axis", "3005")
+    text = textmap.hex_map(wide, game.ruleset.logic)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "part of the map" in text
+    assert "hex ids are column then row, two digits each" in text
+    around = textmap.hex_map(wide, game.ruleset.logic, around="0505", radius=3)
+    assert max(len(line) for line in around.splitlines()) <= 80
+
+
+def test_the_bulge_map_fits_80_columns():
+    from engine import plugins
+
+    rs = plugins.load("bulge")
+    game = Game(rs, None, 1)
+    text = textmap.hex_map(game.state, rs.logic)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "road" in text and "river" in text and "column then row" in text
+
+
+# -- the engine's undo, as both clients use it ----------------------------------------------------
+def test_game_undo_for_a_player_takes_back_the_answers_after_it(duel):
+    def mine(player: str) -> bool:
+        return player == "Axis"
+
+    start = duel.state.signature()
+    duel.play(next(a for a in duel.decision.options if a.kind == "move"))
+    duel.play(duel.decision.options[0])          # Allied answers
+    assert duel.decision.player == "Axis"
+    assert duel.can_undo() and duel.can_undo(mine) and not duel.can_undo(lambda p: p == "Nobody")
+    assert duel.undo(mine) == 2
+    assert duel.actions == [] and duel.state.signature() == start and duel.decision.player == "Axis"
+    assert duel.log[-1] == ("undo", {"actions": 2})
+    # with no player given, only the very last action goes
+    duel.play(next(a for a in duel.decision.options if a.kind == "move"))
+    duel.play(duel.decision.options[0])
+    assert duel.undo() == 1 and duel.decision.player == "Allied"
