@@ -1,10 +1,12 @@
 """The Battle of the Bulge starting position as data: rulesets/bulge/data/scenario.json and
 its two variants, written by scripts/build_bulge_scenario.py from oob.json.
 
-The pieces per side, type and area are those the Python set-up placed before the position
-became data (frozen below); the files are what the script writes today; the ruleset's own
-scenario checks find nothing wrong; a broken file is refused in one line naming the file
-and the entry.
+The pieces per side, type and area are those the Python set-up (rulesets/bulge/scenario.setup,
+deleted when the position became data) placed, frozen below; before it went, each file was
+checked to be that set-up piece for piece (ids, spaces, groups, control in order). The files
+are what the script writes today; the options choose them; the ruleset's own scenario
+checks find nothing wrong; a broken file is refused in one line naming the file and the
+entry.
 """
 
 from __future__ import annotations
@@ -12,11 +14,13 @@ from __future__ import annotations
 import importlib.util
 import json
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from engine import plugins
+from engine.scenario import ScenarioDataError
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "rulesets" / "bulge" / "data"
@@ -25,8 +29,9 @@ FILES = {"default": "scenario.json", "rulebook_stacking": "scenario-rulebook-sta
          "custom_setup": "scenario-custom-setup.json"}
 OPTIONS = {"default": {}, "rulebook_stacking": {"stacking_rulebook": "true"}, "custom_setup": {"custom_setup": "true"}}
 
-# What the Python set-up (rulesets/bulge/scenario.setup, before this file) put where, for the
-# default options: (side, type) -> pieces on the board / on each reinforcement chart / off board.
+# What the Python set-up put where (the same counts for every file; in the custom set-up the
+# board's pieces wait in the pools): (side, type) -> pieces on the board / off board / on
+# each reinforcement chart.
 ON_BOARD = {("Axis", "Infantry"): 35, ("Axis", "Tank"): 5, ("Axis", "Artillery"): 18, ("Axis", "Truck"): 3,
             ("Axis", "Supply"): 52, ("Allies", "Infantry"): 12, ("Allies", "Tank"): 3, ("Allies", "Artillery"): 7,
             ("Allies", "Truck"): 2, ("Allies", "Supply"): 6}
@@ -101,33 +106,6 @@ def test_the_pieces_per_side_type_and_area_are_the_old_set_up(variant):
 
 
 @pytest.mark.parametrize("variant", list(FILES))
-def test_the_files_are_the_python_set_up_piece_for_piece(variant):
-    """Run while rulesets/bulge/scenario.setup() still existed; removed with it."""
-    from engine.rules_logic import initial_vars
-    from engine.scenario import read_scenario, scenario_board, set_up
-    from engine.state import GameState
-    from rulesets.bulge import mapdata, scenario
-
-    rs = ruleset(variant)
-    old = GameState(mapdata.load_map()[0], rs.rules, 0)
-    old.vars = initial_vars(rs.rules)
-    scenario.setup(old, rs.rules.options)
-    path = DATA / FILES[variant]
-    sc = read_scenario(path)
-    new = GameState(scenario_board(path, sc), rs.rules, 0)
-    new.vars = initial_vars(rs.rules)
-    set_up(new, sc, rs.rules, path.name)
-
-    def pieces(state):
-        return [(p.id, p.kind, p.owner, p.space, p.group, p.hits, p.status, p.carrier) for p in state.pieces.values()]
-
-    assert pieces(new) == pieces(old)
-    assert list(new.control.items()) == list(old.control.items())
-    assert dict(new.resources) == dict(old.resources) and new.vars == old.vars and new.turn == old.turn
-    assert [(s, new.ids_at(s)) for s in new.occupied()] == [(s, old.ids_at(s)) for s in old.occupied()]
-
-
-@pytest.mark.parametrize("variant", list(FILES))
 def test_every_piece_keeps_its_formation(variant):
     oob = json.loads((DATA / "oob.json").read_text(encoding="utf-8"))
     _, state = start(variant)
@@ -188,3 +166,85 @@ def test_the_committed_files_are_what_the_script_writes(variant):
     assert text == (DATA / FILES[variant]).read_text(encoding="utf-8"), (
         f"{FILES[variant]} is stale: run python scripts/build_bulge_scenario.py")
     assert mod.dumps(mod.build(variant)) == text  # same input, same output
+
+
+# -- broken files --------------------------------------------------------------------------------------
+def broken(tmp_path: Path, change) -> Path:
+    doc = json.loads((DATA / "scenario.json").read_text(encoding="utf-8"))
+    doc["map"] = str(DATA / "map.json")
+    text = change(doc)
+    path = tmp_path / "scenario.json"
+    path.write_text(text if isinstance(text, str) else json.dumps(doc), encoding="utf-8")
+    return path
+
+
+def new_game_from(path: Path):
+    from rulesets.bulge.logic import BulgeLogic
+
+    rs = ruleset("default")
+    info = rs.info.scenarios[0]
+    logic = BulgeLogic(rs.rules, replace(rs.info, scenarios=(replace(info, path=path),)), rs.structure)
+    return logic.new_state(info.name, 0)
+
+
+def _unknown_type(doc):
+    doc["pieces"][3]["kind"] = "Panzerfaust"
+
+
+def _off_the_map(doc):
+    doc["pieces"][5]["space"] = "9999"
+
+
+def _no_such_area(doc):
+    doc["pieces"][-1]["space"] = "chart:Eastern:2"
+
+
+def _bad_count(doc):
+    doc["pieces"][0]["count"] = 0
+
+
+@pytest.mark.parametrize("change, message", [
+    (_unknown_type, r"^scenario\.json: pieces\[3\]: unknown unit type `Panzerfaust`"),
+    (_off_the_map, r"^scenario\.json: pieces\[5\] \(\w+\): no space or off-board area `9999`$"),
+    (_no_such_area, r"^scenario\.json: pieces\[\d+\] \(\w+\): no space or off-board area `chart:Eastern:2`$"),
+    (_bad_count, r"^scenario\.json: pieces\[0\] \(\w+\)\.count: "),
+    (lambda doc: json.dumps(doc)[:-40], r"^\S*scenario\.json: not valid JSON \("),
+])
+def test_a_broken_scenario_file_is_refused_in_one_line_naming_the_file_and_the_entry(tmp_path, change, message):
+    path = broken(tmp_path, change)
+    with pytest.raises(ScenarioDataError, match=message) as err:
+        new_game_from(path)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("options, file", [
+    ({}, "scenario.json"), ({"stacking_limit": "6"}, "scenario.json"),
+    ({"stacking_rulebook": "true"}, "scenario-rulebook-stacking.json"),
+    ({"custom_setup": "true"}, "scenario-custom-setup.json"),
+    ({"custom_setup": "true", "stacking_rulebook": "true"}, "scenario-custom-setup.json"),
+])
+def test_the_options_choose_the_scenario_file(options, file):
+    from rulesets.bulge import scenario
+
+    info = ruleset("default").info
+    assert info.scenarios[0].path == DATA / "scenario.json"
+    assert scenario.variant_file(info.scenarios[0].path, options) == DATA / file
+    assert {DATA / "map.json", DATA / "oob.json", *(DATA / f for f in FILES.values())} <= set(info.data_files)
+
+
+def test_a_scenario_without_variant_files_keeps_its_own(tmp_path):
+    from rulesets.bulge import scenario
+
+    path = tmp_path / "scenario.json"
+    assert scenario.variant_file(path, {"custom_setup": True, "stacking_rulebook": True}) == path
+
+
+def test_a_stacking_limit_below_the_files_4_is_refused_before_play():
+    """The set-up is a fixed position packed 4 combat units a hex: a looser limit keeps it, a
+    stricter one is refused by the ruleset's checks (the players may set up with custom_setup)."""
+    from engine.game import Game, ScenarioError
+
+    with pytest.raises(ScenarioError, match="starts over the stacking limit"):
+        Game(plugins.load("bulge", options={"stacking_limit": "3"}), None, seed=0)
+    game = Game(plugins.load("bulge", options={"stacking_limit": "3", "custom_setup": "true"}), None, seed=0)
+    assert game.decision.kind == "setup"
