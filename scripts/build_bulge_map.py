@@ -3,7 +3,10 @@
 
 Reads the committed fact tables in ``rulesets/bulge/data/facts/`` (transcribed from
 ``/work/shared/reference/bulge/GAZETTEER.md``, each row with its source key) and writes
-``rulesets/bulge/data/map.json``.  Standard library only, deterministic.
+``rulesets/bulge/data/map.json`` in the engine's generic map format (``wargame-map/1``, see
+engine/mapfile.py): one space per hex whose ``attrs`` keep the map's facts, ``link_hexes``
+for adjacency, and one link per hex side with a road or a river.  Standard library only
+(and the engine's hex geometry), deterministic.
 
     python scripts/build_bulge_map.py            # write map.json
     python scripts/build_bulge_map.py --ascii    # also print a one-char-per-hex overview
@@ -502,7 +505,9 @@ def make_grid():
     return grid
 
 
-def build(return_debug: bool = False):
+def build_facts(return_debug: bool = False):
+    """The map's facts: hexes with their attributes, road pairs and river edges, and the
+    other facts (lines, notes, sources). `build()` turns them into the file's format."""
     facts = load_facts()
     grid = make_grid()
     full = {h for h, f in grid.items() if f >= 0.5}
@@ -1062,25 +1067,88 @@ def build(return_debug: bool = False):
 # ---------------------------------------------------------------------------------------
 
 
-def dumps(data: dict) -> str:
-    """Deterministic JSON: one hex / road / river per line."""
+#: the hex facts kept as space attributes, in this order (rules, clients and the computer
+#: player read them by these names)
+HEX_ATTRS = ("col", "row", "lat", "lon", "partial", "country", "town", "also", "size", "vp",
+             "historic_axis", "control", "edge", "army", "road_exit")
+MAP_FORMAT = "wargame-map/1"
+
+
+def build() -> dict:
+    """The map file: the facts of `build_facts()` in the generic `wargame-map/1` format."""
+    return to_map(build_facts())
+
+
+def to_map(data: dict) -> dict:
+    """Hexes become spaces (`hex: [q, r]`, the facts in `attrs`, the town as the name);
+    every two touching hexes are linked (`link_hexes`), and a hex side with a road or a
+    river carries `road`, `river`, `barrier` and `bridge` (only when there is one). The
+    geometry (orientation, hex size, projection, the historical lines) goes in `layout`;
+    the VP note, the design notes and the sources in `notes`."""
+    spaces = []
+    for h in data["hexes"]:
+        extra = set(h) - {"id", "q", "r", *HEX_ATTRS}
+        if extra:
+            raise ValueError(f"hex {h['id']}: facts with no attribute name: {sorted(extra)}")
+        spaces.append({"id": h["id"], "name": h["town"] or h["id"], "kind": "hex", "hex": [h["q"], h["r"]],
+                       "attrs": {k: h[k] for k in HEX_ATTRS}})
+    links: dict[tuple[str, str], dict] = {}
+    for a, b in data["roads"]:
+        links.setdefault(tuple(sorted((a, b))), {})["road"] = True
+    for river in data["rivers"]:
+        attrs = links.setdefault(tuple(sorted(river["hexes"])), {})
+        attrs["river"] = river["river"]
+        attrs["barrier"] = bool(river["barrier"])
+        if river["bridge"]:
+            attrs["bridge"] = True
+    notes = [data["vp_note"], *data["notes"]]
+    notes += [f"Source {key}: {text}" for key, text in data["sources"].items()]
+    return {
+        "format": MAP_FORMAT,
+        "name": data["name"],
+        "fidelity": data["fidelity"],
+        "source": data["source"],
+        "layout": {
+            "kind": "hex-pointy",
+            "orientation": data["orientation"],
+            "hex_km": data["hex_km"],
+            "projection": data["projection"],
+            "lines": data["lines"],
+        },
+        "link_hexes": True,
+        "notes": notes,
+        "spaces": spaces,
+        "links": [{"a": a, "b": b, "attrs": attrs} for (a, b), attrs in sorted(links.items())],
+    }
+
+
+def dumps(doc: dict) -> str:
+    """Deterministic JSON: one space / link / note per line, one layout entry per line."""
     out = ["{"]
-    keys = list(data)
+    keys = list(doc)
     for i, k in enumerate(keys):
-        v = data[k]
+        v = doc[k]
         comma = "," if i < len(keys) - 1 else ""
-        if k in ("hexes", "roads", "rivers", "notes") and isinstance(v, list):
+        if k in ("spaces", "links", "notes") and isinstance(v, list):
             out.append(f"  {json.dumps(k)}: [")
             for j, item in enumerate(v):
                 c = "," if j < len(v) - 1 else ""
                 out.append("    " + json.dumps(item, ensure_ascii=False) + c)
             out.append("  ]" + comma)
-        elif k in ("lines", "sources", "projection") and isinstance(v, dict):
+        elif k == "layout" and isinstance(v, dict):
             out.append(f"  {json.dumps(k)}: {{")
             sub = list(v)
             for j, sk in enumerate(sub):
                 c = "," if j < len(sub) - 1 else ""
-                out.append(f"    {json.dumps(sk)}: " + json.dumps(v[sk], ensure_ascii=False) + c)
+                if sk == "lines" and isinstance(v[sk], dict):
+                    out.append(f"    {json.dumps(sk)}: {{")
+                    names = list(v[sk])
+                    for n, name in enumerate(names):
+                        cc = "," if n < len(names) - 1 else ""
+                        out.append(f"      {json.dumps(name)}: " + json.dumps(v[sk][name], ensure_ascii=False) + cc)
+                    out.append("    }" + c)
+                else:
+                    out.append(f"    {json.dumps(sk)}: " + json.dumps(v[sk], ensure_ascii=False) + c)
             out.append("  }" + comma)
         else:
             out.append(f"  {json.dumps(k)}: " + json.dumps(v, ensure_ascii=False) + comma)
@@ -1123,8 +1191,8 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="fail if map.json is stale")
     ap.add_argument("--report", action="store_true", help="print build statistics")
     args = ap.parse_args(argv)
-    data, debug = build(return_debug=True)
-    text = dumps(data)
+    data, debug = build_facts(return_debug=True)
+    text = dumps(to_map(data))
     if args.check:
         current = OUT.read_text(encoding="utf-8") if OUT.exists() else ""
         if current != text:

@@ -3,10 +3,12 @@ happens by itself at the boundaries, when the game is over, and how it is shown.
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
 from typing import Any
 
 from engine.actions import Action, Decision, IllegalAction
-from engine.rules_logic import RulesLogic, initial_vars
+from engine.rules_logic import RulesLogic
 from engine.ruleset import Result
 from engine.state import GameState
 from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terrain, upkeep
@@ -23,11 +25,16 @@ class BulgeLogic(RulesLogic):
 
     # -- setting up ---------------------------------------------------------------------------------
     def new_state(self, scenario_name: str, seed: int) -> GameState:
-        board, _ = mapdata.load_map()
-        state = GameState(board, self.rules, seed)
-        state.vars = initial_vars(self.rules)
-        scenario.setup(state, self.rules.options)
-        return state
+        """The scenario's file (data/scenario.json), set up by the generic RulesLogic; the
+        custom_setup and stacking_rulebook options choose the file beside it that holds their
+        starting position (scenario.variant_file)."""
+        info = self.info.scenario(scenario_name)
+        path = scenario.variant_file(info.path, self.rules.options) if info.path is not None else None
+        if path == info.path:
+            return super().new_state(scenario_name, seed)
+        chosen = copy.copy(self)
+        chosen.info = replace(self.info, scenarios=(replace(info, path=path),))
+        return super(BulgeLogic, chosen).new_state(scenario_name, seed)
 
     # -- the steps ------------------------------------------------------------------------------------
     def host_decision(self, state: GameState) -> Decision | None:

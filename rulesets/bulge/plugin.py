@@ -26,10 +26,10 @@ INFO = RulesetInfo(
         "ardennes-1944", "The Ardennes offensive, 16 December 1944",
         "8 turns, Red to White. The Axis wins at once with 24 VP; the Allies win by holding to the end. "
         "The board is a designer's approximation from the historical record, not the printed map.",
-        fidelity="approximate"),),
+        fidelity="approximate", path=scenario.SCENARIO_FILE),),
     version="1",
     sides=("Axis", "Allies"),
-    data_files=(mapdata.MAP_FILE, scenario.OOB_FILE),
+    data_files=(mapdata.MAP_FILE, *scenario.SCENARIO_FILES, scenario.OOB_FILE),
     description="Hex map of the Ardennes, supply tokens, combat strips with twelve-sided dice.",
 )
 

@@ -1,6 +1,8 @@
 """Data checks for the approximate Ardennes hex map (rulesets/bulge/data/map.json).
 
-The JSON is loaded directly; the engine is never imported. The last test re-runs
+The file is in the engine's generic map format (`wargame-map/1`); the JSON is loaded
+directly and the engine is never imported. Most checks read it through `legacy_view`, the
+hexes / roads / rivers it was written as before. The last test re-runs
 scripts/build_bulge_map.py in-process and checks that the committed file is what the
 script produces from the fact tables today.
 """
@@ -14,13 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.bulge.legacy import legacy_view
+
 ROOT = Path(__file__).resolve().parents[2]
 MAP_PATH = ROOT / "rulesets" / "bulge" / "data" / "map.json"
 SCRIPT = ROOT / "scripts" / "build_bulge_map.py"
 
 RULEBOOK_NAMES = ("Prüm", "Martelange", "Bastogne", "Ortheuville", "Vielsalm")
 ARMIES = ("6PzA", "5PzA", "7A")
-HEX_KEYS = {
+HEX_KEYS = (
     "id",
     "q",
     "r",
@@ -39,13 +43,18 @@ HEX_KEYS = {
     "edge",
     "army",
     "road_exit",
-}
+)
 
 
 @pytest.fixture(scope="module")
-def board() -> dict:
+def doc() -> dict:
     with MAP_PATH.open(encoding="utf-8") as f:
         return json.load(f)
+
+
+@pytest.fixture(scope="module")
+def board(doc) -> dict:
+    return legacy_view(doc)
 
 
 @pytest.fixture(scope="module")
@@ -104,6 +113,25 @@ def road_path(graph: dict[str, set[str]], start: str, goal: str) -> list[str]:
 # --- shape -----------------------------------------------------------------------------
 
 
+def test_generic_format(doc):
+    assert doc["format"] == "wargame-map/1"
+    assert doc["link_hexes"] is True
+    assert doc["layout"]["kind"] == "hex-pointy"
+    assert set(doc) <= {"format", "name", "fidelity", "source", "notes", "layout", "link_hexes", "spaces", "links"}
+    for s in doc["spaces"]:
+        assert s["kind"] == "hex" and len(s["hex"]) == 2, s["id"]
+        assert s["name"] == (s["attrs"]["town"] or s["id"])
+        assert list(s["attrs"]) == [k for k in HEX_KEYS if k not in ("id", "q", "r")], s["id"]
+    pairs = [(link["a"], link["b"]) for link in doc["links"]]
+    assert pairs == sorted(set(pairs)) and all(a < b for a, b in pairs)
+    for link in doc["links"]:
+        attrs = link["attrs"]
+        assert attrs and set(attrs) <= {"road", "river", "barrier", "bridge"}, link
+        assert attrs.get("road", True) is True and attrs.get("bridge", True) is True, link
+        assert ("river" in attrs) == ("barrier" in attrs), link
+        assert "bridge" not in attrs or "river" in attrs, link
+
+
 def test_top_level_shape(board):
     assert board["name"] == "Ardennes, December 1944"
     assert board["fidelity"] == "approximate"
@@ -122,7 +150,7 @@ def test_hex_records_and_odd_r_labels(board):
     ids = [h["id"] for h in board["hexes"]]
     assert len(ids) == len(set(ids))
     for h in board["hexes"]:
-        assert set(h) == HEX_KEYS, h["id"]
+        assert list(h) == list(HEX_KEYS), h["id"]
         assert h["id"] == f"{h['col']:02d}{h['row']:02d}"
         # odd-r offset from axial, 1-based labels
         assert h["row"] - 1 == h["r"]

@@ -1,4 +1,6 @@
-"""Data checks for the Battle of the Bulge order of battle (rulesets/bulge/data/oob.json).
+"""Data checks for the Battle of the Bulge order of battle (rulesets/bulge/data/oob.json)
+and the starting positions written from it (data/scenario.json and its variants, by
+scripts/build_bulge_scenario.py).
 
 These tests load the JSON directly and never import the engine. The gazetteer checks read
 /work/shared/reference/bulge/GAZETTEER.md (or the file named by $BULGE_GAZETTEER) when it
@@ -18,6 +20,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 OOB_PATH = ROOT / "rulesets" / "bulge" / "data" / "oob.json"
+SCENARIOS = tuple(ROOT / "rulesets" / "bulge" / "data" / name for name in
+                  ("scenario.json", "scenario-rulebook-stacking.json", "scenario-custom-setup.json"))
+MAP_PATH = ROOT / "rulesets" / "bulge" / "data" / "map.json"
 GAZETTEER = Path(
     os.environ.get("BULGE_GAZETTEER", "/work/shared/reference/bulge/GAZETTEER.md")
 )
@@ -340,3 +345,55 @@ def test_allied_setup_west_of_line(oob, gazetteer):
         assert min(offs) < -0.02, f"{e['formation']}: no place clearly west of the line"
     for s in oob["supply_on_board"]["Allies"]:
         assert offset(gazetteer, s["near"]) <= LINE_TOLERANCE, s
+
+
+# ---------------------------------------------------------------- the scenario files
+
+
+def scenario_pieces(path: Path) -> list[dict]:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    assert doc["format"] == "wargame-scenario/1" and doc["name"] == "ardennes-1944" and doc["map"] == "map.json"
+    return doc["pieces"]
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_scenario_holds_exactly_the_order_of_battle(oob, path):
+    want: Counter = Counter()
+    for side in SIDES:
+        for e in oob["setup"][side]:
+            want.update({(side, k, e["short"], "start"): n for k, n in e["pieces"].items()})
+        want[(side, "Supply", "", "start")] += sum(t["tokens"] for t in oob["supply_on_board"][side])
+        for k, n in oob["offboard"][side].items():
+            if n:
+                want[(side, "Supply" if k == "supply" else k, "", f"offboard:{side}")] += n
+    for chart, rows in oob["charts"].items():
+        for e in rows:
+            side = "Axis" if chart == "Axis" else "Allies"
+            want.update({(side, k, e["short"], f"chart:{chart}:{e['turn']}"): n for k, n in e["pieces"].items()})
+    have: Counter = Counter()
+    for p in scenario_pieces(path):
+        space = p["space"]
+        area = space if space.startswith(("offboard:", "chart:")) else "start"
+        have[(p["owner"], p["kind"], p.get("group", ""), area)] += p.get("count", 1)
+    assert have == want
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
+def test_scenario_pieces_stand_on_the_map_or_in_a_declared_area(path):
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    spaces = {s["id"]: s for s in json.loads(MAP_PATH.read_text(encoding="utf-8"))["spaces"]}
+    areas = [a["id"] for a in doc["areas"]]
+    assert len(areas) == len(set(areas)) and {"offboard:Axis", "offboard:Allies"} <= set(areas)
+    used = set()
+    for p in doc["pieces"]:
+        if ":" in p["space"]:
+            assert p["space"] in areas, p
+            used.add(p["space"])
+        else:
+            assert p["space"] in spaces and not spaces[p["space"]]["attrs"]["partial"], p
+            assert doc["control"][p["space"]] == p["owner"], p
+    assert used == set(areas)
+    assert set(doc["control"]) == {sid for sid, s in spaces.items() if not s["attrs"]["partial"]}
+    assert all(doc["control"][sid] == s["attrs"]["control"] for sid, s in spaces.items() if sid in doc["control"])
+    pool = path.name == "scenario-custom-setup.json"
+    assert pool == any(p["space"].startswith("setup:") for p in doc["pieces"])
