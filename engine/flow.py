@@ -28,6 +28,7 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
     last: Boundary | None = None
     for name, args in boundaries:
         last = (name, args)
+        logic.before_boundary(state, name, args)
         state.emit(name, **args)
         if name in _HOOKED:
             getattr(hooks, "wargame_" + name)(state=state, rules=rules, **args)

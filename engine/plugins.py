@@ -531,7 +531,8 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
         _register(pm, plugin, notes)
     info = chain[-1][1] if chain else RulesetInfo("(file)", "(file)", path.parent, (path,), ())
     registry = build_registry(pm, info)
-    diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None))
+    diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None,
+                                       report_unread=True))
     if chain:
         diagnostics += _check_data_files(chain[-1][1])
     return diagnostics + [Diagnostic(Pos(str(path), 0, 0), n, severity="note") for n in notes]

@@ -281,7 +281,7 @@ class RulesLogic(GameLogic):
             state.started = (key, "over")
 
     # -- boundaries -------------------------------------------------------------------------------------
-    def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+    def before_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         reset = _RESETS.get(name)
         if reset is not None:
             for v in self.rules.vars.values():

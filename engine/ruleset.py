@@ -100,6 +100,10 @@ class GameLogic:
     def apply(self, state: GameState, action: Action) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def before_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
+        """Called at every boundary before anything is bound to it runs (game variables go
+        back to their starting values here, so rules bound to the boundary see them fresh)."""
+
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         """Called at every sequence boundary (turn_start, phase_start, step_start, ...), after
         the plugins' hooks and the rules files' handlers. For automatic work in Python that

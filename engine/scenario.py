@@ -130,4 +130,10 @@ def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario
     for var, value in sc.vars.items():
         if var not in declared:
             raise ScenarioDataError(f"{name}: vars: the rules declare no variable `{var}`")
+        try:
+            from dsl.loader import coerce_option
+
+            value = coerce_option(declared[var].type, value)
+        except ValueError as exc:
+            raise ScenarioDataError(f"{name}: vars.{var}: the variable is `{declared[var].type}`: {exc}") from None
         state.vars[var] = tuple(value) if isinstance(value, list) else value

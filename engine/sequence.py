@@ -70,7 +70,8 @@ class TurnStructure:
     # a game that ends at a boundary stops right there.
     def begin(self, state: GameState) -> Iterator[Boundary]:
         """Put the state on the first step of the game, yielding the boundaries crossed."""
-        state.turn, state.power_index, state.phase_index, state.step_index = 1, 0, 0, 0
+        # a scenario may start later than turn 1
+        state.turn, state.power_index, state.phase_index, state.step_index = max(1, state.turn), 0, 0, 0
         yield ("turn_start", self._turn_args(state))
         if self.per_power:
             yield ("power_start", self._turn_args(state))

@@ -150,3 +150,26 @@ def test_a_require_past_the_guard_refuses_the_action_with_its_reason(tmp_path: P
     with pytest.raises(IllegalAction, match="not into D today"):
         game.play(to_d)
     assert game.state.signature() == before
+
+
+def test_a_scenario_may_start_later_and_event_rules_see_fresh_variables(tmp_path: Path) -> None:
+    import json
+
+    sc = json.loads((DUEL / "scenario.json").read_text())
+    sc["start"] = {"turn": 3}
+    (tmp_path / "scenario.json").write_text(json.dumps(sc))
+    (tmp_path / "map.json").write_text((DUEL / "map.json").read_text())
+    text = (DUEL / "duel.rules").read_text() + (
+        '\nvar budget: int = 0 each step\n'
+        'rule give on step_start(phase, step) when step == "advance" { budget = 5 }\n')
+    (tmp_path / "duel.rules").write_text(text)
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([tmp_path / "duel.rules"], reg)
+    info = RulesetInfo("duel", "Duel", tmp_path, (tmp_path / "duel.rules",),
+                       (ScenarioInfo("road", "r", path=tmp_path / "scenario.json"),), sides=("Red", "Blue"))
+    rs = LoadedRuleset(info, (info,), plugins._manager(), rules, RulesLogic(rules, info, structure_from_rules(rules)),
+                       rules.options)
+    game = Game(rs, "road", seed=3)
+    assert game.state.turn == 3
+    assert game.state.vars["budget"] == 5          # reset before the rule ran, not after
