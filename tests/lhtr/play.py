@@ -157,5 +157,35 @@ class Play:
         return self.state.pieces.get(pid)
 
 
+#: where `situation` puts a spare infantry of the power to play, free to move in both move
+#: phases, so that a phase does not end by itself when the units under test have done
+SPARE = {"Germany": "Southern Europe", "USSR": "Kazakh S.S.R.", "UK": "Eastern Canada", "Japan": "Manchuria",
+         "US": "Central United States"}
+
+
+def situation(power: str, pieces: Iterable[tuple[str, str, str, int]], control: Mapping[str, str] | None = None,
+              step: str = "combat_move", ipc: int | None = None, spare: bool = True,
+              **options: Any) -> tuple[Play, dict[str, list[int]]]:
+    """`power`'s turn in round 1 on a board holding only `pieces` ((kind, owner, space, count))
+    and a spare infantry (see SPARE), with the scenario's control changed by `control`,
+    played on to `step`. Returns the game and the piece ids by "owner kind space"."""
+    g = Play.new(**options)
+    g.walk_to(power, "purchase", turn=1)
+    g.clear()
+    ids: dict[str, list[int]] = {}
+    if spare:
+        pieces = [*pieces, ("Infantry", power, SPARE[power], 1)]
+    for kind, owner, space, n in pieces:
+        ids.setdefault(f"{owner} {kind} {space}", []).extend(g.add(kind, owner, space, n))
+    for space, owner in (control or {}).items():
+        g.hold(space, owner)
+    if ipc is not None:
+        g.set_ipc(power, ipc)
+    g.restart_turn()
+    if step != "purchase":
+        g.walk_to(power, step, turn=1)
+    return g, ids
+
+
 def option_args(actions: Iterable[Action]) -> list[Mapping[str, Any]]:
     return [dict(a.args) for a in actions]
