@@ -55,6 +55,8 @@ class Play:
         self.state = state
         self.decision = decision
         self.events: list[tuple[str, dict[str, Any]]] = []
+        #: every event since the game was set up (or `log` was emptied)
+        self.log: list[tuple[str, dict[str, Any]]] = []
 
     @classmethod
     def new(cls, seed: int = 0, **options: Any) -> Play:
@@ -67,11 +69,19 @@ class Play:
     def act(self, move: str, /, **args: Any) -> list[tuple[str, dict[str, Any]]]:
         self.state, self.decision = flow.apply(self.rs, self.state, Action(move, args))
         self.events = list(self.state.events)
+        self.log += self.events
         self.state.events.clear()
         return self.events
 
     def why_not(self, move: str, /, **args: Any) -> str | None:
         return flow.why_not(self.rs, self.state, Action(move, args))
+
+    def arrived(self, units: Iterable[int], came_from: str) -> None:
+        """As if these units had moved into their space from `came_from` (a retreat goes there)."""
+        cf = dict(self.state.vars["came_from"])
+        for u in units:
+            cf[u] = came_from
+        self.state.vars["came_from"] = cf
 
     def finish(self) -> None:
         self.act("finish")

@@ -41,8 +41,8 @@ def test_a_power_without_its_capital_buys_nothing() -> None:
     assert g.rs.rules.steps["purchase"].moves[0].check(g.state, "Infantry") == \
         "USSR cannot buy while the enemy holds its capital"
     g.restart_turn()
-    # nothing to offer: the USSR's purchase passed by itself, and its whole turn with it
-    assert g.power == "Germany" and g.step == "purchase"
+    # nothing to offer: the USSR's purchase passed by itself
+    assert g.power == "USSR" and g.step == "combat_move"
     assert g.ipc("USSR") == 24 and g.at("pending:USSR") == []
 
 
