@@ -210,6 +210,32 @@ def test_an_amphibious_assault_with_shore_bombardment() -> None:
     assert g.state.control["Karelia S.S.R."] == "Germany"
 
 
+def test_an_assault_from_a_contested_zone_lands_once_the_sea_battle_is_won() -> None:
+    g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("Infantry", "Germany", "Germany", 1),
+                                   ("Battleship", "Germany", "SZ 5", 1), ("Destroyer", "UK", "SZ 5", 1),
+                                   ("Infantry", "USSR", "Karelia S.S.R.", 1), ("Tank", "Germany", "Belorussia", 1)])
+    inf, tp = ids["Germany Infantry Germany"][0], ids["Germany Transport SZ 5"][0]
+    tank = ids["Germany Tank Belorussia"][0]
+    g.act("go", u=inf)
+    g.choose("SZ 5")
+    g.act("land", t=tp)                 # Karelia is the only territory to assault from there
+    g.act("go", u=tank)
+    g.choose("Karelia S.S.R.")
+    g.finish()
+    assert [a["where"] for a in g.options("fight")] == ["SZ 5"]          # the sea battle first
+    assert g.why_not("fight", where="Karelia S.S.R.") == \
+        "first fight the sea battle in Sea Zone 5 (SZ 5): the assault on Karelia S.S.R. waits for it"
+    # the sea battle: the transport (defence 1 in attack: 0) does not roll; the battleship hits
+    fight(g, "SZ 5", [1, 6])
+    assert rolls(g) == [[1], [6]]
+    assert g.piece(inf).space == "Karelia S.S.R." and g.piece(inf).marked("amphibious")
+    # ashore; the battleship fought at sea, so it does not bombard: the infantry (1) rolls 6,
+    # the tank (3) 2; the defender 6
+    fight(g, "Karelia S.S.R.", [6, 2, 6])
+    assert rolls(g) == [[6], [2], [6]]
+    assert g.state.control["Karelia S.S.R."] == "Germany"
+
+
 def test_amphibious_units_cannot_retreat() -> None:
     g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("Infantry", "Germany", "Germany", 1),
                                    ("Infantry", "USSR", "Karelia S.S.R.", 1)])

@@ -223,11 +223,15 @@ def test_land_units_board_a_transport_that_carries_them_and_unloads_them_togethe
     assert g.why_not("land", t=tp) == "that transport cannot unload now"
 
 
-def test_no_unloading_from_a_zone_with_enemy_warships() -> None:
+def test_from_a_zone_with_enemy_warships_a_transport_only_unloads_to_assault() -> None:
     g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("Infantry", "Germany", "Germany", 1),
-                                   ("Destroyer", "UK", "SZ 5", 1)])
-    step(g, ids["Germany Infantry Germany"][0], "SZ 5")
-    assert g.options("land") == []
+                                   ("Destroyer", "UK", "SZ 5", 1), ("Infantry", "USSR", "Karelia S.S.R.", 1)])
+    inf, tp = ids["Germany Infantry Germany"][0], ids["Germany Transport SZ 5"][0]
+    step(g, inf, "SZ 5")
+    assert g.proc("unload_targets", g.piece(tp), True) == ["Karelia S.S.R."]
+    g.act("land", t=tp)         # not friendly Germany, Norway...: only the assault, so nobody is asked
+    # the infantry stays aboard until the sea battle is won
+    assert g.piece(inf).carrier == tp and g.piece(tp).marked("lands_in:Karelia S.S.R.")
 
 
 def test_a_bomber_over_an_enemy_complex_may_raid_it() -> None:
