@@ -47,6 +47,22 @@ def load(**options: Any) -> LoadedRuleset:
     return _load(tuple(sorted(options.items())))
 
 
+@functools.lru_cache(maxsize=4)
+def load_layer(folder: Path) -> LoadedRuleset:
+    """A ruleset folder that extends lhtr (a house rule, AARHE), loaded over it."""
+    base = load()
+    info = plugins.read_manifest(folder)
+    if base.info.scenarios[0].path is not None and plugins.read_manifest(LHTR).scenarios[0].path is not None:
+        return plugins.load(folder, paths=[LHTR])
+    info = replace(info, scenarios=base.info.scenarios, sides=base.info.sides)
+    pm = plugins._manager()
+    registry = plugins.build_registry(pm, info)
+    rules = dsl.load_rules(list(info.rules_files), registry,
+                           resolve_extends=lambda name: list(base.info.rules_files))
+    logic = RulesLogic(rules, info, structure_from_rules(rules))
+    return LoadedRuleset(info, (base.info, info), pm, rules, logic, dict(rules.options))
+
+
 class Play:
     """A game state and its decision, moved on with the engine's flow (as Game does)."""
 
@@ -59,8 +75,8 @@ class Play:
         self.log: list[tuple[str, dict[str, Any]]] = []
 
     @classmethod
-    def new(cls, seed: int = 0, **options: Any) -> Play:
-        rs = load(**options)
+    def new(cls, seed: int = 0, ruleset: LoadedRuleset | None = None, **options: Any) -> Play:
+        rs = ruleset if ruleset is not None else load(**options)
         state = rs.logic.new_state(SCENARIO, seed)
         decision = flow.start(rs, state)
         return cls(rs, state, decision)
@@ -175,11 +191,11 @@ SPARE = {"Germany": "Southern Europe", "USSR": "Kazakh S.S.R.", "UK": "Eastern C
 
 def situation(power: str, pieces: Iterable[tuple[str, str, str, int]], control: Mapping[str, str] | None = None,
               step: str = "combat_move", ipc: int | None = None, spare: bool = True,
-              **options: Any) -> tuple[Play, dict[str, list[int]]]:
+              ruleset: LoadedRuleset | None = None, **options: Any) -> tuple[Play, dict[str, list[int]]]:
     """`power`'s turn in round 1 on a board holding only `pieces` ((kind, owner, space, count))
     and a spare infantry (see SPARE), with the scenario's control changed by `control`,
     played on to `step`. Returns the game and the piece ids by "owner kind space"."""
-    g = Play.new(**options)
+    g = Play.new(ruleset=ruleset, **options)
     g.walk_to(power, "purchase", turn=1)
     g.clear()
     ids: dict[str, list[int]] = {}
