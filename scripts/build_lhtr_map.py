@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the Axis & Allies Revised (LHTR 2.0) world map and its spring-1942 start.
 
-Writes ``rulesets/aarhe/data/lhtr/map.json`` and ``rulesets/aarhe/data/lhtr/scenario.json``.
+Writes ``rulesets/aarhe/lhtr/map.json`` and ``rulesets/aarhe/lhtr/scenario.json``.
 
 Facts and where they come from
     TripleA's game file for LHTR (``lhtr.xml``, read with ``xml.etree`` only, never copied):
@@ -64,7 +64,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_XML = ROOT.parent / "shared" / "reference" / "triplea" / "lhtr.xml"
-OUT_DIR = ROOT / "rulesets" / "aarhe" / "data" / "lhtr"
+OUT_DIR = ROOT / "rulesets" / "aarhe" / "lhtr"
 MAP_OUT = OUT_DIR / "map.json"
 SCENARIO_OUT = OUT_DIR / "scenario.json"
 PNG_OUT = ROOT / "docs" / "lhtr-map.png"
@@ -465,7 +465,7 @@ def natural_earth_path() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise BuildError(
             "geopandas (< 1.0, for its bundled Natural Earth data) is not installed; "
-            "see rulesets/aarhe/data/lhtr/SOURCES.md, or pass --natural-earth"
+            "see rulesets/aarhe/lhtr/SOURCES.md, or pass --natural-earth"
         )
     base = Path(list(spec.submodule_search_locations)[0])
     p = base / "datasets" / "naturalearth_lowres" / "naturalearth_lowres.shp"

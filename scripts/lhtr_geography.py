@@ -3,7 +3,7 @@
 Nothing here comes from the TripleA XML or from the printed board art: every point is a real
 place picked by hand from real geography (longitude, latitude in degrees, east and north
 positive), with a note saying what it is.  ``scripts/build_lhtr_map.py`` turns these tables
-into the shapes in ``rulesets/aarhe/data/lhtr/map.json``; the connections between spaces
+into the shapes in ``rulesets/aarhe/lhtr/map.json``; the connections between spaces
 always come from the XML, never from here.
 
 How a land territory gets its shape

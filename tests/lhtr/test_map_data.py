@@ -1,6 +1,6 @@
 """The committed Axis & Allies Revised (LHTR 2.0) map and spring-1942 scenario.
 
-Every test but the last three reads only the committed JSON in rulesets/aarhe/data/lhtr/.
+Every test but the last three reads only the committed JSON in rulesets/aarhe/lhtr/.
 The numbers in the spot checks were counted by hand from TripleA's lhtr.xml.  The rebuild
 tests run scripts/build_lhtr_map.py in-process; they need the reference XML (outside the
 repository) and are skipped without it.
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-DATA = ROOT / "rulesets" / "aarhe" / "data" / "lhtr"
+DATA = ROOT / "rulesets" / "aarhe" / "lhtr"
 MAP_PATH = DATA / "map.json"
 SCENARIO_PATH = DATA / "scenario.json"
 SCRIPT = ROOT / "scripts" / "build_lhtr_map.py"
