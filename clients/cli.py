@@ -172,6 +172,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-gui", action="store_true", help="play in the terminal even when a display is available")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--quiet", action="store_true", help="with every side played by the computer: print only the result")
+    s.add_argument("--max-turns", type=int, default=None, metavar="N",
+                   help="stop after N turns (rounds) and print the standing")
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
     s.set_defaults(func=cmd_play)
 
@@ -333,7 +335,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return save_screenshot(game, computer, args.screenshot)
     try:
         if not humans:
-            return run_unattended(game, computer, saver, quiet=args.quiet)
+            return run_unattended(game, computer, saver, quiet=args.quiet, max_turns=args.max_turns)
         if not args.no_gui and has_display():
             try:
                 from clients.gui import play_window
@@ -385,10 +387,21 @@ def _stopped(game: Game, e: Exception, kept: str = "") -> str:
     return f"the game stopped after {len(game.actions)} actions ({where}): {why}{note}" + (f"; {kept}" if kept else "")
 
 
-def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool = False) -> int:
+def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool = False,
+                   max_turns: int | None = None) -> int:
     from clients import seats
 
     while not game.over:
+        if max_turns is not None and game.state.turn > max_turns:
+            if saver:
+                saver(game)
+            if not quiet:
+                print(game.status())
+            standing = game.ruleset.logic.standing(game.state)
+            shown = ", ".join(f"{k} {v}" for k, v in standing.items())
+            print(f"stopped after turn {max_turns}: no result yet" + (f"; standing: {shown}" if shown else ""))
+            print(f"seed: {game.seed}, actions: {len(game.actions)}")
+            return 0
         decision = game.decision
         assert decision is not None
         player = computer[seats.seat_of(game.ruleset, decision.player)]

@@ -52,10 +52,12 @@ class FolderRuleset:
     """A mod: a folder of rules files described by ruleset.json. Its game logic is its base
     ruleset's, unless its optional Python plugin (imported only when trusted) brings one."""
 
-    def __init__(self, folder: Path, trust_code: bool = False) -> None:
+    def __init__(self, folder: Path, trust_code: bool = False, builtin: bool = False) -> None:
         self.folder = folder
         self.info = read_manifest(folder)
-        self.trusted = trust_code
+        self.trusted = trust_code or builtin
+        #: shipped inside an installed package (listed by its entry point), not a mod
+        self.builtin = builtin
         self._module: Any = None
         self._fingerprint: str | None = None
 
@@ -464,7 +466,8 @@ def option_problems(rs: LoadedRuleset, names: Iterable[str]) -> list[str]:
 
 def mods_of(rs: LoadedRuleset) -> list[FolderRuleset]:
     """The mods (folder rulesets) in a loaded ruleset's chain, base first."""
-    folders = {p.info.name: p for p in rs.plugins.get_plugins() if isinstance(p, FolderRuleset)}
+    folders = {p.info.name: p for p in rs.plugins.get_plugins()
+               if isinstance(p, FolderRuleset) and not p.builtin}
     return [folders[i.name] for i in rs.chain if i.name in folders]
 
 

@@ -69,6 +69,17 @@ class RulesLogic(GameLogic):
     def final_result(self, state: GameState) -> Result:
         return Result(None, "the last turn was played: a draw", self.score(state))
 
+    def side_of(self, power: str) -> str:
+        """The side a power plays on: the rules' `side_of` table or procedure, if they have
+        one (five powers, two sides in Axis & Allies), else the power itself."""
+        rules = self.rules
+        fn = rules.tables.get("side_of")
+        if fn is not None:
+            return str(fn(power)) or power
+        if rules.has_procedure("side_of"):
+            return str(rules.procedure("side_of")(None, power)) or power
+        return power
+
     # -- the steps the rules do not declare -------------------------------------------------------
     def host_decision(self, state: GameState) -> Decision | None:
         return None

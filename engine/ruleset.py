@@ -126,6 +126,12 @@ class GameLogic:
         """One line on where the game stands (turn, phase, score)."""
         return self.structure.where(state)
 
+    def standing(self, state: GameState) -> dict[str, Any]:
+        """Where the game stands when it is stopped before its end (`--max-turns`): the
+        ruleset's score if it keeps one."""
+        score = getattr(self, "score", None)
+        return dict(score(state)) if callable(score) else {}
+
     def side_of(self, power: str) -> str:
         """The side (team) a power plays on; the same name where powers are sides."""
         return power
