@@ -290,6 +290,8 @@ def discover(paths: Iterable[Path | str] = (), trust_code: bool = False) -> dict
         info = info_fn() if info_fn else None
         if info is None:
             continue
+        if info.name in found and found[info.name][1].root.resolve() == info.root.resolve():
+            continue            # a built-in folder also named with --mod or by its path
         if info.name in found and found[info.name][0] is not plugin:
             raise ManifestError(f"two rulesets are called `{info.name}`: {found[info.name][1].root} and {info.root}")
         found[info.name] = (plugin, info)
