@@ -73,7 +73,8 @@ def towns(state: GameState) -> list[str]:
 
 
 def roads(state: GameState, h: str) -> list[str]:
-    """The hexes a road leads to from a hex (a board fact, worked out once per board)."""
+    """The hexes a road leads to from a hex, over a bridge where it crosses a river; never
+    across a river barrier (a board fact, worked out once per board)."""
     return list(terrain.facts(state).road_links[h])
 
 
@@ -104,7 +105,7 @@ def wargame_register(registry: Any, info: Any) -> None:
     P("is_town", is_town, params=[("hex", "str")], returns="bool", context=True, doc="is there a city or town?")
     P("towns", towns, returns="list[str]", context=True, doc="the hexes of the towns that carry VP")
     P("roads", roads, params=[("hex", "str")], returns="list[str]", context=True,
-      doc="the hexes a road leads to from a hex")
+      doc="the hexes a road leads to from a hex (over bridges, never across a river barrier)")
     P("edges", edges, params=[("hex", "str")], returns="list[str]", context=True,
       doc="the board edges (N, S, E, W) a hex lies on")
     P("set_control", set_control, params=[("hex", "str"), ("side", "str")], context=True,

@@ -28,7 +28,8 @@ class BoardFacts:
         spaces = board.spaces
         self.partial = frozenset(s.id for s in spaces.values() if s.get("partial"))
         self.towns = frozenset(s.id for s in spaces.values() if s.get("vp") or s.get("size") in ("city", "town"))
-        self.road_links = {sid: tuple(n for n in board.neighbours(sid) if board.link(sid, n).get("road"))
+        self.road_links = {sid: tuple(n for n in board.neighbours(sid)
+                                      if board.link(sid, n).get("road") and not board.link(sid, n).get("barrier"))
                            for sid in spaces}
         self.roads = {sid: tuple(n for n in board.neighbours(sid)
                                  if board.link(sid, n).get("road") and not board.link(sid, n).get("barrier")
