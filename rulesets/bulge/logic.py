@@ -187,8 +187,6 @@ class BulgeLogic(RulesLogic):
             return None
         if kind == "pay":
             return f"{d['side']} pays {d['amount']} supply for {d['what']}"
-        if kind == "captured":
-            return f"{d['by']} captures an enemy {d['kind']} in {d['at']}"
         if kind == "reinforce":
             return f"{d['owner']} {d['kind']} ({d['group']}) arrives at {d['to']}"
         if kind == "shot_down":
