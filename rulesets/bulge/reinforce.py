@@ -44,7 +44,8 @@ def cargo_of(state: GameState, truck: Piece) -> list[Piece]:
 
 # -- what came on moves by the rules of the movement step ----------------------------------------------
 def begin(logic: Any, state: GameState, step: str) -> None:
-    """The enemy does not move meanwhile: work out its zones of control once for the step."""
+    """The enemy does not move meanwhile: what stops a move (its zones of control, its towns,
+    the hexes it closes) is worked out once for the step (rules/movement.rules)."""
     logic.rules.procedure("remember_enemy")(state, side_of_step(step))
 
 
@@ -83,7 +84,6 @@ def _play_rules_move(logic: Any, state: GameState, side: str, name: str, args: l
     if reason is not None:
         raise IllegalAction(str(reason))
     mv.do(state, *args)
-
 
 
 # -- reinforcements ---------------------------------------------------------------------------------
