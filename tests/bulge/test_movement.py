@@ -231,3 +231,15 @@ def test_combat_units_capture_enemy_trucks_and_supply_where_they_stop(table):
     move(t, inf, LONGVILLY)                     # stopping there captures both
     assert "captured" in t.state.pieces[truck].status and "captured" in t.state.pieces[token].status
     assert any(k == "note" and "Axis captures Truck" in d["message"] for k, d in t.state.events)
+
+
+# -- what came on ------------------------------------------------------------------------------------
+def test_a_blitzing_tank_placed_off_the_road_is_offered_its_blitz_hex(table):
+    t = table_at(table, "axis_reinforce")
+    (tank,) = t.put("Axis", "1413", Tank=1)      # no road: it ends its move there, then blitzes
+    t.state.update(tank, status=frozenset({"entered", "moved", "blitz"}))
+    d = t.rs.logic.decision(t.state)
+    blitz = {o["to"] for o in d.options if o.kind == "move" and o["pieces"] == (tank,)}
+    assert blitz and blitz <= set(t.state.board.neighbours("1413"))
+    t.play(Action("move", {"pieces": (tank,), "to": sorted(blitz)[0]}))
+    assert "blitzed" in t.state.pieces[tank].status
