@@ -201,7 +201,7 @@ class HeuristicPlayer:
 
     @staticmethod
     def _fallback(decision: Decision) -> Action:
-        for kind in ("done", "pass", "resolve", "cancel"):
+        for kind in ("done", "pass", "finish", "resolve", "cancel"):
             for o in decision.options:
                 if o.kind == kind:
                     return o
@@ -215,7 +215,7 @@ class HeuristicPlayer:
             self._memo_key = key
             self._memo = {}
         ctx = Ctx(rs, state, decision.player, self)
-        kind = decision.kind
+        kind = decision.kind.removeprefix("axis_").removeprefix("allies_")   # rules steps: `axis_move`...
         handler = getattr(self, "_on_" + kind, None)
         if handler is None:
             return self.rng.choice(decision.options)
@@ -848,7 +848,7 @@ class Ctx:
             o = by_key.get((h, blitz)) or (by_key.get((h, False)) if blitz else None)
             if o is not None:
                 return o
-        return next(o for o in decision.options if o.kind == "done")
+        return decision.finish
 
     def plan_activation(self, decision: Decision) -> list[tuple[str, bool]]:
         """Greedy: activate the hex whose units gain most by moving, net of the tokens it
@@ -969,7 +969,7 @@ class Ctx:
             if a is not None:
                 return a
             skip.add(tid)
-        return next((o for o in decision.options if o.kind == "done"), None)
+        return decision.finish
 
     # -- trucks -------------------------------------------------------------------------------
     def token_wants(self) -> dict[str, list[float]]:
@@ -1158,7 +1158,7 @@ class Ctx:
         # a few tokens a truck: more trucks bring supply to more stacks
         wanted = math.ceil(off_supply / self.player.TRUCK_LOAD) + math.ceil(cargo_units / terrain_capacity(state))
         if off_trucks >= wanted or state.turn >= self.last_turn and side == "Axis":
-            return next(o for o in decision.options if o.kind == "done")
+            return decision.finish
         need = self.supply_need()
         best, best_v = None, -INF
         for o in decision.options:
@@ -1173,7 +1173,7 @@ class Ctx:
                 v -= 1.0
             if v > best_v:
                 best, best_v = o, v
-        return best or next(o for o in decision.options if o.kind == "done")
+        return best or decision.finish
 
     # -- reinforcements -------------------------------------------------------------------------
     def reinforce(self, decision: Decision) -> Action | None:
@@ -1186,7 +1186,7 @@ class Ctx:
         moves = [o for o in opts if o.kind == "move"]
         if moves:
             a = self.move(Decision(decision.player, "move", "", moves + [Action("done")]))
-            if a is not None and a.kind != "done":
+            if a is not None and a.kind == "move":
                 return a
         # 2. load the first off-board truck
         loads = [o for o in opts if o.kind == "load" and not terrain.on_board(state.pieces[o["truck"]].space)]

@@ -11,12 +11,11 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.rules_logic import RulesLogic
 from engine.ruleset import Result
 from engine.state import GameState
-from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terrain, upkeep
+from rulesets.bulge import air, combat, mapdata, reinforce, scenario, setup, terrain, upkeep
 from rulesets.bulge.common import hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
-TURN_MARKS = frozenset(("attacked", "held", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
-                        "has_moved", "paused"))
+TURN_MARKS = frozenset(("attacked", "held"))      # the movement marks: rules/movement.rules
 
 
 class BulgeLogic(RulesLogic):
@@ -49,14 +48,8 @@ class BulgeLogic(RulesLogic):
             return air.decide_resolution(self, state)
         if step == "attacks":
             return combat.decide(self, state)
-        if step.endswith("trucks_home"):
-            return movement.decide_trucks_home(self, state, step)
-        if step.endswith("activation"):
-            return movement.decide_activation(self, state, step)
-        if step.endswith("_move"):
-            return movement.decide_move(self, state, step)
         if step.endswith("reinforce"):
-            return movement.decide_reinforce(self, state, step)
+            return reinforce.decide_reinforce(self, state, step)
         if step == "stacking":
             return upkeep.decide_stacking(self, state)
         return None
@@ -75,18 +68,8 @@ class BulgeLogic(RulesLogic):
             if action.kind in ("move", "activate") or action.kind == "place":
                 raise IllegalAction("units move in the movement phase; now is ground combat")
             return combat.apply(self, state, action)
-        if step.endswith("trucks_home"):
-            return movement.apply_trucks_home(self, state, step, action)
-        if step.endswith("activation"):
-            if action.kind == "move":
-                raise IllegalAction("all supply is paid before any unit moves: activate hexes, then say `done`")
-            return movement.apply_activation(self, state, step, action)
-        if step.endswith("_move"):
-            if action.kind in ("attack", "attack_from"):
-                raise IllegalAction("attacks happen in the ground combat phase")
-            return movement.apply_move(self, state, step, action)
         if step.endswith("reinforce"):
-            return movement.apply_reinforce(self, state, step, action)
+            return reinforce.apply_reinforce(self, state, step, action)
         if step == "stacking":
             return upkeep.apply_stacking(self, state, action)
         raise IllegalAction(f"nothing is asked during {step.replace('_', ' ')}")
@@ -103,11 +86,11 @@ class BulgeLogic(RulesLogic):
                 air.begin(self, state)
             elif step == "commandeer":
                 upkeep.commandeer(state)
+            elif step.endswith("reinforce"):
+                reinforce.begin(self, state, step)
         elif name == "step_end":
             step = args["step"]
-            if step.endswith("unload"):
-                movement.unload(state, movement.side_of_step(step))
-            elif step == "air_return":
+            if step == "air_return":
                 air.return_home(state)
 
     def _start_turn(self, state: GameState) -> None:
@@ -211,8 +194,6 @@ class BulgeLogic(RulesLogic):
             return None
         if kind == "pay":
             return f"{d['side']} pays {d['amount']} supply for {d['what']}"
-        if kind == "captured":
-            return f"{d['by']} captures an enemy {d['kind']} in {d['at']}"
         if kind == "reinforce":
             return f"{d['owner']} {d['kind']} ({d['group']}) arrives at {d['to']}"
         if kind == "shot_down":

@@ -15,7 +15,8 @@ from rulesets.bulge import mapdata, scenario, terrain
 from rulesets.bulge.logic import BulgeLogic
 
 HERE = Path(__file__).parent
-RULES = tuple(HERE / "rules" / name for name in ("units.rules", "sequence.rules", "board.rules", "combat.rules", "upkeep.rules"))
+RULES = tuple(HERE / "rules" / name for name in ("units.rules", "sequence.rules", "board.rules", "combat.rules",
+                                                 "movement.rules", "upkeep.rules"))
 
 INFO = RulesetInfo(
     name="bulge",
@@ -71,6 +72,17 @@ def towns(state: GameState) -> list[str]:
     return sorted(s.id for s in state.board.spaces.values() if s.get("vp"))
 
 
+def roads(state: GameState, h: str) -> list[str]:
+    """The hexes a road leads to from a hex, over a bridge where it crosses a river; never
+    across a river barrier (a board fact, worked out once per board)."""
+    return list(terrain.facts(state).road_links[h])
+
+
+def edges(state: GameState, h: str) -> list[str]:
+    """The board edges (N, S, E, W) a hex lies on."""
+    return list(state.board.space(h).get("edge") or ())
+
+
 def set_control(state: GameState, h: str, side: str) -> None:
     if state.control.get(h) != side:
         state.control[h] = side
@@ -92,6 +104,10 @@ def wargame_register(registry: Any, info: Any) -> None:
       doc="the hexes on a hex's NE, E and SE sides")
     P("is_town", is_town, params=[("hex", "str")], returns="bool", context=True, doc="is there a city or town?")
     P("towns", towns, returns="list[str]", context=True, doc="the hexes of the towns that carry VP")
+    P("roads", roads, params=[("hex", "str")], returns="list[str]", context=True,
+      doc="the hexes a road leads to from a hex (over bridges, never across a river barrier)")
+    P("edges", edges, params=[("hex", "str")], returns="list[str]", context=True,
+      doc="the board edges (N, S, E, W) a hex lies on")
     P("set_control", set_control, params=[("hex", "str"), ("side", "str")], context=True,
       doc="put a hex on a side's side of the front line")
 

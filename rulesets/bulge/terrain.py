@@ -7,7 +7,6 @@ in the phase modules.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
@@ -28,6 +27,9 @@ class BoardFacts:
         spaces = board.spaces
         self.partial = frozenset(s.id for s in spaces.values() if s.get("partial"))
         self.towns = frozenset(s.id for s in spaces.values() if s.get("vp") or s.get("size") in ("city", "town"))
+        self.road_links = {sid: tuple(n for n in board.neighbours(sid)
+                                      if board.link(sid, n).get("road") and not board.link(sid, n).get("barrier"))
+                           for sid in spaces}
         self.roads = {sid: tuple(n for n in board.neighbours(sid)
                                  if board.link(sid, n).get("road") and not board.link(sid, n).get("barrier")
                                  and n not in self.partial)
@@ -154,34 +156,6 @@ def can_step(state: GameState, a: str, b: str, side: str, kind: str) -> bool:
     return not has_combat(state, b, enemy(side))
 
 
-def road_reach(state: GameState, start: str, side: str, enemy_zoc: frozenset[str],
-               stop_at_start: bool = False) -> dict[str, int]:
-    """Hexes reachable along connected road from `start` (distance in road hexes).
-
-    A unit stops when it enters an enemy zone of control or an enemy-controlled town; one
-    that starts in an enemy zone of control may leave it, but stops after one hex."""
-    seen = {start: 0}
-    if stop_at_start:
-        return seen
-    starts_in_zoc = start in enemy_zoc
-    queue = deque([start])
-    f = facts(state)
-    roads, towns = f.roads, f.towns
-    control = state.control
-    foe = enemy(side)
-    while queue:
-        here = queue.popleft()
-        d = seen[here]
-        if here != start and (starts_in_zoc or here in enemy_zoc or (here in towns and control.get(here) == foe)):
-            continue
-        for nxt in roads[here]:
-            if nxt in seen or has_combat(state, nxt, foe):
-                continue
-            seen[nxt] = d + 1
-            queue.append(nxt)
-    return seen
-
-
 def supply_sources(state: GameState, sid: str, side: str) -> list[str]:
     """Where supply for a unit in `sid` may be drawn: the hex itself, then adjacent hexes on
     `side`'s side of the front line that hold no enemy units (RB §3.2, §3.3)."""
@@ -195,35 +169,6 @@ def supply_sources(state: GameState, sid: str, side: str) -> list[str]:
 def spendable_supply(state: GameState, spaces: Iterable[str], side: str) -> list[Piece]:
     return [p for s in spaces for p in state.pieces_at(s)
             if p.kind == "Supply" and p.owner == side and usable(p)]
-
-
-def free_trucks(state: GameState, side: str) -> list[Piece]:
-    """Trucks that may go home at the start of movement (RB §3.3): outside enemy ZOC with a
-    road path to a friendly board edge avoiding enemy ZOC and enemy towns, or inside enemy
-    ZOC on a friendly edge hex where a road leaves the board."""
-    enemy_zoc = zoc(state, enemy(side))
-    out = []
-    for p in state.pieces_of(side):
-        if p.kind != "Truck" or not on_board(p.space) or not usable(p):
-            continue
-        if any(q.carrier == p.id for q in state.pieces_at(p.space)):
-            continue
-        if p.space in enemy_zoc:
-            if _friendly_exit(state, p.space, side):
-                out.append(p)
-            continue
-        reach = road_reach(state, p.space, side, enemy_zoc)
-        if any(_friendly_exit(state, h, side) for h in reach):
-            out.append(p)
-    return out
-
-
-def _friendly_exit(state: GameState, sid: str, side: str) -> bool:
-    sp = state.board.space(sid)
-    if not sp.get("road_exit") or state.control.get(sid) != side:
-        return False
-    edges = set(sp.get("edge") or ())
-    return bool(edges & ({"E"} if side == "Axis" else {"N", "S", "W"}))
 
 
 def entry_hexes(state: GameState, side: str, chart: str, army: str | None = None) -> list[str]:

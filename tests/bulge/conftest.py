@@ -57,6 +57,10 @@ class Table:
         return [p.kind for p in self.state.pieces_at(sid) if side is None or p.owner == side]
 
     def play(self, action):
+        if self.rs.structure.step(self.state) in self.rs.rules.steps:
+            # as in a game, a step of the rules files is asked before it is answered: its
+            # `start` runs now, on the table as it was set up
+            self.rs.logic.decision(self.state)
         new, decision = flow.apply(self.rs, self.state, action)
         self.state = new
         return decision
