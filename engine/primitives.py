@@ -52,8 +52,9 @@ def destroy(state: GameState, unit: Piece) -> None:
 def move_to(state: GameState, unit: Piece, space: str) -> None:
     """Put a piece (and its cargo) in another space; the caller's rules decide if it may."""
     src = state.piece(unit.id).space
+    aboard = cargo(state, unit)         # found where the carrier is, before it leaves
     state.move(unit.id, space)
-    for c in cargo(state, unit):
+    for c in aboard:
         state.move(c.id, space)
     state.emit("move", piece=unit.id, kind=unit.kind, owner=unit.owner, src=src, to=space)
 
