@@ -12,6 +12,14 @@ from rulesets.bulge import air, combat, mapdata, movement, scenario, terrain
 from rulesets.bulge.common import hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
+#: what the decisions of the steps declared in the rules files say to their player
+PROMPTS = {
+    "setup": "Custom setup: place your starting units (combat units first cover the front with their zone of control)",
+    "reinforce": "Bring on reinforcements (free) and trucks from off the board",
+    "stacking": "A hex is over the stacking limit: the opponent moves units out of it, one hex by the retreat "
+                "rules; if none can go, the owner destroys units until it is within the limit",
+}
+
 
 class BulgeLogic(RulesLogic):
     """Steps declared in the rules files are played by RulesLogic; the steps still written in
@@ -26,6 +34,9 @@ class BulgeLogic(RulesLogic):
         return state
 
     # -- the steps ------------------------------------------------------------------------------------
+    def prompt(self, state: GameState, spec: Any) -> str:
+        return PROMPTS.get(spec.name.split("_", 1)[-1], "") or super().prompt(state, spec)
+
     def host_decision(self, state: GameState) -> Decision | None:
         step = self.structure.step(state)
         if step == "air_initiative":
