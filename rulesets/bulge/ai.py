@@ -201,6 +201,8 @@ class HeuristicPlayer:
 
     @staticmethod
     def _fallback(decision: Decision) -> Action:
+        if decision.finish is not None:
+            return decision.finish
         for kind in ("done", "pass", "finish", "resolve", "cancel"):
             for o in decision.options:
                 if o.kind == kind:
@@ -215,7 +217,7 @@ class HeuristicPlayer:
             self._memo_key = key
             self._memo = {}
         ctx = Ctx(rs, state, decision.player, self)
-        kind = decision.kind.removeprefix("axis_").removeprefix("allies_")   # rules steps: `axis_move`...
+        kind = step_kind(decision.kind)
         handler = getattr(self, "_on_" + kind, None)
         if handler is None:
             return self.rng.choice(decision.options)
@@ -1218,7 +1220,7 @@ class Ctx:
         places = [o for o in opts if o.kind == "place"]
         if places:
             return self.best_place(places)
-        return next((o for o in opts if o.kind == "done"), None)
+        return decision.finish
 
     def best_entry(self, truck: Any, cargo: list, enters: list[Action]) -> Action:
         """Bring the truck on where the road leads to the best place for its cargo."""
@@ -1297,6 +1299,14 @@ class Ctx:
         for i in range(fighters):
             plan.append(("Fighter", targets[i % len(targets)]))
         return plan
+
+
+def step_kind(kind: str) -> str:
+    """A decision's kind without the side a rules step is named after (`axis_reinforce` -> `reinforce`)."""
+    for side in ("axis_", "allies_"):
+        if kind.startswith(side):
+            return kind[len(side):]
+    return kind
 
 
 def token_cost(have: int, base: float) -> float:

@@ -11,11 +11,17 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.rules_logic import RulesLogic
 from engine.ruleset import Result
 from engine.state import GameState
-from rulesets.bulge import air, combat, mapdata, reinforce, scenario, setup, terrain, upkeep
+from rulesets.bulge import air, combat, mapdata, scenario, terrain
 from rulesets.bulge.common import hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
-TURN_MARKS = frozenset(("attacked", "held"))      # the movement marks: rules/movement.rules
+#: what the decisions of the steps declared in the rules files say to their player
+PROMPTS = {
+    "setup": "Custom setup: place your starting units (combat units first cover the front with their zone of control)",
+    "reinforce": "Bring on reinforcements (free) and trucks from off the board",
+    "stacking": "A hex is over the stacking limit: the opponent moves units out of it, one hex by the retreat "
+                "rules; if none can go, the owner destroys units until it is within the limit",
+}
 
 
 class BulgeLogic(RulesLogic):
@@ -36,10 +42,11 @@ class BulgeLogic(RulesLogic):
         return super(BulgeLogic, chosen).new_state(scenario_name, seed)
 
     # -- the steps ------------------------------------------------------------------------------------
+    def prompt(self, state: GameState, spec: Any) -> str:
+        return PROMPTS.get(spec.name.split("_", 1)[-1], "") or super().prompt(state, spec)
+
     def host_decision(self, state: GameState) -> Decision | None:
         step = self.structure.step(state)
-        if step.endswith("_setup"):
-            return setup.decide(self, state, step)
         if step == "air_initiative":
             return air.decide_initiative(self, state)
         if step == "air_placement":
@@ -48,16 +55,10 @@ class BulgeLogic(RulesLogic):
             return air.decide_resolution(self, state)
         if step == "attacks":
             return combat.decide(self, state)
-        if step.endswith("reinforce"):
-            return reinforce.decide_reinforce(self, state, step)
-        if step == "stacking":
-            return upkeep.decide_stacking(self, state)
         return None
 
     def host_apply(self, state: GameState, action: Action) -> None:
         step = self.structure.step(state)
-        if step.endswith("_setup"):
-            return setup.apply(self, state, step, action)
         if step == "air_initiative":
             return air.apply_initiative(self, state, action)
         if step == "air_placement":
@@ -68,14 +69,12 @@ class BulgeLogic(RulesLogic):
             if action.kind in ("move", "activate") or action.kind == "place":
                 raise IllegalAction("units move in the movement phase; now is ground combat")
             return combat.apply(self, state, action)
-        if step.endswith("reinforce"):
-            return reinforce.apply_reinforce(self, state, step, action)
-        if step == "stacking":
-            return upkeep.apply_stacking(self, state, action)
         raise IllegalAction(f"nothing is asked during {step.replace('_', ' ')}")
 
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         super().on_boundary(state, name, args)
+        if state.result is not None and not state.result.get("score"):
+            state.result["score"] = self.score(state)
         if name == "turn_start":
             self._start_turn(state)
         elif name == "step_start":
@@ -84,42 +83,22 @@ class BulgeLogic(RulesLogic):
                 combat.begin(self, state)
             elif step == "air_initiative":
                 air.begin(self, state)
-            elif step == "commandeer":
-                upkeep.commandeer(state)
-            elif step.endswith("reinforce"):
-                reinforce.begin(self, state, step)
         elif name == "step_end":
             step = args["step"]
             if step == "air_return":
                 air.return_home(state)
 
     def _start_turn(self, state: GameState) -> None:
-        for p in list(state.pieces.values()):
-            if p.status & TURN_MARKS:
-                state.update(p.id, status=p.status - TURN_MARKS)
-        for key in ("attacked_hexes", "done_steps", "blitz_groups", "air_resolved"):
+        """The flags the steps still written in Python keep for a turn start empty again. (The
+        marks that last a turn and the trucks arriving off-board are in rules/upkeep.rules.)"""
+        for key in ("attacked_hexes", "done_steps", "air_resolved"):
             set_flag(state, key, frozenset())
         for key in ("attack", "air_first", "air_placing", "air_picker"):
             set_flag(state, key, None)
         set_flag(state, "retreats", ())
-        # trucks on the charts join the off-board area on their turn
-        for p in list(state.pieces.values()):
-            where = scenario.parse_chart_space(p.space)
-            if where and p.kind == "Truck" and where[1] <= state.turn:
-                state.move(p.id, scenario.OFFBOARD[p.owner])
 
     # -- the end ---------------------------------------------------------------------------------------
-    def result(self, state: GameState) -> Result | None:
-        """The victory conditions are in rules/upkeep.rules; this only words them."""
-        need = self.rules.options["victory_vp"]
-        vp = state.resource("Axis", "vp")
-        if self.rules.procedure("axis_has_won")(state):
-            return Result("Axis", f"the Axis holds {vp} VP (needs {need})", self.score(state))
-        if state.resource("Allies", "turns_held"):
-            return Result("Allies", f"the Allies held: the Axis has {vp} VP at the end of turn {state.turn} "
-                                    f"(needs {need})", self.score(state))
-        return None
-
+    # The rules end the game (rules/upkeep.rules: victory); this adds the score to their result.
     def score(self, state: GameState) -> dict[str, Any]:
         return {"Axis VP": state.resource("Axis", "vp"), "turn": state.turn}
 

@@ -3,6 +3,7 @@ call, its logic, the scenario checks and its computer players."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,8 @@ from rulesets.bulge.logic import BulgeLogic
 
 HERE = Path(__file__).parent
 RULES = tuple(HERE / "rules" / name for name in ("units.rules", "sequence.rules", "board.rules", "combat.rules",
-                                                 "movement.rules", "upkeep.rules"))
+                                                 "movement.rules", "upkeep.rules", "setup.rules",
+                                                 "reinforcements.rules"))
 
 INFO = RulesetInfo(
     name="bulge",
@@ -83,6 +85,35 @@ def edges(state: GameState, h: str) -> list[str]:
     return list(state.board.space(h).get("edge") or ())
 
 
+def chart_of(state: GameState, space: str) -> str:
+    """The reinforcement chart a space of the form `chart:NAME:TURN` belongs to, "" for any other space."""
+    where = scenario.parse_chart_space(space)
+    return where[0] if where else ""
+
+
+def chart_turn(state: GameState, space: str) -> int:
+    """The turn of a reinforcement chart's row (`chart:NAME:TURN`), 0 for any other space."""
+    where = scenario.parse_chart_space(space)
+    return where[1] if where else 0
+
+
+def edge_hexes(state: GameState, edge: str) -> list[str]:
+    """The full hexes on one edge of the board (N, S, E or W)."""
+    return list(terrain.facts(state).edge_hexes.get(edge, ()))
+
+
+def group_army(state: GameState, group: str) -> str:
+    """The army (section of the board) a formation of the order of battle belongs to, "" if none."""
+    return _armies().get(group, "")
+
+
+@lru_cache(maxsize=1)
+def _armies() -> dict[str, str]:
+    oob = scenario.load_oob()
+    return {e["short"]: e["army"] for chart in oob["charts"].values() for e in chart if e.get("army")} | \
+        {e["short"]: e["army"] for side in oob["setup"].values() for e in side if e.get("army")}
+
+
 def set_control(state: GameState, h: str, side: str) -> None:
     if state.control.get(h) != side:
         state.control[h] = side
@@ -108,6 +139,14 @@ def wargame_register(registry: Any, info: Any) -> None:
       doc="the hexes a road leads to from a hex (over bridges, never across a river barrier)")
     P("edges", edges, params=[("hex", "str")], returns="list[str]", context=True,
       doc="the board edges (N, S, E, W) a hex lies on")
+    P("chart_of", chart_of, params=[("space", "str")], returns="str", context=True,
+      doc="the reinforcement chart of a chart space (`chart:NAME:TURN`), \"\" for any other space")
+    P("chart_turn", chart_turn, params=[("space", "str")], returns="int", context=True,
+      doc="the turn of a reinforcement chart's row (`chart:NAME:TURN`), 0 for any other space")
+    P("edge_hexes", edge_hexes, params=[("edge", "str")], returns="list[str]", context=True,
+      doc="the full hexes on one edge of the board (N, S, E, W)")
+    P("group_army", group_army, params=[("group", "str")], returns="str", context=True,
+      doc="the army (a section of the board) a formation of the order of battle belongs to, \"\" if none")
     P("set_control", set_control, params=[("hex", "str"), ("side", "str")], context=True,
       doc="put a hex on a side's side of the front line")
 

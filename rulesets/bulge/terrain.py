@@ -171,22 +171,6 @@ def spendable_supply(state: GameState, spaces: Iterable[str], side: str) -> list
             if p.kind == "Supply" and p.owner == side and usable(p)]
 
 
-def entry_hexes(state: GameState, side: str, chart: str, army: str | None = None) -> list[str]:
-    """Full board-edge hexes where reinforcements of a chart may enter (not enemy-controlled)."""
-    want = {"Axis": "E", "Northern": "N", "Southern": "S", "Western": "W"}[chart]
-    board = state.board
-    out = []
-    for sid in facts(state).edge_hexes[want]:
-        if state.control.get(sid) != side:
-            continue
-        if chart == "Axis" and army is not None and board.space(sid).get("army") != army:
-            continue
-        if has_combat(state, sid, enemy(side)):
-            continue
-        out.append(sid)
-    return out
-
-
 def truck_entries(state: GameState, side: str) -> list[str]:
     """Road hexes of a side's own edges where its trucks come onto the board."""
     edges = ("E",) if side == "Axis" else ("N", "S", "W")

@@ -199,21 +199,24 @@ def test_custom_setup_covers_the_front_and_keeps_the_axis_in_its_sections():
     from clients.players import RandomPlayer
     from engine import plugins
     from engine.game import Game
-    from rulesets.bulge import setup
 
     rs = plugins.load("bulge", options={"custom_setup": "true"})
+    gaps, pool = rs.rules.procedure("setup_gaps"), rs.rules.procedure("setup_pool")
     game = Game(rs, None, seed=9)
     player = RandomPlayer(9)
-    assert game.decision.player == "Allies" and game.decision.kind == "setup"
-    while game.decision.kind == "setup" and game.decision.player == "Allies":
+    assert game.decision.player == "Allies" and game.decision.kind == "allies_setup"
+    assert {o.kind for o in game.decision.options} == {"set_up"}
+    while game.decision.kind == "allies_setup":
         game.play(player.choose(rs, game.state, game.decision))
-    assert not setup.uncovered(game.state, "Allies")
+    assert not gaps(game.state, "Allies")
+    assert game.decision.player == "Axis" and game.decision.kind == "axis_setup"
     with pytest.raises(IllegalAction, match="cannot be set up"):
-        game.play(Action("set_up", {"piece": setup.pool(game.state, "Axis")[0].id, "to": "1214"}))
-    while game.decision.kind == "setup":
+        game.play(Action("set_up", {"piece": game.state.pieces_at(pool(game.state, "Axis"))[0].id, "to": "1214"}))
+    while game.decision.kind == "axis_setup":
         game.play(player.choose(rs, game.state, game.decision))
     s = game.state
-    assert not setup.pool(s, "Axis") and not setup.pool(s, "Allies")
+    assert not s.pieces_at(pool(s, "Axis")) and not s.pieces_at(pool(s, "Allies"))
+    assert not gaps(s, "Axis")
     assert all(s.board.space(p.space).get("country") == "DE"
                for p in s.pieces_of("Axis") if p.space[:1].isdigit())
 
