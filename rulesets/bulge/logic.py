@@ -11,11 +11,11 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.rules_logic import RulesLogic
 from engine.ruleset import Result
 from engine.state import GameState
-from rulesets.bulge import air, combat, mapdata, movement, scenario, setup, terrain, upkeep
+from rulesets.bulge import mapdata, movement, scenario, setup, terrain, upkeep
 from rulesets.bulge.common import hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
-TURN_MARKS = frozenset(("attacked", "held", "active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
+TURN_MARKS = frozenset(("active", "blitz", "moved", "blitzed", "road_only", "entered", "stopped",
                         "has_moved", "paused"))
 
 
@@ -41,14 +41,6 @@ class BulgeLogic(RulesLogic):
         step = self.structure.step(state)
         if step.endswith("_setup"):
             return setup.decide(self, state, step)
-        if step == "air_initiative":
-            return air.decide_initiative(self, state)
-        if step == "air_placement":
-            return air.decide_placement(self, state)
-        if step == "air_resolution":
-            return air.decide_resolution(self, state)
-        if step == "attacks":
-            return combat.decide(self, state)
         if step.endswith("trucks_home"):
             return movement.decide_trucks_home(self, state, step)
         if step.endswith("activation"):
@@ -65,16 +57,6 @@ class BulgeLogic(RulesLogic):
         step = self.structure.step(state)
         if step.endswith("_setup"):
             return setup.apply(self, state, step, action)
-        if step == "air_initiative":
-            return air.apply_initiative(self, state, action)
-        if step == "air_placement":
-            return air.apply_placement(self, state, action)
-        if step == "air_resolution":
-            return air.apply_resolution(self, state, action)
-        if step == "attacks":
-            if action.kind in ("move", "activate") or action.kind == "place":
-                raise IllegalAction("units move in the movement phase; now is ground combat")
-            return combat.apply(self, state, action)
         if step.endswith("trucks_home"):
             return movement.apply_trucks_home(self, state, step, action)
         if step.endswith("activation"):
@@ -97,28 +79,19 @@ class BulgeLogic(RulesLogic):
             self._start_turn(state)
         elif name == "step_start":
             step = args["step"]
-            if step == "ground_initiative":
-                combat.begin(self, state)
-            elif step == "air_initiative":
-                air.begin(self, state)
-            elif step == "commandeer":
+            if step == "commandeer":
                 upkeep.commandeer(state)
         elif name == "step_end":
             step = args["step"]
             if step.endswith("unload"):
                 movement.unload(state, movement.side_of_step(step))
-            elif step == "air_return":
-                air.return_home(state)
 
     def _start_turn(self, state: GameState) -> None:
         for p in list(state.pieces.values()):
             if p.status & TURN_MARKS:
                 state.update(p.id, status=p.status - TURN_MARKS)
-        for key in ("attacked_hexes", "done_steps", "blitz_groups", "air_resolved"):
+        for key in ("done_steps", "blitz_groups"):
             set_flag(state, key, frozenset())
-        for key in ("attack", "air_first", "air_placing", "air_picker"):
-            set_flag(state, key, None)
-        set_flag(state, "retreats", ())
         # trucks on the charts join the off-board area on their turn
         for p in list(state.pieces.values()):
             where = scenario.parse_chart_space(p.space)
@@ -199,14 +172,6 @@ class BulgeLogic(RulesLogic):
         kind, d = event
         d = {k: (self._name(v) if k in ("src", "to", "target", "at", "space", "hex") and isinstance(v, str)
                  and v[:1].isdigit() else v) for k, v in d.items()}
-        if kind == "attack":
-            return (f"{d['side']} attacks {d['target']} from {d['src']} with {d['attackers']} "
-                    f"({d['dice']} dice) against {d['defenders']}")
-        if kind == "strip":
-            hits = ", ".join(f"{'+'.join(b)}: {h}" for b, h in zip(d["boxes"], d["hits"]) if h)
-            return f"  hits on the strips: {hits or 'none'}"
-        if kind == "retreat":
-            return f"{d['owner']} {d['kind']} retreats from {d['src']} to {d['to']}"
         if kind == "move":
             return None
         if kind == "pay":
@@ -215,10 +180,6 @@ class BulgeLogic(RulesLogic):
             return f"{d['by']} captures an enemy {d['kind']} in {d['at']}"
         if kind == "reinforce":
             return f"{d['owner']} {d['kind']} ({d['group']}) arrives at {d['to']}"
-        if kind == "shot_down":
-            return f"{d['owner']} {d['kind']} shot down over {d['space']}"
-        if kind == "pass":
-            return f"{d['side']} passes"
         return super().narrate(event)
 
     def facts(self, state: GameState) -> dict[str, Any]:

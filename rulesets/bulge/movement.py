@@ -13,7 +13,6 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.pieces import Piece
 from engine.state import GameState
 from rulesets.bulge import scenario, terrain
-from rulesets.bulge.combat import pay
 from rulesets.bulge.common import act, counted, flag, hex_name, mark, set_flag, unit_name
 from rulesets.bulge.terrain import COMBAT, enemy
 
@@ -109,6 +108,20 @@ def apply_activation(logic: Any, state: GameState, step: str, action: Action) ->
     pay(logic, state, side, h, cost, "activating this hex" + (" with blitz" if blitz else ""))
     for p in units:
         mark(state, p, "active", *(["blitz"] if blitz and p.kind == "Tank" else []))
+
+
+def pay(logic: Any, state: GameState, side: str, at: str, amount: int, what: str) -> None:
+    """Spend supply tokens for a hex: its own first, then adjacent ones (RB §3.2, §3.3)."""
+    sources = terrain.supply_sources(state, at, side)
+    tokens = terrain.spendable_supply(state, sources, side)
+    if len(tokens) < amount:
+        raise IllegalAction(f"{what} needs {amount} supply within reach of {hex_name(state, at)}; "
+                            f"there {'is' if len(tokens) == 1 else 'are'} {len(tokens)}")
+    rank = {s: i for i, s in enumerate(sources)}
+    tokens.sort(key=lambda p: (rank[p.space], p.id))
+    for p in tokens[:amount]:
+        state.remove(p.id)
+    state.emit("pay", side=side, hex=at, amount=amount, what=what)
 
 
 # -- moving -------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from rulesets.bulge import mapdata, scenario, terrain
 from rulesets.bulge.logic import BulgeLogic
 
 HERE = Path(__file__).parent
-RULES = tuple(HERE / "rules" / name for name in ("units.rules", "sequence.rules", "board.rules", "combat.rules", "upkeep.rules"))
+RULES = tuple(HERE / "rules" / name for name in ("units.rules", "sequence.rules", "board.rules", "combat.rules", "air.rules", "upkeep.rules"))
 
 INFO = RulesetInfo(
     name="bulge",

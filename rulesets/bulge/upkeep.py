@@ -8,9 +8,9 @@ from typing import Any
 
 from engine.actions import Action, Decision, IllegalAction
 from engine.pieces import Piece
+from engine.primitives import destroy
 from engine.state import GameState
 from rulesets.bulge import terrain
-from rulesets.bulge.combat import destroy, retreat_options
 from rulesets.bulge.common import act, hex_name, unit_name
 from rulesets.bulge.terrain import enemy
 
@@ -40,7 +40,7 @@ def _movable(logic: Any, state: GameState, sid: str, side: str) -> list[tuple[Pi
     out = []
     for p in state.pieces_at(sid):
         if p.owner == side and p.kind in kinds:
-            where = retreat_options(state, p, opts)
+            where = logic.rules.procedure("retreat_options")(state, p)
             if where:
                 out.append((p, where))
     return out
@@ -89,6 +89,6 @@ def apply_stacking(logic: Any, state: GameState, action: Action) -> None:
         kinds = {p.kind for p in terrain.overstacked(state, sid, side, logic.rules.options)}
         if piece.space != sid or piece.owner != side or piece.kind not in kinds:
             raise IllegalAction(f"{unit_name(piece)} is not one of the units over the limit in {hex_name(state, sid)}")
-        destroy(state, piece, "stacking")
+        destroy(state, piece)
     else:
         raise IllegalAction(f"`{action.kind}` is not an answer now")
