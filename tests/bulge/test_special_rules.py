@@ -290,6 +290,47 @@ def test_the_allies_win_at_the_end_of_the_last_turn_or_play_on_in_a_campaign(opt
     assert game.state.turn == last and f"end of turn {last}" in game.result.reason
 
 
+def test_a_unit_may_retreat_into_a_hex_of_only_enemy_supply_and_captures_it(table):
+    t: Table = table()
+    s = t.state
+    (inf,) = t.put("Allies", ST_VITH, Infantry=1)
+    (token,) = t.put("Axis", "1610", Supply=1)      # an Axis supply token alone, out of any Axis zone
+    hit_once(t, "1809", ST_VITH, Infantry=1)
+    d = t.rs.logic.decision(t.state)
+    assert d.player == "Allies" and "1610" in {o["choice"] for o in d.options}
+    t.play(Action("choose", {"choice": "1610"}))
+    s = t.state
+    assert s.pieces[inf].space == "1610"
+    assert any(k == "note" and d["message"].startswith("Allies captures Axis Supply") for k, d in s.events)
+    # captured, it is the Allies' once they commandeer it at upkeep
+    assert "captured" in s.pieces[token].status or s.pieces[token].owner == "Allies"
+
+
+def test_a_unit_may_retreat_into_a_hex_of_only_enemy_air_units_which_attack_it_again(table):
+    t: Table = table(turn=5, step="air_resolution")
+    s = t.state
+    (inf,) = t.put("Allies", ST_VITH, Infantry=1)
+    s.add_piece("Bomber", "Axis", ST_VITH)
+    fighter = s.add_piece("Fighter", "Axis", "1610").id     # 1610 holds only an enemy air unit
+    s.load_dice([12] + [1, 12, 12, 12])     # St. Vith: the AA die misses; the bomber's first die hits
+    t.play(Action("resolve_air", {"hex": ST_VITH}))
+    d = t.rs.logic.decision(t.state)
+    assert d.player == "Allies" and d.kind == "choose" and "1610" in {o["choice"] for o in d.options}
+    t.play(Action("choose", {"choice": "1610"}))
+    s = t.state
+    assert s.pieces[inf].space == "1610"
+    d = t.rs.logic.decision(s)
+    assert d.kind == "air_resolution" and d.player == "Allies"
+    assert [o["hex"] for o in d.options] == ["1610"]
+    s.load_dice([12] + [1])                 # 1610: the AA die misses; the fighter hits the infantry again
+    t.play(Action("resolve_air", {"hex": "1610"}))
+    s = t.state
+    assert s.pieces[fighter].space == "1610"             # the anti-aircraft die missed it
+    said = [d["message"] for k, d in s.events if k == "note"]
+    assert any(m.startswith("Axis air attack on 1610 with 1 Fighter (1 dice) against 1 Infantry") for m in said)
+    assert "  hits on the strips: Infantry: 1" in said        # hit again: it must retreat once more
+
+
 def test_a_split_attack_names_each_units_target_and_pays_per_target_hex(table):
     t: Table = table()
     s = t.state
