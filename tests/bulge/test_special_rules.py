@@ -331,6 +331,24 @@ def test_a_unit_may_retreat_into_a_hex_of_only_enemy_air_units_which_attack_it_a
     assert "  hits on the strips: Infantry: 1" in said        # hit again: it must retreat once more
 
 
+def test_air_units_may_be_placed_over_any_hex(table):
+    t: Table = table(turn=5, step="air_placement")
+    s = t.state
+    s.vars.update({"air_first": "Axis", "air_placing": "Axis"})
+    fighter = s.add_piece("Fighter", "Axis", "offboard:Axis").id
+    empty = next(h for h in sorted(s.board.spaces) if not s.board.space(h).get("partial") and not s.pieces_at(h))
+    partial = next(h for h in sorted(s.board.spaces) if s.board.space(h).get("partial"))
+    d = t.rs.logic.decision(s)
+    assert d.player == "Axis" and Action("place_air", {"kind": "Fighter", "to": empty}) in d.options
+    with pytest.raises(IllegalAction, match="air units go over a full hex of the board"):
+        t.play(Action("place_air", {"kind": "Fighter", "to": partial}))
+    with pytest.raises(IllegalAction, match="Axis has no Bomber left to place"):
+        t.play(Action("place_air", {"kind": "Bomber", "to": empty}))
+    t.play(Action("place_air", {"kind": "Fighter", "to": empty}))
+    assert t.state.pieces[fighter].space == empty
+    assert t.state.vars["air_placing"] == ""         # the Allies have nothing to place
+
+
 def test_a_split_attack_names_each_units_target_and_pays_per_target_hex(table):
     t: Table = table()
     s = t.state
