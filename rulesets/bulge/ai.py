@@ -33,9 +33,7 @@ from typing import Any
 from engine.actions import Action, Decision
 from engine.hexgrid import distance as hex_distance
 from engine.state import GameState
-from rulesets.bulge import combat as combat_rules
 from rulesets.bulge import scenario, terrain
-from rulesets.bulge.combat import retreat_options, strip_boxes
 from rulesets.bulge.terrain import COMBAT, enemy
 
 DICE = {"Infantry": 1, "Tank": 2, "Artillery": 3}
@@ -203,7 +201,7 @@ class HeuristicPlayer:
     def _fallback(decision: Decision) -> Action:
         if decision.finish is not None:
             return decision.finish
-        for kind in ("done", "pass", "finish", "resolve", "cancel"):
+        for kind in ("done", "pass", "finish", "resolve", "cancel", "hold"):
             for o in decision.options:
                 if o.kind == kind:
                     return o
@@ -224,7 +222,7 @@ class HeuristicPlayer:
         return handler(ctx, decision)
 
     # -- ground combat --------------------------------------------------------------------------
-    def _on_attack(self, ctx: Ctx, decision: Decision) -> Action | None:
+    def _on_attacks(self, ctx: Ctx, decision: Decision) -> Action | None:
         best, best_val = None, 0.0
         by_src: dict[str, list[Action]] = defaultdict(list)
         for o in decision.options:
@@ -249,44 +247,36 @@ class HeuristicPlayer:
                         best, best_val = split, v
                         plans[src] = plan
         if best is None:
-            return next(o for o in decision.options if o.kind == "pass")
+            return decision.finish
         if best.kind == "attack_from":
             self._attack_plan = {best["from"]: plans[best["from"]]}
         return best
 
-    def _on_assign(self, ctx: Ctx, decision: Decision) -> Action | None:
-        src = decision.context.get("hex")
-        plan = self._attack_plan.get(src) if src else None
-        by_key = {(o.kind, o.get("piece"), o.get("to")): o for o in decision.options}
-        if plan:
-            while plan:
-                pid, to = plan[0]
-                o = by_key.get(("assign", pid, to))
-                plan.pop(0)
-                if o is not None:
-                    return o
-        for o in decision.options:
-            if o.kind == "resolve":
-                return o
-        # nothing planned: everything at the best target
-        attackers = ctx.ready_attackers(src) if src else []
-        best, best_val = None, -INF
-        for o in decision.options:
-            if o.kind == "assign_all":
-                v = ctx.attack_value(src or "", o["to"], attackers)
-                if v > best_val:
-                    best, best_val = o, v
-        return best or next(o for o in decision.options if o.kind == "cancel")
+    def _on_choose(self, ctx: Ctx, decision: Decision) -> Action | None:
+        """A question the rules ask in the middle of a move: the unit it is about carries a
+        mark (`assigning`: its target in a split attack; `retreating`: where it retreats)."""
+        asked = {m: p for p in ctx.state.pieces.values() for m in ("assigning", "retreating") if m in p.status}
+        if "assigning" in asked:
+            return self._assign(ctx, decision, asked["assigning"])
+        if "retreating" in asked:
+            return self._retreat(ctx, decision, asked["retreating"])
+        return decision.options[0]
 
-    def _on_retreat(self, ctx: Ctx, decision: Decision) -> Action | None:
+    def _assign(self, ctx: Ctx, decision: Decision, piece: Any) -> Action | None:
+        by_choice = {o.get("choice"): o for o in decision.options}
+        plan = dict(self._attack_plan.get(piece.space, ()))
+        to = plan.get(piece.id)
+        if to is None and not plan:
+            # nothing planned: everything at the best target
+            attackers = ctx.ready_attackers(piece.space)
+            hexes = [c for c in by_choice if c not in ("hold", "cancel")]
+            to = max(hexes, key=lambda h: ctx.attack_value(piece.space, h, attackers), default=None)
+        return by_choice.get(to) or by_choice.get("hold") or by_choice.get("cancel")
+
+    def _retreat(self, ctx: Ctx, decision: Decision, piece: Any) -> Action | None:
         best, best_val = None, -INF
         for o in decision.options:
-            to = o.get("to")
-            if not to:
-                return o
-            piece = ctx.state.pieces.get(o["piece"])
-            if piece is None:
-                return o
+            to = o.get("choice")
             v = ctx.unit_value_at(piece.kind, to, ctx.count(ctx.side, to)) + 0.01 * self.rng.random()
             if v > best_val:
                 best, best_val = o, v
@@ -415,7 +405,7 @@ class Ctx:
 
     # -- attacks ---------------------------------------------------------------------------------
     def ready_attackers(self, src: str) -> list:
-        return combat_rules.ready_attackers(self.state, src, self.side)
+        return self.rs.rules.procedure("ready_attackers")(self.state, src, self.side)
 
     def attack_value(self, src: str, tgt: str, attackers: list, simple: bool = False) -> float:
         """Expected worth of attacking `tgt` with `attackers`: units destroyed or pushed out,
@@ -429,9 +419,10 @@ class Ctx:
         if out is None:
             defenders = [p for p in self.state.pieces_at(tgt) if p.owner == self.foe and p.kind in terrain.GROUND]
             out = []
-            for box in strip_boxes(self.state, defenders, self.opts):
+            rules = self.rs.rules
+            for box in rules.procedure("strip_boxes")(self.state, defenders):
                 first = box[0]
-                can_go = first.kind in COMBAT and bool(retreat_options(self.state, first, self.opts))
+                can_go = first.kind in COMBAT and bool(rules.procedure("retreat_options")(self.state, first))
                 out.append((first.kind, len(box), can_go))
             cache[tgt] = out
         return out

@@ -11,7 +11,7 @@ from engine.actions import Action, Decision, IllegalAction
 from engine.rules_logic import RulesLogic
 from engine.ruleset import Result
 from engine.state import GameState
-from rulesets.bulge import air, combat, mapdata, scenario, terrain
+from rulesets.bulge import mapdata, scenario, terrain
 from rulesets.bulge.common import hex_name, set_flag
 from rulesets.bulge.terrain import COMBAT
 
@@ -47,55 +47,16 @@ class BulgeLogic(RulesLogic):
 
     def host_decision(self, state: GameState) -> Decision | None:
         step = self.structure.step(state)
-        if step == "air_initiative":
-            return air.decide_initiative(self, state)
-        if step == "air_placement":
-            return air.decide_placement(self, state)
-        if step == "air_resolution":
-            return air.decide_resolution(self, state)
-        if step == "attacks":
-            return combat.decide(self, state)
         return None
 
     def host_apply(self, state: GameState, action: Action) -> None:
         step = self.structure.step(state)
-        if step == "air_initiative":
-            return air.apply_initiative(self, state, action)
-        if step == "air_placement":
-            return air.apply_placement(self, state, action)
-        if step == "air_resolution":
-            return air.apply_resolution(self, state, action)
-        if step == "attacks":
-            if action.kind in ("move", "activate") or action.kind == "place":
-                raise IllegalAction("units move in the movement phase; now is ground combat")
-            return combat.apply(self, state, action)
         raise IllegalAction(f"nothing is asked during {step.replace('_', ' ')}")
 
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         super().on_boundary(state, name, args)
         if state.result is not None and not state.result.get("score"):
             state.result["score"] = self.score(state)
-        if name == "turn_start":
-            self._start_turn(state)
-        elif name == "step_start":
-            step = args["step"]
-            if step == "ground_initiative":
-                combat.begin(self, state)
-            elif step == "air_initiative":
-                air.begin(self, state)
-        elif name == "step_end":
-            step = args["step"]
-            if step == "air_return":
-                air.return_home(state)
-
-    def _start_turn(self, state: GameState) -> None:
-        """The flags the steps still written in Python keep for a turn start empty again. (The
-        marks that last a turn and the trucks arriving off-board are in rules/upkeep.rules.)"""
-        for key in ("attacked_hexes", "done_steps", "air_resolved"):
-            set_flag(state, key, frozenset())
-        for key in ("attack", "air_first", "air_placing", "air_picker"):
-            set_flag(state, key, None)
-        set_flag(state, "retreats", ())
 
     # -- the end ---------------------------------------------------------------------------------------
     # The rules end the game (rules/upkeep.rules: victory); this adds the score to their result.
@@ -161,24 +122,12 @@ class BulgeLogic(RulesLogic):
         kind, d = event
         d = {k: (self._name(v) if k in ("src", "to", "target", "at", "space", "hex") and isinstance(v, str)
                  and v[:1].isdigit() else v) for k, v in d.items()}
-        if kind == "attack":
-            return (f"{d['side']} attacks {d['target']} from {d['src']} with {d['attackers']} "
-                    f"({d['dice']} dice) against {d['defenders']}")
-        if kind == "strip":
-            hits = ", ".join(f"{'+'.join(b)}: {h}" for b, h in zip(d["boxes"], d["hits"]) if h)
-            return f"  hits on the strips: {hits or 'none'}"
-        if kind == "retreat":
-            return f"{d['owner']} {d['kind']} retreats from {d['src']} to {d['to']}"
         if kind == "move":
             return None
         if kind == "pay":
             return f"{d['side']} pays {d['amount']} supply for {d['what']}"
         if kind == "reinforce":
             return f"{d['owner']} {d['kind']} ({d['group']}) arrives at {d['to']}"
-        if kind == "shot_down":
-            return f"{d['owner']} {d['kind']} shot down over {d['space']}"
-        if kind == "pass":
-            return f"{d['side']} passes"
         return super().narrate(event)
 
     def facts(self, state: GameState) -> dict[str, Any]:

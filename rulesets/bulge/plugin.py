@@ -17,7 +17,7 @@ from rulesets.bulge.logic import BulgeLogic
 
 HERE = Path(__file__).parent
 RULES = tuple(HERE / "rules" / name for name in ("units.rules", "sequence.rules", "board.rules", "combat.rules",
-                                                 "movement.rules", "upkeep.rules", "setup.rules",
+                                                 "air.rules", "movement.rules", "upkeep.rules", "setup.rules",
                                                  "reinforcements.rules"))
 
 INFO = RulesetInfo(

@@ -34,9 +34,11 @@ class Table:
         else:
             raise AssertionError(f"never reached turn {turn}, step {step}")
         state.events.clear()
+        # in the middle of the step: its `start` has run (a rules step) and its moves are asked
+        state.started = ((state.turn, state.power_index, state.phase_index, state.step_index), "run")
         self.state = state
         if step == "attacks":
-            state.ns("bulge")["to_attack"] = to_attack
+            state.vars["to_attack"] = to_attack
 
     def hex(self, name: str) -> str:
         sid = self.state.board.find(name)

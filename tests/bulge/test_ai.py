@@ -41,7 +41,7 @@ def test_heuristic_answers_every_decision_of_two_full_games(bulge):
         game = play(bulge, players, seed, kinds)
         assert game.result.winner in ("Axis", "Allies")
     seen = {step_kind(k) for _, k in kinds}      # `axis_reinforce` is a `reinforce`
-    for kind in ("attack", "retreat", "trucks_home", "activation", "move", "reinforce",
+    for kind in ("attacks", "choose", "trucks_home", "activation", "move", "reinforce",
                  "air_initiative", "air_placement", "air_resolution"):
         assert kind in seen, kind
     assert {side for side, _ in kinds} == {"Axis", "Allies"}

@@ -4,8 +4,21 @@ checked to the unit."""
 from __future__ import annotations
 
 from engine.actions import Action
-from rulesets.bulge import air
 from tests.bulge.conftest import Table
+
+
+def notes(state, text: str) -> list[str]:
+    return [d["message"] for k, d in state.events if k == "note" and text in d["message"]]
+
+
+def settle_retreats(t: Table) -> None:
+    """The defender answers the retreat questions (which unit first, where to) with its first option."""
+    for _ in range(20):
+        d = t.rs.logic.decision(t.state)
+        if d is None or d.kind != "choose":
+            return
+        t.play(d.options[0])
+    raise AssertionError("the retreats never ended")
 
 
 def test_example_a_martelange(table):
@@ -18,18 +31,25 @@ def test_example_a_martelange(table):
     inf1, inf2, tank, truck, supply = (t.put("Allies", target, Infantry=2) + t.put("Allies", target, Tank=1)
                                        + t.put("Allies", target, Truck=1) + t.put("Allies", target, Supply=1))
     t.put("Axis", attack_from, Infantry=1, Tank=2, Artillery=1, Supply=1)
+    boxes = t.rs.rules.procedure("strip_boxes")(s, s.pieces_at(target))
+    assert [[p.id for p in b] for b in boxes] == [[inf1], [inf2], [tank], [truck], [supply]]
     s.load_dice([1, 3, 3, 4, 5, 8, 8, 10])
     t.play(Action("attack", {"from": attack_from, "to": target}))
     s = t.state
-    strip = [d for k, d in s.events if k == "strip"][0]
-    assert strip["boxes"] == [["Infantry"], ["Infantry"], ["Tank"], ["Truck"], ["Supply"]]
-    assert strip["hits"] == [1, 0, 2, 1, 1]
+    assert notes(s, "attacks Martelange")[0].endswith("with 1 Infantry, 2 Tank, 1 Artillery (8 dice) against "
+                                                       "2 Infantry, 1 Tank, 1 Truck, 1 Supply")
+    # 1 -> Inf1; 3, 3 -> the Tank; 4 -> the Truck; 5 -> the Supply
+    assert notes(s, "hits on the strips") == ["  hits on the strips: Infantry: 1, Tank: 2, Truck: 1, Supply: 1"]
     assert tank not in s.pieces and truck not in s.pieces and supply not in s.pieces
-    assert inf2 in s.pieces and s.pieces[inf2].space == target
-    retreated = [d for k, d in s.events if k == "retreat"]
-    waiting = s.ns("bulge")["retreats"]
-    assert [d["piece"] for d in retreated] == [inf1] or waiting == (inf1,)
     assert t.at(attack_from, "Axis").count("Supply") == 0            # the attack paid its 1 supply
+    d = t.rs.logic.decision(s)
+    if d.kind == "choose":                                            # the Allies choose where Inf1 goes
+        assert d.player == "Allies" and "retreating" in s.pieces[inf1].status
+    settle_retreats(t)
+    s = t.state
+    assert s.pieces[inf2].space == target
+    assert s.pieces[inf1].space in s.board.neighbours(target)        # one Infantry retreats
+    assert "retreating" not in s.pieces[inf1].status
 
 
 def test_example_b_more_than_six_defenders(bulge_rulebook_stacking):
@@ -45,13 +65,16 @@ def test_example_b_more_than_six_defenders(bulge_rulebook_stacking):
     s.load_dice([1, 2, 4, 4, 5, 6, 6, 7, 10, 11] + [3, 6, 6, 7, 9, 11, 12])
     t.play(Action("attack", {"from": attack_from, "to": target}))
     s = t.state
-    strip = [d for k, d in s.events if k == "strip"][0]
-    assert strip["hits"] == [0, 1, 2, 0, 0, 2, 1, 0, 1]
+    # boxes Inf1 Inf2 Inf3 Tank1 Tank2 Tank3 Art1 Art2 Truck: hits 0 1 2 0 0 2 1 0 1
+    assert notes(s, "hits on the strips") == [
+        "  hits on the strips: Infantry: 1, Infantry: 2, Tank: 2, Artillery: 1, Truck: 1"]
     assert infs[2] not in s.pieces and tanks[2] not in s.pieces and truck not in s.pieces
-    assert infs[0] in s.pieces and s.pieces[infs[0]].space == target
-    assert tanks[0] in s.pieces and tanks[1] in s.pieces and arts[1] in s.pieces
-    must_move = {d["piece"] for k, d in s.events if k == "retreat"} | set(s.ns("bulge")["retreats"])
-    assert must_move == {infs[1], arts[0]}
+    settle_retreats(t)
+    s = t.state
+    assert s.pieces[infs[0]].space == target
+    assert s.pieces[tanks[0]].space == s.pieces[tanks[1]].space == s.pieces[arts[1]].space == target
+    for moved in (infs[1], arts[0]):                                # Inf2 and Art1 retreat
+        assert s.pieces[moved].space in s.board.neighbours(target)
 
 
 def test_example_c_anti_aircraft(table):
@@ -63,13 +86,29 @@ def test_example_c_anti_aircraft(table):
     f2 = s.add_piece("Fighter", "Axis", h).id
     bomber = s.add_piece("Bomber", "Axis", h).id
     s.load_dice([1, 3, 4, 8] + [12])       # four AA dice (four unit types), then fighter 2's attack die
-    air.resolve_hex(t.rs.logic, s, h)
-    aa = [d for k, d in s.events if k == "strip"][0]
-    assert aa["boxes"] == [["Fighter"], ["Fighter"], ["Bomber"]]
-    assert aa["hits"] == [2, 0, 1]          # 1 -> fighter 1; 3 -> the bomber; 4 wraps to fighter 1 (wasted)
+    t.play(Action("resolve_air", {"hex": h}))
+    s = t.state
+    # 1 -> fighter 1; 3 -> the bomber; 4 wraps to fighter 1 (wasted); 8 misses
+    assert notes(s, "anti-aircraft") == [f"  anti-aircraft fire over Bastogne ({h}), hits on the air strip: "
+                                         f"Fighter #{f1}: 2, Bomber #{bomber}: 1"]
     assert s.pieces[f1].space == "offboard:Axis" and s.pieces[bomber].space == "offboard:Axis"
-    assert s.pieces[f2].space == h
-    assert [d["dice"] for k, d in s.events if k == "air_attack"] == [1]
+    assert notes(s, "air attack on Bastogne")[0].startswith("Axis air attack on Bastogne (1214) with 1 Fighter (1 dice)")
+    assert notes(s, "hits on the strips") == ["  hits on the strips: none"]
+    s = settle_air(t)
+    assert s.pieces[f2].space == "offboard:Axis"             # air_return: every air unit flies home
+    assert t.at(h, "Allies") == ["Infantry", "Tank", "Artillery", "Truck"]
+
+
+def settle_air(t: Table):
+    """Go on to the end of the air phase (nothing else is asked there)."""
+    from engine import flow
+
+    for _ in range(50):
+        if t.rs.structure.phase(t.state).name != "air_combat":
+            return t.state
+        d = flow.settle(t.rs, t.state)
+        assert d is None or t.rs.structure.phase(t.state).name != "air_combat", d
+    return t.state
 
 
 def test_front_line_example_vielsalm_and_bastogne(table):
