@@ -301,6 +301,7 @@ def note(state: GameState, message: str) -> None:
 def register_core(registry: Any) -> None:
     """Add the engine's record types, events and primitives to a rules-language registry."""
     registry.record("Unit", fields=UNIT_FIELDS, unit_stats=True)
+    registry.host_stats |= {"short", "symbol"}      # the clients draw counters from these
     for name, params in EVENTS.items():
         registry.event(name, params=params)
     P = registry.primitive

@@ -116,7 +116,7 @@ def _with_pieces(data: dict, value) -> str:
     (lambda d: json.dumps({**d, "schema_version": 3}), "newer wargame"),
     (lambda d: json.dumps({**d, "mods": ["/tmp/some-folder"]}), "mods.0"),
     (lambda d: json.dumps({**d, "options": {"stacking_limit": 10**9}}), "beyond"),
-    (lambda d: json.dumps({**d, "options": {"stacking_limit": 1}}), "cannot be set up"),
+    (lambda d: json.dumps({**d, "options": {"stacking_limit": 1}}), "does not add up"),
 ])
 def test_a_damaged_save_is_refused_in_one_message(capsys, tmp_path, bulge_save, damage, says):
     path = write(tmp_path, damage(bulge_save))
@@ -194,7 +194,7 @@ def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
     (["play", "bulge", "--seed", "-1"], "a seed is a whole number from 0 to"),
     (["play", "bulge", "--seed", "9" * 5000], "a seed is a whole number from 0 to"),
     (["play", "bulge", "--seed", str(1 << 64)], "a seed is a whole number from 0 to"),
-    (["play", "lhtr"], "no ruleset called `lhtr`"),
+    (["play", "lhtr-nonexistent"], "no ruleset called `lhtr-nonexistent`"),
     (["info", "bulge", "--scenario", "nowhere"], "has no scenario `nowhere`"),
     (["play", "bulge", "--ai", "green"], "no side `green`"),
     (["frobnicate"], "invalid choice"),

@@ -1,5 +1,6 @@
-"""Battle of the Bulge as the engine drives it: which module answers which step, what
-happens by itself at the boundaries, when the game is over, and how it is shown."""
+"""Battle of the Bulge as the engine drives it: every step is in the rules files (RulesLogic
+plays them); what stays here picks the scenario file the options call for and words the
+game for players (prompts, status line, map labels, narration)."""
 
 from __future__ import annotations
 
@@ -7,12 +8,10 @@ import copy
 from dataclasses import replace
 from typing import Any
 
-from engine.actions import Action, Decision, IllegalAction
 from engine.rules_logic import RulesLogic
-from engine.ruleset import Result
 from engine.state import GameState
 from rulesets.bulge import mapdata, scenario, terrain
-from rulesets.bulge.common import hex_name, set_flag
+from rulesets.bulge.common import hex_name
 from rulesets.bulge.terrain import COMBAT
 
 #: what the decisions of the steps declared in the rules files say to their player
@@ -25,8 +24,7 @@ PROMPTS = {
 
 
 class BulgeLogic(RulesLogic):
-    """Steps declared in the rules files are played by RulesLogic; the steps still written in
-    Python are dispatched here (host_decision / host_apply) until they move to rules files."""
+    """Bulge's rules are its rules files; this class only sets up and tells."""
 
     # -- setting up ---------------------------------------------------------------------------------
     def new_state(self, scenario_name: str, seed: int) -> GameState:
@@ -44,14 +42,6 @@ class BulgeLogic(RulesLogic):
     # -- the steps ------------------------------------------------------------------------------------
     def prompt(self, state: GameState, spec: Any) -> str:
         return PROMPTS.get(spec.name.split("_", 1)[-1], "") or super().prompt(state, spec)
-
-    def host_decision(self, state: GameState) -> Decision | None:
-        step = self.structure.step(state)
-        return None
-
-    def host_apply(self, state: GameState, action: Action) -> None:
-        step = self.structure.step(state)
-        raise IllegalAction(f"nothing is asked during {step.replace('_', ' ')}")
 
     def on_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         super().on_boundary(state, name, args)
