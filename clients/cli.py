@@ -238,7 +238,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         "scenario": scenario.name,
         "scenario_title": scenario.title,
         "fidelity": scenario.fidelity,
-        "options": {name: {"value": rs.options[name], "default": spec.default, "type": str(spec.type), "doc": spec.doc}
+        "options": {name: {"value": rs.options[name], "default": spec.default, "type": str(spec.type), "doc": spec.doc,
+                           **_provenance(spec)}
                     for name, spec in rs.rules.option_specs.items()},
     }
     facts.update(rs.logic.facts(state))
@@ -247,6 +248,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     else:
         print(_facts_text(facts))
     return 0
+
+
+def _provenance(spec: Any) -> dict[str, str]:
+    """How sure an option's default is and where it comes from, where the rules say."""
+    return {k: v for k, v in (("status", spec.status), ("source", spec.source)) if v}
 
 
 def _facts_text(facts: dict[str, Any], indent: str = "") -> str:

@@ -70,6 +70,8 @@ class OptionInfo:
     default: Any = None
     bounds: tuple[Any, Any] | None = None
     bounds_expr: tuple[A.Expr, A.Expr] | None = None
+    status: str = ""
+    source: str = ""
 
 
 @dataclass
@@ -369,11 +371,12 @@ class _Checker:
                 if d.override and d.name in p.options:
                     o = p.options[d.name]
                     p.options[d.name] = OptionInfo(d.name, o.type, d.value, d.doc or o.doc, o.pos,
-                                                   bounds_expr=o.bounds_expr)
+                                                   bounds_expr=o.bounds_expr, status=d.status or o.status,
+                                                   source=d.source or o.source)
                 else:
                     assert d.type is not None
                     p.options[d.name] = OptionInfo(d.name, self.resolve_type(d.type), d.value, d.doc, d.pos,
-                                                   bounds_expr=d.bounds)
+                                                   bounds_expr=d.bounds, status=d.status, source=d.source)
         elif isinstance(d, A.TableDecl):
             if self.check_name_ok(d.name, d.pos, "table") and self.declare("value", "table", d.name, d.pos, li, d.override, d, "table"):
                 if d.override and d.name in p.tables:

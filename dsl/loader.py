@@ -161,7 +161,8 @@ def load_rules(
     fp = _fingerprint(loaded.texts)
     artifact = compile_program(program, fp)
     specs = {
-        name: OptionSpec(name, o.type, o.default, o.doc, o.pos, o.bounds) for name, o in program.options.items()
+        name: OptionSpec(name, o.type, o.default, o.doc, o.pos, o.bounds, o.status, o.source)
+        for name, o in program.options.items()
     }
     values = _option_values(program.options, specs, options or {})
     return _build(artifact, specs, values, fp, [n for n, _ in loaded.texts])

@@ -67,6 +67,10 @@ class OptionSpec:
     pos: Pos
     #: (lowest, highest) for every number in the value, when the rules give a range
     bounds: tuple[Any, Any] | None = None
+    #: how sure the default is (`confirmed`, `reconstructed`, `unconfirmed`, ...) and where it
+    #: comes from, as the rules file says
+    status: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True)

@@ -154,16 +154,24 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def option_decl(self, meta: Any, items: list[Any]) -> A.OptionDecl:
-        name, typ, bounds, value, doc = items
-        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False, bounds)
+        name, typ, bounds, value, doc, status, source = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False, bounds,
+                            status or "", source or "")
 
     def option_range(self, items: list[Any]) -> tuple[A.Expr, A.Expr]:
         return items[0], items[2]
 
     @v_args(meta=True)
     def option_override(self, meta: Any, items: list[Any]) -> A.OptionDecl:
-        _ovr, name, value, doc = items
-        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), None, value, doc or "", True)
+        _ovr, name, value, doc, status, source = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), None, value, doc or "", True,
+                            None, status or "", source or "")
+
+    def option_status(self, items: list[Any]) -> str:
+        return str(items[0])
+
+    def option_source(self, items: list[Any]) -> str:
+        return self._string(items[0])
 
     def doc(self, items: list[Any]) -> str:
         return self._string(items[0])

@@ -167,6 +167,8 @@ class Manifest(BaseModel):
     scenarios: list[_ScenarioEntry] = Field(default_factory=list, max_length=1000)
     sides: list[str] = Field(default_factory=list, max_length=100)
     data: list[str] = Field(default_factory=list, max_length=1000)
+    #: a wargame-map-changes/1 file (engine/mapfile.py): what this layer changes on its base's map
+    map_changes: str | None = Field(default=None, max_length=1000)
     plugin: str | None = None
 
 
@@ -241,6 +243,8 @@ def read_manifest(folder: Path) -> RulesetInfo:
                                    _inside(folder, s.file, path, "scenarios.file") if s.file else None)
                       for s in m.scenarios)
     data_files += _scenario_data(folder, scenarios, path)
+    map_changes = (_inside(folder, m.map_changes, path, "map_changes"),) if m.map_changes else ()
+    data_files += map_changes
     return RulesetInfo(
         name=m.name,
         title=m.title or m.name,
@@ -253,6 +257,7 @@ def read_manifest(folder: Path) -> RulesetInfo:
         sides=tuple(m.sides),
         plugin=m.plugin,
         data_files=data_files,
+        map_changes=map_changes,
     )
 
 
@@ -321,9 +326,14 @@ def chain_of(name: str, available: Mapping[str, tuple[Any, RulesetInfo]]) -> lis
 
 
 def _inherit_scenarios(chain: list[tuple[Any, RulesetInfo]]) -> RulesetInfo:
+    """The most derived ruleset's facts, with its base's scenarios when it has none of its own,
+    and every layer's map changes, base first."""
     from dataclasses import replace
 
     info = chain[-1][1]
+    changes = tuple(p for _, layer in chain for p in layer.map_changes)
+    if changes != info.map_changes:
+        info = replace(info, map_changes=changes)
     if info.scenarios:
         return info
     for _, base in reversed(chain):
@@ -540,7 +550,26 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
                                        report_unread=True))
     if chain:
         diagnostics += _check_data_files(chain[-1][1])
+        diagnostics += _check_map_changes(_inherit_scenarios(chain))
     return diagnostics + [Diagnostic(Pos(str(path), 0, 0), n, severity="note") for n in notes]
+
+
+def _check_map_changes(info: RulesetInfo) -> list[Diagnostic]:
+    """Every layer's map changes must apply to the maps of the scenarios it plays."""
+    from engine.mapfile import MapDataError, load_map
+    from engine.scenario import ScenarioDataError, read_scenario
+
+    if not info.map_changes:
+        return []
+    out = []
+    for sc in info.scenarios:
+        if sc.path is None:
+            continue
+        try:
+            load_map(sc.path.parent / read_scenario(sc.path).map, info.map_changes)
+        except (MapDataError, ScenarioDataError) as e:
+            out.append(Diagnostic(Pos(str(info.map_changes[-1]), 0, 0), f"scenario `{sc.name}`: {e}"))
+    return out
 
 
 def _check_data_files(info: RulesetInfo) -> list[Diagnostic]:

@@ -49,7 +49,7 @@ class RulesLogic(GameLogic):
         if info.path is None:
             raise ScenarioDataError(f"scenario `{info.name}` of `{self.info.name}` names no scenario file")
         sc = read_scenario(info.path)
-        state = GameState(_board(info.path, sc.map), self.rules, seed)
+        state = GameState(_board(info.path, sc.map, self.info.map_changes), self.rules, seed)
         state.vars = initial_vars(self.rules)
         set_up(state, sc, self.rules, info.path.name)
         return state
@@ -301,10 +301,11 @@ class RulesLogic(GameLogic):
 
 
 @functools.lru_cache(maxsize=16)
-def _board(scenario_path: Path, map_name: str) -> Any:
-    """Boards are shared by every game of a map: load each map file once."""
+def _board(scenario_path: Path, map_name: str, changes: tuple[Path, ...] = ()) -> Any:
+    """Boards are shared by every game of a map: load each map file (with the layers' changes
+    to it) once."""
     try:
-        return load_map(scenario_path.parent / map_name)
+        return load_map(scenario_path.parent / map_name, changes)
     except ValueError as exc:
         raise ScenarioDataError(f"{scenario_path.name}: its map: {exc}") from None
 

@@ -45,6 +45,8 @@ class RulesetInfo:
     description: str = ""
     #: a mod folder's optional Python plugin file
     plugin: str | None = None
+    #: map-changes files (engine/mapfile.py) applied to every scenario's map, base layer first
+    map_changes: tuple[Path, ...] = ()
 
     @property
     def default_scenario(self) -> str:
