@@ -222,7 +222,13 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         if isinstance(plugin, plugins.FolderRuleset) and plugin.has_code and not plugin.trusted:
             code = f" [contains Python: playing it needs {plugins.TRUST_HINT}]"
         print(f"{name}{base}: {info.title}{code}")
-        for s in info.scenarios:
+        scenarios = info.scenarios
+        try:
+            if not scenarios and info.extends:
+                scenarios = plugins._inherit_scenarios(plugins.chain_of(name, found)).scenarios
+        except (plugins.ManifestError, plugins.RulesetNotFound):
+            pass            # a broken chain shows when the mod is loaded or checked
+        for s in scenarios:
             fid = f" [fidelity: {s.fidelity}]" if s.fidelity != "exact" else ""
             print(f"    {s.name}: {s.title}{fid}")
     return 0

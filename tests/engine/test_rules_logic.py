@@ -19,12 +19,13 @@ from engine.ruleset import LoadedRuleset, RulesetInfo, ScenarioInfo
 DUEL = Path(__file__).parents[1] / "rulesets" / "duel"
 
 
-def duel() -> LoadedRuleset:
+def duel(folder: Path = DUEL) -> LoadedRuleset:
+    """The duel game of `folder` (its duel.rules, map.json and scenario.json), loaded by hand."""
     reg = dsl.Registry()
     register_core(reg)
-    rules = dsl.load_rules([DUEL / "duel.rules"], reg)
-    info = RulesetInfo("duel", "Duel", DUEL, (DUEL / "duel.rules",),
-                       (ScenarioInfo("road", "Meeting on the road", path=DUEL / "scenario.json"),), sides=("Red", "Blue"))
+    rules = dsl.load_rules([folder / "duel.rules"], reg)
+    info = RulesetInfo("duel", "Duel", folder, (folder / "duel.rules",),
+                       (ScenarioInfo("road", "Meeting on the road", path=folder / "scenario.json"),), sides=("Red", "Blue"))
     logic = RulesLogic(rules, info, structure_from_rules(rules))
     return LoadedRuleset(info, (info,), plugins._manager(), rules, logic, rules.options)
 
@@ -136,13 +137,7 @@ def test_a_require_past_the_guard_refuses_the_action_with_its_reason(tmp_path: P
     text = (DUEL / "duel.rules").read_text().replace(
         "move_to(u, to)\n", "move_to(u, to)\n        require to != \"D\" else \"not into D today\"\n", 1)
     (tmp_path / "duel.rules").write_text(text)
-    reg = dsl.Registry()
-    register_core(reg)
-    rules = dsl.load_rules([tmp_path / "duel.rules"], reg)
-    info = RulesetInfo("duel", "Duel", tmp_path, (tmp_path / "duel.rules",),
-                       (ScenarioInfo("road", "r", path=tmp_path / "scenario.json"),), sides=("Red", "Blue"))
-    rs = LoadedRuleset(info, (info,), plugins._manager(), rules, RulesLogic(rules, info, structure_from_rules(rules)),
-                       rules.options)
+    rs = duel(tmp_path)
     game = Game(rs, "road", seed=3)
     to_d = next(a for a in game.decision.options if a.kind == "march" and a["to"] == "D")
     before = game.state.signature()
@@ -163,13 +158,6 @@ def test_a_scenario_may_start_later_and_event_rules_see_fresh_variables(tmp_path
         '\nvar budget: int = 0 each step\n'
         'rule give on step_start(phase, step) when step == "advance" { budget = 5 }\n')
     (tmp_path / "duel.rules").write_text(text)
-    reg = dsl.Registry()
-    register_core(reg)
-    rules = dsl.load_rules([tmp_path / "duel.rules"], reg)
-    info = RulesetInfo("duel", "Duel", tmp_path, (tmp_path / "duel.rules",),
-                       (ScenarioInfo("road", "r", path=tmp_path / "scenario.json"),), sides=("Red", "Blue"))
-    rs = LoadedRuleset(info, (info,), plugins._manager(), rules, RulesLogic(rules, info, structure_from_rules(rules)),
-                       rules.options)
-    game = Game(rs, "road", seed=3)
+    game = Game(duel(tmp_path), "road", seed=3)
     assert game.state.turn == 3
     assert game.state.vars["budget"] == 5          # reset before the rule ran, not after
