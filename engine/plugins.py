@@ -548,6 +548,9 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
     registry = build_registry(pm, info)
     diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None,
                                        report_unread=True))
+    # warnings are for the files being checked: a mod's author cannot act on its base's
+    own = {str(Path(f)) for f in files}
+    diagnostics = [d for d in diagnostics if d.severity != "warning" or str(Path(d.pos.file)) in own]
     if chain:
         diagnostics += _check_data_files(chain[-1][1])
         diagnostics += _check_map_changes(_inherit_scenarios(chain))
