@@ -225,7 +225,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         scenarios = info.scenarios
         try:
             if not scenarios and info.extends:
-                scenarios = plugins._inherit_scenarios(plugins.chain_of(name, found)).scenarios
+                scenarios = plugins.inherited_info(plugins.chain_of(name, found)).scenarios
         except (plugins.ManifestError, plugins.RulesetNotFound):
             pass            # a broken chain shows when the mod is loaded or checked
         for s in scenarios:

@@ -67,3 +67,43 @@ def test_the_river_crossing_is_a_game_without_python() -> None:
     assert not list(folder.rglob("*.py"))
     lines = (folder / "crossing.rules").read_text().splitlines()
     assert not [line for line in lines if line.startswith("extends")]
+
+
+def _scenario_mod(tmp_path: Path, map_name: str) -> Path:
+    """A mod of river-crossing that adds one scenario, `skirmish` (5 pieces), on the map `map_name`."""
+    import json
+
+    mod = tmp_path / "crossing-skirmish"
+    mod.mkdir()
+    (mod / "ruleset.json").write_text(json.dumps({
+        "name": "crossing-skirmish", "extends": "river-crossing", "rules": ["none.rules"],
+        "scenarios": [{"name": "skirmish", "title": "A skirmish at the ford", "file": "skirmish.json"}]}))
+    (mod / "none.rules").write_text("extends river-crossing\n")
+    base = json.loads((EXAMPLES_DIR / "river-crossing" / "scenario.json").read_text())
+    (mod / "skirmish.json").write_text(json.dumps({**base, "name": "skirmish", "map": map_name,
+                                                   "pieces": base["pieces"][:2] + base["pieces"][-2:]}))
+    return mod
+
+
+def test_a_mod_adds_a_scenario_on_its_base_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from engine import plugins
+
+    mod = _scenario_mod(tmp_path, "river-crossing:map.json")
+    crossing = EXAMPLES_DIR / "river-crossing"
+    rs = plugins.load(mod, paths=[crossing])
+    assert [s.name for s in rs.info.scenarios] == ["skirmish", "sambre"]     # its own first, then the base's
+    small = rs.logic.new_state("skirmish", 0)
+    assert len(small.pieces) == 5 and set(small.board.spaces) == set(rs.logic.new_state("sambre", 0).board.spaces)
+    assert main(["--mod", str(crossing), "--mod", str(mod), "play", "crossing-skirmish", "--ai", "all", "--seed", "1"]) == 0
+    assert "result:" in capsys.readouterr().out
+
+
+def test_a_scenario_naming_a_map_outside_its_chain_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mod = _scenario_mod(tmp_path, "bulge:data/map.json")
+    crossing = str(EXAMPLES_DIR / "river-crossing")
+    assert main(["--mod", crossing, "check", str(mod)]) == 1
+    assert ("skirmish.json: map `bulge:data/map.json`: `bulge` is not a ruleset of this one's chain "
+            "(river-crossing, crossing-skirmish)") in capsys.readouterr().out
+    assert main(["--mod", crossing, "--mod", str(mod), "play", "crossing-skirmish", "--ai", "all"]) != 0
+    err = capsys.readouterr().err
+    assert "is not a ruleset of this one's chain" in err and "Traceback" not in err
