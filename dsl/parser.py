@@ -127,7 +127,7 @@ class _ToAst(Transformer):
         return A.Module(Pos(self.file, 1, 1), self.file, ext, decls)
 
     def extends_decl(self, items: list[Any]) -> A.Extends:
-        return A.Extends(self.p(items[0]), str(items[0]))
+        return A.Extends(self.p(items[0]), "".join(str(t) for t in items))
 
     def _decl_pos(self, ovr: Token | None, name: Token, meta: Any) -> Pos:
         return Pos(self.file, meta.line, meta.column) if not meta.empty else self.p(name)
