@@ -224,7 +224,7 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         print(f"{name}{base}: {info.title}{code}")
         scenarios = info.scenarios
         try:
-            if not scenarios and info.extends:
+            if info.extends:
                 scenarios = plugins.inherited_info(plugins.chain_of(name, found)).scenarios
         except (plugins.ManifestError, plugins.RulesetNotFound):
             pass            # a broken chain shows when the mod is loaded or checked

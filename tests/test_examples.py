@@ -107,3 +107,11 @@ def test_a_scenario_naming_a_map_outside_its_chain_is_refused(tmp_path: Path, ca
     assert main(["--mod", crossing, "--mod", str(mod), "play", "crossing-skirmish", "--ai", "all"]) != 0
     err = capsys.readouterr().err
     assert "is not a ruleset of this one's chain" in err and "Traceback" not in err
+
+
+def test_st_vith_is_won_or_lost_at_the_road_junction(capsys: pytest.CaptureFixture[str]) -> None:
+    mod = str(EXAMPLES_DIR / "bulge-st-vith")
+    assert main(["--mod", mod, "play", "bulge-st-vith", "--ai", "all", "--seed", "3", "--no-gui"]) == 0
+    assert "result: winner: Axis — St. Vith fell on turn 2" in capsys.readouterr().out
+    assert main(["--mod", mod, "play", "bulge-st-vith", "--ai", "all", "--seed", "1", "--no-gui"]) == 0
+    assert "result: winner: Allies" in capsys.readouterr().out
