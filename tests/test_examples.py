@@ -115,3 +115,33 @@ def test_st_vith_is_won_or_lost_at_the_road_junction(capsys: pytest.CaptureFixtu
     assert "result: winner: Axis — St. Vith fell on turn 2" in capsys.readouterr().out
     assert main(["--mod", mod, "play", "bulge-st-vith", "--ai", "all", "--seed", "1", "--no-gui"]) == 0
     assert "result: winner: Allies" in capsys.readouterr().out
+
+
+def test_paratroopers_drop_behind_the_lines_on_the_drop_turn_only() -> None:
+    from clients.players import RandomPlayer
+    from engine import flow, plugins
+    from engine.actions import Action
+    from engine.game import Game
+
+    rs = plugins.load(EXAMPLES_DIR / "bulge-paratroopers")
+    game, player = Game(rs, None, seed=1), RandomPlayer(1)
+    waiting = [p.id for p in game.state.pieces.values() if p.kind == "Paratrooper"]
+    assert len(waiting) == 2 and all(game.state.pieces[p].space == "offboard:Axis" for p in waiting)
+    while game.decision is not None and game.decision.kind != "axis_airdrop":
+        assert game.state.turn < 3
+        game.play(player.choose(rs, game.state, game.decision))
+    assert game.state.turn == 2
+    drops = [a for a in game.decision.options if a.kind == "drop"]
+    zones = {a["to"] for a in drops}
+    assert zones and all(not game.state.pieces_at(h) for h in zones)
+    crowded = next(p.space for p in game.state.pieces.values() if p.owner == "Allies" and p.space[:1].isdigit())
+    why = flow.why_not(rs, game.state, Action("drop", {"u": waiting[0], "to": crowded}))
+    assert why == "a paratrooper lands on an empty hex at most 4 hexes from a friendly combat unit"
+    game.play(drops[0])
+    assert game.state.pieces[drops[0]["u"]].space == drops[0]["to"]
+    game.play(game.decision.finish)
+    while game.decision is not None and game.state.turn == 2:
+        game.play(player.choose(rs, game.state, game.decision))
+    while game.decision is not None and game.state.turn <= 4:
+        assert game.decision.kind != "axis_airdrop"
+        game.play(player.choose(rs, game.state, game.decision))
