@@ -149,7 +149,7 @@ def test_desert_and_airborne_upkeep_are_paid_and_a_shortfall_is_carried() -> Non
     g.walk_to("UK", "purchase", turn=2)
     assert notes(g, "UK ") == ["UK income -9: upkeep of 9 units in desert territories",
                                "UK income -2: upkeep of 2 land units dropped from the air last turn",
-                               "UK collects nothing and carries 1 IPCs of upkeep to its next turn"]
+                               "UK collects nothing and carries 1 IPC of upkeep to its next turn"]
     # upkeep comes off the income: the treasury is not touched, the rest is a debt
     assert g.ipc("UK") == 50
     assert g.var("upkeep_debt")["UK"] == 1 and g.var("dropped")["UK"] == 0
