@@ -73,6 +73,9 @@ def test_soviet_infantry_cost_2_at_moscow_3_at_a_connected_city_4_otherwise() ->
 def test_japanese_infantry_cost_2_at_tokyo_and_4_elsewhere() -> None:
     g = buying("Japan")
     assert city_prices(g) == {"Japan": 2, "Kwantung": 4, "Philipine Islands": 4}
+    g = buying("Japan", ipc=3)
+    assert city_prices(g) == {"Japan": 2}
+    assert g.why_not("buy_at_city", kind="Infantry", city="Kwantung") == "Japan has 3 IPCs; a Infantry at Kwantung costs 4"
 
 
 def test_uk_infantry_at_london_cost_more_with_each_one_bought_there_in_the_turn() -> None:
