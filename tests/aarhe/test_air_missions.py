@@ -365,3 +365,55 @@ def test_random_players_fly_missions_and_finish_the_game() -> None:
     assert game.result is not None
     assert any(a.kind == "fly_mission" for a in game.actions)
     assert any(a.kind == "resolve" or a.kind == "finish" for a in game.actions)
+
+
+# -- airborne drops ----------------------------------------------------------------------------------
+DROP = [("Bomber", "UK", "United Kingdom", 2), ("Infantry", "UK", "United Kingdom", 1),
+        ("Infantry", "Germany", "Western Europe", 1)]
+
+
+def test_airborne_drops_are_off_by_default() -> None:
+    g, ids = at_aarhe("UK", DROP, step="declare_missions")
+    bomber, inf = ids["UK Bomber United Kingdom"][0], ids["UK Infantry United Kingdom"][0]
+    assert g.options("airborne_drop") == []
+    assert g.why_not("airborne_drop", b=bomber, u=inf, to="Western Europe") == \
+        "airborne drops are not played (option airborne_drops)"
+
+
+def test_a_bomber_drops_an_infantry_into_a_territory_it_attacks() -> None:
+    g, ids = at_aarhe("UK", DROP, step="declare_missions", airborne_drops=True)
+    b1, b2 = ids["UK Bomber United Kingdom"]
+    inf = ids["UK Infantry United Kingdom"][0]
+    assert "airborne drop of the UK Infantry in United Kingdom on Western Europe by the Bomber" in g.labels("airborne_drop")
+    g.act("airborne_drop", b=b1, u=inf, to="Western Europe")
+    assert g.piece(b1).space == "Western Europe" and g.piece(inf).space == "Western Europe"
+    assert g.var("airborne_dropped") == {"UK": 1}
+    assert g.why_not("fly_mission", u=b1, kind="sbr", to="Germany") == \
+        "the Bomber flies an airborne drop this turn, not a mission"
+    assert g.why_not("airborne_drop", b=b2, u=inf, to="Germany") == \
+        "there is no unit in United Kingdom for the Bomber to carry"
+    done(g)
+    assert g.why_not("go", u=b1) == "that unit cannot move in combat move"
+    assert g.why_not("go", u=inf) == "that unit cannot move in combat move"
+    g.walk_to("UK", "conduct_combat")
+    # the dropped infantry (1) and the bomber (4) attack; 1 and 6, against the defence's 6
+    g.state.load_dice([1, 6, 6])
+    g.log = []
+    g.act("fight", where="Western Europe")
+    assert rolls(g) == [[1], [6], [6]]
+    assert g.state.control["Western Europe"] == "UK"
+
+
+def test_a_drop_into_an_empty_enemy_territory_takes_it() -> None:
+    g, ids = at_aarhe("UK", DROP, step="declare_missions", airborne_drops=True)
+    g.act("airborne_drop", b=ids["UK Bomber United Kingdom"][0], u=ids["UK Infantry United Kingdom"][0], to="Norway")
+    assert g.state.control["Norway"] == "UK"
+
+
+def test_the_dropped_units_are_counted_for_one_turn() -> None:
+    g, ids = at_aarhe("UK", DROP, step="declare_missions", airborne_drops=True)
+    g.act("airborne_drop", b=ids["UK Bomber United Kingdom"][0], u=ids["UK Infantry United Kingdom"][0], to="Norway")
+    g.walk_to("Japan", "purchase")
+    assert g.proc("dropped_last_turn", "UK") == 1
+    g.walk_to("UK", "declare_missions", turn=2)
+    assert g.proc("dropped_last_turn", "UK") == 0
