@@ -367,6 +367,39 @@ def test_random_players_fly_missions_and_finish_the_game() -> None:
     assert any(a.kind == "resolve" or a.kind == "finish" for a in game.actions)
 
 
+class FinishingPlayer:
+    """Random, but on the resolution of missions it takes the decision's finish (as a computer
+    player does with a decision it does not know), and answers questions with their first
+    option (the sound default)."""
+
+    name = "finishing"
+
+    def __init__(self, seed: int) -> None:
+        self.random = RandomPlayer(seed)
+
+    def choose(self, ruleset, state, decision):  # type: ignore[no-untyped-def]
+        if decision.kind == "choose":
+            return decision.options[0]
+        if decision.kind == "resolve_missions":
+            assert decision.finish is not None
+            return decision.finish
+        return self.random.choose(ruleset, state, decision)
+
+
+def test_a_player_that_finishes_the_mission_steps_resolves_every_mission() -> None:
+    game = Game(aarhe(last_round=1), "revised-1942", 2)
+    player = FinishingPlayer(2)
+    resolved = 0
+    while game.decision is not None:
+        action = player.choose(game.ruleset, game.state, game.decision)
+        if game.decision.kind == "resolve_missions":
+            resolved += 1
+        game.play(action)
+        if game.decision is not None and game.decision.kind == "conduct_combat":
+            assert game.state.vars["missions_done"] == game.state.vars["mission_sites"]
+    assert game.result is not None and resolved > 0
+
+
 # -- airborne drops ----------------------------------------------------------------------------------
 DROP = [("Bomber", "UK", "United Kingdom", 2), ("Infantry", "UK", "United Kingdom", 1),
         ("Infantry", "Germany", "Western Europe", 1)]
