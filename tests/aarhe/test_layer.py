@@ -53,8 +53,10 @@ def test_a_broken_map_change_names_the_file_and_the_entry(tmp_path: Path) -> Non
     changes["spaces"].append({"id": "Atlantis", "attrs": {"terrain": "desert"}})
     (mod / "map-changes.json").write_text(json.dumps(changes))
     messages = [d.message for d in plugins.check(mod) if d.severity == "error"]
-    assert messages == ["scenario `revised-1942`: map-changes.json: remove_links[1]: `SZ 5` and `Japan` are not linked on the map"]
+    at = len(changes["remove_links"]) - 1
+    assert messages == [f"scenario `revised-1942`: map-changes.json: remove_links[{at}]: `SZ 5` and `Japan` are not linked on the map"]
     changes["remove_links"].pop()
     (mod / "map-changes.json").write_text(json.dumps(changes))
     messages = [d.message for d in plugins.check(mod) if d.severity == "error"]
-    assert messages == ["scenario `revised-1942`: map-changes.json: spaces[0]: the map has no space `Atlantis`"]
+    at = len(changes["spaces"]) - 1
+    assert messages == [f"scenario `revised-1942`: map-changes.json: spaces[{at}]: the map has no space `Atlantis`"]
