@@ -1423,14 +1423,20 @@ class _Checker:
         return ret
 
     def choose(self, e: A.Call, scopes: list[dict[str, Type]]) -> Type:
-        """`choose(player, prompt, options)` or `choose(player, prompt, options, labels)`:
-        asks `player` to pick one of `options` (at once, without asking, when there is only
-        one) and returns it."""
+        """`choose(player, prompt, options[, labels[, refused]])`: asks `player` to pick one
+        of `options` (at once, without asking, when there is only one) and returns it.
+        `refused` maps answers that are not options to the reason they are refused."""
         self.note_call("choose", e.pos)
         types = [self.expr(a, scopes) for a in e.args]
-        if len(types) not in (3, 4):
-            self.err(e.pos, f"`choose` takes 3 or 4 arguments (player, prompt, options[, labels]), but {len(types)} were given")
+        if len(types) not in (3, 4, 5):
+            self.err(e.pos, "`choose` takes 3 to 5 arguments (player, prompt, options[, labels[, refused]]), "
+                            f"but {len(types)} were given")
             return ANY
+        if len(types) == 5:
+            want = MapType(types[2].elem, STR) if isinstance(types[2], ListType) else None
+            if want is not None and not assignable(types[4], want):
+                self.err(e.args[4].pos, f"the refusals of `choose` must be a `{want}` (an answer not offered, and why), "
+                                        f"got `{types[4]}`")
         if not assignable(types[0], STR):
             self.err(e.args[0].pos, f"the player who chooses must be a `str`, got `{types[0]}`")
         if not assignable(types[1], STR):

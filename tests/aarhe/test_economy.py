@@ -25,8 +25,10 @@ def collected(power: str, pieces: Any = (), control: Any = None, **options: Any)
 # -- the turn -------------------------------------------------------------------------------------------
 def test_collect_income_is_the_first_phase_of_a_turn() -> None:
     phases = [p.name for p in aarhe().rules.sequence.phases]
-    assert phases == ["collect_income", "lend_lease", "research_phase", "purchase", "combat_move",
-                      "conduct_combat", "noncombat_move", "mobilize"]
+    # RULES.md B's six phases, with the air missions declared before combat move and flown
+    # before conduct combat, and the air reinforcement at the end of combat move
+    assert phases == ["collect_income", "lend_lease", "research_phase", "purchase", "air_missions", "combat_move",
+                      "end_of_combat_move", "mission_combat", "conduct_combat", "noncombat_move", "mobilize"]
     g = new()
     assert [e["message"] for k, e in g.state.events if k == "note"] == \
         ["USSR collects no income in round 1: the starting IPCs are this turn's income"]
