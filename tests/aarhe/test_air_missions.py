@@ -450,3 +450,16 @@ def test_the_dropped_units_are_counted_for_one_turn() -> None:
     assert g.proc("dropped_by", "UK") == 1
     g.walk_to("UK", "declare_missions", turn=2)
     assert g.proc("dropped_by", "UK") == 0
+
+
+def test_aircraft_committed_against_a_mission_make_no_air_reinforcement() -> None:
+    g, ids = at_aarhe("UK", [*CA, ("Fighter", "Germany", "Germany", 1)], step="declare_missions")
+    declare_counter_air(g, ids)
+    g.choose(ids["Germany Fighter Western Europe"][0])
+    for _ in range(40):                       # on to Germany's part of the air reinforcement
+        if g.step == "air_reinforcement" and g.decision.player == "Germany":
+            break
+        g.finish()
+    assert g.step == "air_reinforcement" and g.decision.player == "Germany"
+    movers = {g.state.pieces[a["u"]].space for a in g.options("reinforce")}
+    assert movers == {"Germany"}              # the fighter and bomber over Western Europe stay committed

@@ -195,3 +195,18 @@ def test_only_the_ussr_moves_its_complexes() -> None:
     g.walk_to("Germany", "noncombat_move")
     g.finish()
     assert g.step == "relocate_factory"
+
+
+def test_no_unit_is_mobilized_onto_a_small_island_its_side_fills() -> None:
+    # Okinawa is a small island (3 units at most): with 3 Japanese infantry there, its complex
+    # places nothing more; Japan's own complex still does
+    g = buying("Japan", [("IndustrialComplex", "Japan", "Okinawa", 1), ("IndustrialComplex", "Japan", "Japan", 1),
+                         ("Infantry", "Japan", "Okinawa", 2)])
+    g.act("buy", kind="Artillery")
+    g.walk_to("Japan", "mobilize")
+    art = pending(g, "Japan")[0]
+    assert ("Okinawa", "Okinawa") in places(g, art)         # two infantry: room for one more
+    g.add("Infantry", "Japan", "Okinawa")
+    g.decision = g.rs.logic.decision(g.state)
+    assert ("Okinawa", "Okinawa") not in places(g, art) and ("Japan", "Japan") in places(g, art)
+    assert g.why_not("place", u=art, at="Okinawa", to="Okinawa") == "a unit placed at Okinawa cannot go to Okinawa"
