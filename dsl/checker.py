@@ -123,6 +123,10 @@ class Program:
     guards: dict[tuple[str, str], int] = field(default_factory=dict)
     info: Info = field(default_factory=Info)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: (kind, name) -> every accepted declaration of it, base layer first: the first declares
+    #: it, the others override it (kinds: stat, tag, unit, option, table, procedure, rule,
+    #: var, step, sequence, turns, powers, phase)
+    history: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -296,6 +300,7 @@ class _Checker:
                              did_you_mean(name, names) or "remove `override` to define something new")
                 return False
             self.defs[(ns, name)] = _Def(kind, pos, layer, decl)
+            self.p.history.setdefault((kind, name), []).append(decl)
             return True
         if prev is not None:
             if ns == "tag":
@@ -308,6 +313,7 @@ class _Checker:
                 self.err(pos, f"`{name}` is already a {prev.kind} defined at {prev.pos}")
             return False
         self.defs[(ns, name)] = _Def(kind, pos, layer, decl)
+        self.p.history.setdefault((kind, name), []).append(decl)
         return True
 
     def merge(self) -> None:
