@@ -160,6 +160,18 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.set_defaults(func=cmd_check)
 
+    s = sub.add_parser("rules", help="look at rulesets' rules: `rules diff BASE MOD`")
+    rules_sub = s.add_subparsers(dest="rules_command", metavar="diff")
+    s.set_defaults(func=lambda args, rules=s: _missing_subcommand(rules))
+    d = rules_sub.add_parser("diff", help="what a mod changes against its base, in a player's words",
+                             description="What MOD changes against BASE: stats, tags, units, options, tables, "
+                                         "procedures, rules, phases, steps, scenarios and maps. BASE is a ruleset's "
+                                         "name or a folder; MOD a mod folder, or the name of one given with --mod.")
+    d.add_argument("diff_base", metavar="BASE")
+    d.add_argument("diff_mod", metavar="MOD")
+    d.add_argument("--json", action="store_true", help="print JSON")
+    d.set_defaults(func=cmd_rules_diff)
+
     s = sub.add_parser("play", help="play a game")
     s.add_argument("ruleset", nargs="?", default="bulge")
     s.add_argument("--scenario")
@@ -302,6 +314,22 @@ def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
         if d.pos.file not in out and d.pos.line and path.is_file():
             out[d.pos.file] = path.read_text(encoding="utf-8", errors="replace")
     return out
+
+
+def _missing_subcommand(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def cmd_rules_diff(args: argparse.Namespace) -> int:
+    from engine import rules_diff
+
+    d = rules_diff.diff_rulesets(args.diff_base, args.diff_mod, args.mod, trust_code=args.trust_code)
+    if args.json:
+        print(json.dumps(d.to_json(), indent=1, ensure_ascii=False, default=str))
+    else:
+        print(d.render())
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
