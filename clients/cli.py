@@ -247,18 +247,29 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from engine.rules_diff import option_origin
+
     rs = load_ruleset(args, args.ruleset)
+    given = parse_options(args.option)
     scenario = rs.info.scenario(args.scenario)
     state = rs.logic.new_state(scenario.name, 0)
+    options: dict[str, Any] = {}
+    for name, spec in rs.rules.option_specs.items():
+        origin = option_origin(rs, name)
+        options[name] = {"value": rs.options[name], "default": spec.default, "type": str(spec.type), "doc": spec.doc,
+                         **_provenance(spec), "base_default": origin["base_default"],
+                         "declared_by": origin["declared_by"], "set_by": origin["set_by"]}
+        if name in given:
+            options[name]["value_from"] = "--option"
+        if len(origin["layers"]) > 1:
+            options[name]["layers"] = origin["layers"]
     facts: dict[str, Any] = {
         "ruleset": rs.name,
         "title": rs.info.title,
         "scenario": scenario.name,
         "scenario_title": scenario.title,
         "fidelity": scenario.fidelity,
-        "options": {name: {"value": rs.options[name], "default": spec.default, "type": str(spec.type), "doc": spec.doc,
-                           **_provenance(spec)}
-                    for name, spec in rs.rules.option_specs.items()},
+        "options": options,
     }
     facts.update(rs.logic.facts(state))
     if args.json:
@@ -266,6 +277,27 @@ def cmd_info(args: argparse.Namespace) -> int:
     else:
         print(_facts_text(facts))
     return 0
+
+
+def _options_text(options: dict[str, Any], indent: str) -> list[str]:
+    """`name: type = value (who set it; the base's default): doc`, one option a line."""
+    from engine.rules_diff import show
+
+    lines = []
+    for name, o in options.items():
+        value = show(o["value"])
+        if o.get("value_from"):
+            where = f"{o['value_from']}; default {show(o['default'])} set by {o['set_by']}"
+        elif o["set_by"] != o["declared_by"]:
+            where = f"set by {o['set_by']}"
+        else:
+            where = o["set_by"]
+        if o["set_by"] != o["declared_by"] or (o.get("value_from") and o["default"] != o["base_default"]):
+            where += f"; {o['declared_by']}'s default: {show(o['base_default'])}"
+        sure = ", ".join(f"{k}: {o[k]}" for k in ("status", "source") if o.get(k))
+        lines.append(f"{indent}{name}: {o['type']} = {value} ({where})" + (f" [{sure}]" if sure else "")
+                     + (f": {o['doc']}" if o.get("doc") else ""))
+    return lines
 
 
 def _provenance(spec: Any) -> dict[str, str]:
@@ -276,7 +308,11 @@ def _provenance(spec: Any) -> dict[str, str]:
 def _facts_text(facts: dict[str, Any], indent: str = "") -> str:
     lines = []
     for k, v in facts.items():
-        if isinstance(v, dict) and v and all(not isinstance(x, (dict, list)) for x in v.values()) and len(v) <= 12:
+        if k == "options" and not indent and isinstance(v, dict) and all(
+                isinstance(o, dict) and "set_by" in o for o in v.values()):
+            lines.append("options:" if v else "options: none")
+            lines += _options_text(v, "  ")
+        elif isinstance(v, dict) and v and all(not isinstance(x, (dict, list)) for x in v.values()) and len(v) <= 12:
             lines.append(f"{indent}{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()))
         elif isinstance(v, dict):
             lines.append(f"{indent}{k}:")

@@ -306,9 +306,15 @@ class _Differ:
     def add(self, section: str, name: str, change: str, details: Iterable[str] = (), **kw: Any) -> None:
         self.out.changes.append(Change(section, name, change, list(details), **kw))
 
+    def at(self, pos: Pos) -> str:
+        """Where the mod's chain writes something: `house.rules:12`, or with the layer's name
+        when another layer than the mod itself wrote it (`ford: ford.rules:3`)."""
+        info = layer_of(self.mod, pos)
+        return where(self.mod, pos, with_layer=info is not None and info.name != self.mod.name)
+
     def where(self, kind: str, name: str) -> str:
         decl = self.b.declarations.get((kind, name))
-        return where(self.mod, decl.pos) if decl is not None else ""
+        return self.at(decl.pos) if decl is not None else ""
 
     def changed_here(self, kind: str, name: str) -> str:
         """Where the mod writes it, if a layer the base does not have wrote it last."""
@@ -318,7 +324,7 @@ class _Differ:
         info = layer_of(self.mod, decl.pos)
         if info is not None and info.name in self.out.base_chain:
             return ""
-        return where(self.mod, decl.pos)
+        return self.at(decl.pos)
 
     # -- stats and tags -----------------------------------------------------------------------
     def stats(self) -> None:
@@ -424,7 +430,7 @@ class _Differ:
         b = {n: d for (k, n), d in self.b.declarations.items() if k == kind}
         for name, d in b.items():
             if name not in a:
-                self.add(section, name, "added", where=where(self.mod, d.pos),
+                self.add(section, name, "added", where=self.at(d.pos),
                          diff=text_diff("", d.text, "/dev/null", where(self.mod, d.pos, True), 1, d.pos.line))
         for name, old in a.items():
             if name not in b:
@@ -434,7 +440,7 @@ class _Differ:
             new = b[name]
             if old.pos == new.pos or _same_text(old.text, new.text):
                 continue
-            self.add(section, name, "changed", where=where(self.mod, new.pos),
+            self.add(section, name, "changed", where=self.at(new.pos),
                      diff=text_diff(old.text, new.text, where(self.base, old.pos, True), where(self.mod, new.pos, True),
                                     old.pos.line, new.pos.line))
 
