@@ -331,15 +331,22 @@ def _facts_text(facts: dict[str, Any], indent: str = "") -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     diagnostics = plugins.check(args.path, args.mod, trust_code=args.trust_code)
-    errors = [d for d in diagnostics if d.severity == "error"]
-    sources = _sources(diagnostics)
-    for d in diagnostics:
-        print(f"note: {d.message}" if d.severity == "note" else d.render(sources))
+    text, errors = render_diagnostics(diagnostics)
+    if text:
+        print(text)
     if errors:
-        print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
+        print(f"{errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
         return 1
     print(f"{args.path}: ok")
     return 0
+
+
+def render_diagnostics(diagnostics: Sequence[Any]) -> tuple[str, int]:
+    """What `wargame check` prints of its diagnostics (file:line:col, the line, a caret, a
+    hint; notes as `note: ...`), and how many are errors."""
+    sources = _sources(diagnostics)
+    text = "\n".join(f"note: {d.message}" if d.severity == "note" else d.render(sources) for d in diagnostics)
+    return text, sum(1 for d in diagnostics if d.severity == "error")
 
 
 def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
