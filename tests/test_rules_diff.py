@@ -99,7 +99,8 @@ def layered(tmp_path):
                       "override unit Tank { attack: 4 }\n"
                       "override procedure enemy(side: str) -> str {\n"
                       "    return if side == Red then Blue else Red\n"
-                      "}\n"})
+                      "}\n"
+                      "override turns 10\n"})
     outpost = write_mod(tmp_path / "outpost", {
         "name": "outpost", "extends": "ford", "rules": ["outpost.rules"], "map_changes": "map-changes.json"}, {
         "outpost.rules": "extends ford\n"
@@ -109,7 +110,8 @@ def layered(tmp_path):
                          "override unit Infantry { move: 2 }\n"
                          "phase rally after movement { steps [rally] }\n"
                          "step rally {\n    start {\n        note(\"rally\")\n    }\n}\n"
-                         "rule cheer on turn_start(t) {\n    note(\"turn \" + str(t))\n}\n",
+                         "rule cheer on turn_start(t) {\n    note(\"turn \" + str(t))\n}\n"
+                         "var cheers: int = 0 each turn \"cheers this turn\"\n",
         "map-changes.json": json.dumps({
             "format": "wargame-map-changes/1",
             "remove_links": [{"a": "0401", "b": "0501", "why": "the ford is flooded"}],
@@ -133,6 +135,8 @@ def test_a_mod_over_a_mod_shows_everything_against_the_first_base(capsys, layere
     assert "steps:\n  rally: added (outpost.rules:7)" in out
     assert "rules:\n  cheer: added (outpost.rules:12)" in out
     assert "  order: movement, combat -> movement, rally, combat" not in out   # common phases keep their order
+    assert "turns and powers:\n  turns: 8 -> 10 (ford: ford.rules:7)" in out
+    assert 'game variables:\n  cheers: added (outpost.rules:15)\n    int = 0 each turn "cheers this turn"' in out
     assert "map:\n  map.json: changed (map-changes.json)" in out
     assert "    link removed: 0401 - 0501 (the ford is flooded)" in out
     assert "    0702: fort (none) -> true (an outpost)" in out
@@ -210,3 +214,13 @@ def test_info_json_keeps_its_keys_and_adds_the_layers(capsys):
     assert o["layers"][0]["where"].startswith("rules/units.rules:") and o["layers"][1]["where"] == "house.rules:8"
     die = json.loads(out)["options"]["die"]
     assert die["set_by"] == die["declared_by"] == "bulge" and "layers" not in die
+
+
+def test_a_mod_with_python_needs_trust_and_the_diff_says_it_may_do_more(capsys, tmp_path):
+    mod = write_mod(tmp_path / "coded", {"name": "coded", "extends": "bulge", "rules": ["c.rules"], "plugin": "p.py"},
+                    {"c.rules": "extends bulge\noverride option stacking_limit = 5\n", "p.py": "X = 1\n"})
+    code, _, err = run(capsys, "rules", "diff", "bulge", str(mod))
+    assert code == 1 and err.startswith("wargame: the mod `coded`") and "--trust-code" in err
+    code, out, _ = run(capsys, "--trust-code", "rules", "diff", "bulge", str(mod))
+    assert code == 0 and "  stacking_limit: 4 -> 5 (c.rules:2)" in out
+    assert "note: `coded` has a Python plugin (`p.py`): it may change the game beyond what its rules" in out
