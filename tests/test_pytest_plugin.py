@@ -44,7 +44,7 @@ def test_the_example_house_rules_pass_and_the_header_shows_the_rules_diff(modtes
         "  bulge-house-rules against bulge (layers: bulge, bulge-house-rules)",
         "    stacking_rulebook: false -> true (house.rules:5)",
         "    aa_dice: changed (house.rules:12)",
-        "*+    return min(types + 1, aa_max_dice)",
+        "*+    return min(base(ground) + 1, aa_max_dice)",
         "  3 changes: 2 options, 1 procedure",
         "*collected 5 items*",
         "wargame-mod:bulge-house-rules::check PASSED*",
