@@ -420,6 +420,10 @@ class _Differ:
                 details.append(f"range: {_range(old.bounds)} -> {_range(new.bounds)}")
             if old.doc != new.doc:
                 details.append(f'doc: "{old.doc}" -> "{new.doc}"')
+            for attr in ("status", "source"):      # how sure the default is, and where it comes from
+                x, y = getattr(old, attr, ""), getattr(new, attr, "")
+                if x != y:
+                    details.append(f"{attr}: {_clip(x) if x else '(none)'} -> {_clip(y) if y else '(none)'}")
             if details:
                 self.add("options", name, "changed", details, where=self.changed_here("option", name),
                          old=old.default, new=new.default)

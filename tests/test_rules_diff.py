@@ -215,3 +215,11 @@ def test_a_mod_with_python_needs_trust_and_the_diff_says_it_may_do_more(capsys, 
     code, out, _ = run(capsys, "--trust-code", "rules", "diff", "bulge", str(mod))
     assert code == 0 and "  stacking_limit: 4 -> 5 (c.rules:2)" in out
     assert "note: `coded` has a Python plugin (`p.py`): it may change the game beyond what its rules" in out
+
+
+def test_an_option_says_how_sure_its_new_value_is(capsys):
+    code, out, _ = run(capsys, "rules", "diff", "aarhe", str(ROOT / "examples" / "aarhe-lend-lease-doubled"))
+    assert code == 0
+    assert "  lend_lease_cap: changed (lend-lease.rules:6)\n    12 -> 24\n" in out
+    assert any(ln.startswith("    status: ") and ln.endswith(' -> "house"') for ln in out.splitlines())
+    assert '    source: ' in out and '-> "our table\'s house rule"' in out
