@@ -364,6 +364,16 @@ def test_a_territory_the_ussr_takes_is_soviet_not_liberated() -> None:
     assert g.state.control["Persia"] == "UK"       # the other Allies still liberate
 
 
+def test_the_other_allies_keep_an_original_soviet_territory_they_take_rather_than_liberate_it() -> None:
+    # found by a random game: a UK army that freed Karelia stood in a Soviet-held original Soviet territory
+    g, ids = at_aarhe("UK", [("Infantry", "UK", "Archangel", 1)], control={"Karelia S.S.R.": "Germany",
+                                                                          "Archangel": "UK"})
+    step(g, ids["UK Infantry Archangel"][0], "Karelia S.S.R.")
+    assert g.state.control["Karelia S.S.R."] == "UK"
+    assert g.proc("new_owner", "Karelia S.S.R.", "US") == "US"
+    assert g.proc("new_owner", "Karelia S.S.R.", "USSR") == "USSR"
+
+
 # -- Rome-Berlin-Tokyo co-operation (Phase 3) ------------------------------------------------------------------------
 def test_japan_keeps_out_of_spaces_holding_other_axis_units() -> None:
     g, ids = at_aarhe("Japan", [("Tank", "Japan", "India", 2), ("Infantry", "Germany", "Persia", 1)],
