@@ -104,6 +104,9 @@ def test_uk_convoy_raid_by_german_warships_but_not_transports() -> None:
                                "UK collects 28 IPCs"]
     assert g.ipc("UK") == 128
     assert g.var("income_losses")["UK"] == ["UK income -2: convoy raid (2 German warships in sea zones 7, 8, 11, 12)"]
+    # the status line shows the power to play what its collect income lost, and why
+    assert g.rs.logic.status(g.state) == ("Round 2, UK: purchase | IPCs: USSR 48, Germany 80, UK 128, Japan 30, US 42"
+                                          " | UK income -2: convoy raid (2 German warships in sea zones 7, 8, 11, 12)")
 
 
 def test_pacific_islands_lose_one_per_enemy_submarine_in_their_sea_zones() -> None:
@@ -200,9 +203,12 @@ def test_german_warships_sink_lend_lease_the_ussrs_share_first() -> None:
                     ("Transport", "Germany", "SZ 3", 1), ("Submarine", "Germany", "SZ 7", 1)])
     ussr, uk = g.ipc("USSR"), g.ipc("UK")
     g.act("send", to="USSR", amount=1)
+    assert g.rs.logic.status(g.state).endswith("| Lend-Lease this turn: USSR 1 so far")
     g.act("send", to="UK", amount=6)
     g.finish()
     assert (g.ipc("USSR"), g.ipc("UK")) == (ussr, uk + 5)
+    assert g.rs.logic.status(g.state).startswith("Round 2, US: purchase | IPCs: ")
+    assert g.rs.logic.status(g.state).endswith(" | Lend-Lease this turn: USSR 1 (0 arrived), UK 6 (5 arrived)")
     assert notes(g, "Lend-Lease") == [
         "Lend-Lease to USSR -1: convoy raid (German warships in sea zones 1, 2, 3, 4, 9, 10)",
         "USSR receives 0 IPCs of Lend-Lease from the US (1 sent)",
