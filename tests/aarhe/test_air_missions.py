@@ -313,6 +313,25 @@ def test_mission_aircraft_and_their_defenders_take_no_part_in_normal_combat() ->
     assert g.step == "noncombat_move" and g.piece(ca).space == "Russia"
 
 
+def test_committed_aircraft_retreat_only_where_their_power_may_move() -> None:
+    # found by a random game: a US fighter retreated from a fallen territory into a Soviet one
+    g, ids = at_aarhe("Germany", [("Fighter", "Germany", "Ukraine S.S.R.", 1), ("Tank", "Germany", "Caucasus", 1),
+                                  ("Fighter", "UK", "Persia", 1)],
+                      control={"Caucasus": "Germany"}, step="declare_missions")
+    g.act("fly_mission", u=ids["Germany Fighter Ukraine S.S.R."][0], kind="counter_air", to="Persia")
+    done(g)
+    g.act("go", u=ids["Germany Tank Caucasus"][0])
+    g.choose("Persia")
+    g.finish()
+    resolve(g, "Persia", [6, 6])
+    g.walk_to("Germany", "conduct_combat")
+    g.act("fight", where="Persia")
+    assert g.state.control["Persia"] == "Germany"
+    player, _, options = asked(g)
+    # not Kazakh S.S.R. (Stalinist xenophobia), nor German Caucasus
+    assert player == "UK" and options == ["India", "Trans-Jordan"]
+
+
 def test_committed_aircraft_alone_do_not_hold_a_territory() -> None:
     g, ids = at_aarhe("USSR", [("Fighter", "USSR", "Russia", 1), ("Tank", "USSR", "Russia", 1),
                                ("Fighter", "Germany", "West Russia", 1)],

@@ -274,6 +274,16 @@ def test_a_damaged_ship_next_to_a_friendly_complex_is_repaired_for_a_die_of_ipcs
         "UK Battleship returns repaired to Sea Zone 7 (SZ 7)"]
 
 
+def test_a_ship_is_repaired_only_where_its_power_may_move() -> None:
+    # found by a random game: a US battleship was put in a Soviet territory to be repaired
+    g, ids = at_aarhe("US", [("IndustrialComplex", "USSR", "Caucasus", 1), ("IndustrialComplex", "UK", "Persia", 1)],
+                      step="purchase", ipc=100)
+    bb = g.add("Battleship", "US", "SZ 16", hits=1)[0]
+    g.walk_to("US", "purchase", turn=2)             # no naval repair: nothing may be repaired
+    assert g.proc("repair_yards", "SZ 16", "US") == [] and g.proc("repairable", "US") == []
+    assert g.proc("repair_yards", "SZ 34", "US") == ["Persia"]
+
+
 def test_a_repair_needs_ipcs_for_any_roll() -> None:
     g, bb, _ = damaged_fleet(ipc=0)
     g.set_ipc("UK", 5)
