@@ -281,6 +281,7 @@ def test_a_ship_is_repaired_only_where_its_power_may_move() -> None:
     bb = g.add("Battleship", "US", "SZ 16", hits=1)[0]
     g.walk_to("US", "purchase", turn=2)             # no naval repair: nothing may be repaired
     assert g.proc("repair_yards", "SZ 16", "US") == [] and g.proc("repairable", "US") == []
+    assert g.piece(bb).space == "SZ 16" and g.piece(bb).hits == 1
     assert g.proc("repair_yards", "SZ 34", "US") == ["Persia"]
 
 
