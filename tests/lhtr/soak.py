@@ -45,17 +45,28 @@ class RandomPlay:
         return self.rng.choices(options, weights=[bold_weight(a) for a in options])[0]
 
 
+#: actions a round may take before the game counts as stuck (a round of random play takes a
+#: few hundred; a move offered without end, as rockets once were, takes them all)
+MOST_IN_A_ROUND = 5000
+
+
 def play(rs: LoadedRuleset, seed: int, bold: bool = False, check: bool = True) -> tuple[Game, Invariants]:
     """One game of `rs` (give it a `last_round`), checked after every action unless `check`
-    is false. Raises AssertionError naming the seed, the action and the broken invariants."""
+    is false. Raises AssertionError naming the seed, the action and the broken invariants,
+    or the round that never ends."""
     game = Game(rs, SCENARIO, seed)
     inv = Invariants(rs)
     player = RandomPlay(seed, bold)
     if check:
         inv(game.state)
+    round_began, turn = 0, game.state.turn
     while game.decision is not None:
         action = player.choose(game.decision)
         game.play(action)
+        if game.state.turn != turn:
+            round_began, turn = len(game.actions), game.state.turn
+        assert len(game.actions) - round_began <= MOST_IN_A_ROUND, \
+            f"{rs.name} seed {seed}{' bold' if bold else ''}: round {turn} never ends ({where(game)}, {action.label})"
         if check:
             problems = inv.problems(game.state, final=game.decision is None)
             assert not problems, (f"{rs.name} seed {seed}{' bold' if bold else ''}, action {len(game.actions)} "
