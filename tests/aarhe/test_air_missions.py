@@ -462,6 +462,20 @@ def test_a_drop_into_an_empty_enemy_territory_takes_it() -> None:
     assert g.state.control["Norway"] == "UK"
 
 
+def test_drops_and_missions_keep_to_the_small_island_cap() -> None:
+    # without it, four bombers dropped four infantry onto Wake Island: eight US units there
+    g, ids = at_aarhe("US", [("Bomber", "US", "Hawaiian Islands", 3), ("Infantry", "US", "Hawaiian Islands", 3),
+                             ("Infantry", "Japan", "Wake Island", 1)],
+                      control={"Wake Island": "Japan"}, step="declare_missions", airborne_drops=True)
+    b1, b2, _ = ids["US Bomber Hawaiian Islands"]
+    g.act("airborne_drop", b=b1, u=ids["US Infantry Hawaiian Islands"][0], to="Wake Island")
+    assert g.kinds_at("Wake Island", "US") == {"Bomber": 1, "Infantry": 1}
+    assert g.why_not("airborne_drop", b=b2, u=ids["US Infantry Hawaiian Islands"][1], to="Wake Island") == \
+        "Wake Island is a small island: no more than 3 units may occupy it"
+    assert "Wake Island" not in [a["to"] for a in g.options("airborne_drop")]
+    assert g.proc("island_room", "Wake Island", "US") == 1          # a bomber and its infantry need 2
+
+
 def test_the_dropped_units_are_counted_for_one_turn() -> None:
     g, ids = at_aarhe("UK", DROP, step="declare_missions", airborne_drops=True)
     g.act("airborne_drop", b=ids["UK Bomber United Kingdom"][0], u=ids["UK Infantry United Kingdom"][0], to="Norway")
