@@ -476,6 +476,25 @@ def test_drops_and_missions_keep_to_the_small_island_cap() -> None:
     assert g.proc("island_room", "Wake Island", "US") == 1          # a bomber and its infantry need 2
 
 
+def test_a_counter_air_fighters_place_on_a_small_island_is_kept_for_its_return() -> None:
+    g, ids = at_aarhe("Japan", [("Fighter", "Japan", "Okinawa", 1), ("Infantry", "Japan", "Okinawa", 2),
+                                ("Fighter", "USSR", "Buryatia S.S.R.", 1), ("Transport", "Japan", "SZ 58", 1)],
+                      step="purchase")
+    tp = ids["Japan Transport SZ 58"][0]
+    (c,) = g.add("Infantry", "Japan", "SZ 58")
+    g.state.update(c, carrier=tp)
+    g.state.vars["techs"] = ("Japan/Long-Range Aircraft",)            # a fighter flies 6: Buryatia and back
+    g.restart_turn()
+    g.walk_to("Japan", "declare_missions", turn=1)
+    g.act("fly_mission", u=ids["Japan Fighter Okinawa"][0], kind="counter_air", to="Buryatia S.S.R.")
+    done(g)
+    assert g.step == "combat_move" and g.proc("island_room", "Okinawa", "Japan") == 0
+    assert g.why_not("land", t=tp) == "that transport cannot unload now"
+    g.state.load_dice([6, 6])                                          # the air combat: both miss
+    g.walk_to("Japan", "noncombat_move")
+    assert g.kinds_at("Okinawa") == {"Fighter": 1, "Infantry": 2}
+
+
 def test_the_dropped_units_are_counted_for_one_turn() -> None:
     g, ids = at_aarhe("UK", DROP, step="declare_missions", airborne_drops=True)
     g.act("airborne_drop", b=ids["UK Bomber United Kingdom"][0], u=ids["UK Infantry United Kingdom"][0], to="Norway")
