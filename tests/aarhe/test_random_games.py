@@ -55,7 +55,8 @@ def test_a_random_game_replays_exactly() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_ten_round_random_games_keep_every_invariant(seed: int, bold: bool) -> None:
     game, _ = play(aarhe(last_round=10), seed, bold)
-    assert game.result is not None and game.state.turn == 10
+    assert game.result is not None
+    assert game.state.turn == 10 or "victory cities" in game.result.reason
 
 
 @pytest.mark.slow
