@@ -75,7 +75,7 @@ ROW_H = 24
 ROW_LINES = 3                # an option's label wraps to this many lines at most (the rest in a tooltip)
 LOG_LINES = 12
 COMPUTER_DELAY = 0.25
-DIE = 17                     # a die's side, in pixels
+DIE = 20                     # a die's side, in pixels
 
 PANEL_BG = (28, 30, 34)
 PANEL_EDGE = (70, 74, 82)
@@ -132,7 +132,7 @@ def play_window(game: Game | None, computer: dict[str, Any] | None, saver: Saver
         print(f"(no window: {problem}; playing in the terminal)", file=sys.stderr)
         if game is None:
             assert launcher is not None
-            name = launcher.rulesets()[0].name
+            name = launcher.default_ruleset()
             game, computer, saver = launcher.new_game(name, None, launcher.default_computer(name))
         return play_terminal(game, computer or {}, saver)
     run_event_loop()
@@ -1209,7 +1209,7 @@ class GameWindow(pyglet.window.Window):
                     x, y, gap = 0.0, y - DIE - 3, 0
                 x += gap
                 self._panel_items += framed(x0 + x, y, DIE, DIE, 1, colour, (90, 90, 96), self.panel, group)
-                label = self._label(str(face), x0 + x + DIE / 2, y + DIE / 2, size=8.5, bold=True, color=PIP,
+                label = self._label(str(face), x0 + x + DIE / 2, y + DIE / 2, size=9.5, bold=True, color=PIP,
                                     anchor_x="center", anchor_y="center", group=face_group)
                 self.dice_labels.append(label)
                 x += DIE + 3

@@ -89,7 +89,7 @@ class NewGameScreen:
         except Exception as e:  # noqa: BLE001 - a broken mod: say so, offer the rest
             self.error = f"could not list the rulesets: {e}"
         names = [i.name for i in self.infos]
-        self.ruleset = current if current in names else (names[0] if names else "")
+        self.ruleset = current if current in names else (launcher.default_ruleset() if names else "")
         self.scenario = ""
         self.computer: set[str] = set()
         self.sides: list[str] = []

@@ -35,8 +35,22 @@ class Launcher:
         """The rulesets there are to play, by name (the built-in ones and the mods)."""
         if self._infos is None:
             found = plugins.discover(self.mods, self.trust_code)
-            self._infos = [info for _, (_, info) in sorted(found.items()) if info.scenarios]
+            infos = []
+            for name, (_, info) in sorted(found.items()):
+                if not info.scenarios and info.extends:
+                    try:           # a layer over another ruleset plays its base's scenarios
+                        info = plugins._inherit_scenarios(plugins.chain_of(name, found))
+                    except Exception:  # noqa: BLE001,S112 - a broken chain: `wargame check` says why
+                        continue
+                if info.scenarios:
+                    infos.append(info)
+            self._infos = infos
         return self._infos
+
+    def default_ruleset(self) -> str:
+        """The ruleset the new-game screen starts on: bulge when there is one."""
+        names = [i.name for i in self.rulesets()]
+        return "bulge" if "bulge" in names else (names[0] if names else "")
 
     def info(self, name: str) -> RulesetInfo:
         for info in self.rulesets():
