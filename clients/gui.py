@@ -310,6 +310,8 @@ class GameWindow(pyglet.window.Window):
         self.pick: Pick | None = None
         self.second: Pick | None = None
         self.narrowed: list[Action] | None = None
+        #: what a click played, while the rules ask about it (where the unit it moves goes)
+        self.focus: Pick | None = None
         self._reader: Reader | None = None
         self._reader_key: Any = None
         self._cache: dict[Any, Any] = {}
@@ -441,6 +443,7 @@ class GameWindow(pyglet.window.Window):
 
     def select(self, pick: Pick | None) -> None:
         self.pick, self.second, self.narrowed = pick, None, None
+        self.focus = None
         self.cursor = 0
         self.scroll = 0
         self.refresh(map_changed=False)
@@ -501,8 +504,18 @@ class GameWindow(pyglet.window.Window):
             self._play_click(options[0])
 
     def _play_click(self, action: Action) -> None:
+        """Play what a click picked. When the rules then ask its player a question on the way
+        (where the unit goes, which cargo...), what was clicked stays marked."""
+        focus = self.pick
         self.second, self.narrowed = None, None
         if not self.choose(action):
+            self.refresh(map_changed=False)
+            return
+        d = self.decision
+        if (focus is not None and d is not None and self.human_turn() and self.pick is None
+                and (d.kind == "choose" or d.context.get("asked"))):
+            here = focus.pieces & frozenset(self.game.state.ids_at(focus.space))
+            self.focus = Pick(focus.space, here, focus.counter) if here or focus.counter is None else None
             self.refresh(map_changed=False)
 
     def _why_not(self, first: Pick, click: Pick) -> list[str]:
@@ -612,6 +625,7 @@ class GameWindow(pyglet.window.Window):
             return False
         self.refusal = ""
         self.why = ""
+        self.focus = None
         self._narrate(rebuild=True)
         self.notice = f"Undone: {n} action{'s' if n != 1 else ''}" + (" (yours and the computer's answers)"
                                                                         if n > 1 else "")
@@ -655,6 +669,7 @@ class GameWindow(pyglet.window.Window):
         return True
 
     def _after_action(self, human: bool, source: tuple[str, str, str] | None = None) -> None:
+        self.focus = None
         self._narrate(source=source)
         self._keep_pick(source[0] if source else None)
         self.cursor = min(self.cursor, max(0, len(self.visible_options()) - 1))
@@ -919,7 +934,7 @@ class GameWindow(pyglet.window.Window):
                 if sid in hexes:
                     items.append(shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL,
                                                 batch=self.layer.batch, group=tint))
-                    items.append(self.map.outline(sid, TARGET, max(2.0, size * 0.07), self.overlay, 0.88))
+                    items.append(self.map.outline(sid, TARGET, max(2.5, size * 0.08), self.overlay, 0.88))
         elif self.pick is not None:
             spaces, pieces = self.targets()
             if self.narrowed is not None and self.second is not None:
@@ -929,7 +944,7 @@ class GameWindow(pyglet.window.Window):
                     continue
                 items.append(shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL, batch=self.layer.batch,
                                             group=tint))
-                items.append(self.map.outline(sid, TARGET, max(2.0, size * 0.07), self.overlay, 0.88))
+                items.append(self.map.outline(sid, TARGET, max(2.5, size * 0.08), self.overlay, 0.88))
             if self.layer is not None:
                 line = max(1.5, size * 0.04)
                 for c in self.layer.counters_of(state, pieces):
@@ -941,6 +956,15 @@ class GameWindow(pyglet.window.Window):
                         _, _, _, x, y, w, h = c
                         items.append(shapes.Box(x - line, y - line, w + 2 * line, h + 2 * line, thickness=line,
                                                 color=SELECTED, batch=self.overlay))
+        focus = self.focus if self.pick is None else None
+        if focus is not None and focus.space in hexes:
+            items.append(self.map.outline(focus.space, SELECTED, max(2.0, size * 0.08), self.overlay, 0.93))
+            if focus.counter is not None and self.layer is not None:
+                line = max(1.5, size * 0.04)
+                for c in self.layer.counters_of(state, focus.pieces):
+                    _, _, _, x, y, w, h = c
+                    items.append(shapes.Box(x - line, y - line, w + 2 * line, h + 2 * line, thickness=line,
+                                            color=SELECTED, batch=self.overlay))
         options = self.visible_options()
         row = self.hover_row if self.hover_row is not None else (self.cursor if options and self.pick is not None
                                                                  else None)
@@ -1054,8 +1078,11 @@ class GameWindow(pyglet.window.Window):
         self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
                     anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
         if self.pick is not None:
-            self._fit_text(self._selection_text() + " · Esc: clear", inner - bw - 12, x=lx + bw + 12,
-                           y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
+            self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
+                           x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
+        elif self.focus is not None:
+            self._fit_text(self._pick_words(self.focus) + ": click a lit hex, or a row", inner - bw - 12,
+                           x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.notice:
             self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
                            anchor_y="center", group=fg)
@@ -1080,10 +1107,8 @@ class GameWindow(pyglet.window.Window):
             return
         self._build_options(lx, y, inner, yb, bg, fg)
 
-    def _selection_text(self) -> str:
-        """What is selected, in words."""
-        pick = self.pick
-        assert pick is not None
+    def _pick_words(self, pick: Pick) -> str:
+        """What a click took, in words."""
         where = space_name(self.game.state, pick.space)
         if pick.counter is not None:
             owner, kind = pick.counter
@@ -1091,7 +1116,7 @@ class GameWindow(pyglet.window.Window):
             what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
         else:
             what = where
-        return f"Selected: {what}"
+        return what
 
     def _score_line(self) -> str:
         by_owner: dict[str, list[str]] = {}
@@ -1275,7 +1300,8 @@ class GameWindow(pyglet.window.Window):
             elif options:
                 lit = len(self.targets()[0])
                 note = (f"{len(options)} of {len(d.options)} options name {where}"
-                        + (f" · click one of the {lit} lit hexes" if lit and self.human_turn() else ""))
+                        + ((" · click the lit hex" if lit == 1 else f" · click one of the {lit} lit hexes")
+                           if lit and self.human_turn() else ""))
             else:
                 note = f"no option names {where}"
         elif self.computer_turn():

@@ -195,8 +195,17 @@ class NewGameScreen:
         x += 220
         if self.can_go_back:
             self.hits.append((b.button("Back to the game (Esc)", x, by, 210, bh, BUTTON), ("back", "")))
+        y = by - 12
         if self.error:
-            b.label(self.error, bx, by - 10, size=10.5, color=REFUSED, width=bw, bold=True)
+            err = b.label(self.error, bx, y, size=10.5, color=REFUSED, width=bw, bold=True)
+            y -= err.content_height + 10
+        if self.ruleset:                     # what the choice is about, in the ruleset's words
+            info = self.launcher.info(self.ruleset)
+            sc = next((s for s in info.scenarios if s.name == self.scenario), None)
+            for text in (info.description, sc.description if sc else "", sc.summary if sc else ""):
+                if text and y > 40:
+                    lb = b.label(text, bx, y, size=9.5, color=DIM, width=bw)
+                    y -= lb.content_height + 8
 
     # -- input ------------------------------------------------------------------------------------------
     def click(self, x: float, y: float) -> str | None:

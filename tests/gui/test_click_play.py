@@ -5,6 +5,9 @@ Python, through synthetic mouse events; the outcome is read from the game state.
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from gui_support import require_gl
 
@@ -146,6 +149,7 @@ def test_lhtr_a_unit_then_a_territory(lhtr_rs, make_window, tmp_path):
     # one option named the tank and nothing else to click: played, and its question asked
     assert game.actions[-1].kind == "go" and game.decision.kind == "choose"
     tank = game.actions[-1]["u"]
+    assert win.focus is not None and tank in win.focus.pieces     # the tank stays marked while it is asked where
     direct, _ = win.at_rest()
     choices = {a["choice"] for a in game.decision.options}
     assert direct == {c for c in choices if c in win.map.hexes}      # where it can go, lit
@@ -171,3 +175,52 @@ def test_right_click_and_escape_clear(bulge_rs, make_window):
     assert win.narrowed is None and win.pick is not None
     click(win, *bare_point(win, "1712"), mouse.RIGHT)
     assert win.pick is None and win.visible_options() == game.decision.options
+
+
+def test_screenshots_for_the_docs(bulge_rs, lhtr_rs, make_window, tmp_path):
+    """Playing by clicking, as a player sees it; in docs/screenshots when GUI_SCREENSHOTS=1
+    (else to tmp): a Bulge unit selected with where it can go lit and why it cannot cross a
+    river, an attack's dice, an LHTR unit asked where it goes, the new-game screen."""
+    from gui_support import config
+
+    from clients.gui import GameWindow
+    from clients.launch import Launcher
+
+    out = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    game = bulge_at(bulge_rs, "axis_move")
+    win = make_window(game, computer={"Allies": None}, width=1400, height=880)
+    zoom_on(win, "1712", 2.4)
+    click(win, *counter_centre(win, "1712", "Axis", "Artillery"))
+    click(win, *bare_point(win, "1612"))
+    assert "river" in win.why
+    win.render_to_png(out / "bulge_unit_selected.png")
+
+    game = Game(bulge_rs, None, seed=1)
+    win = make_window(game, computer={"Allies": None}, width=1400, height=880)
+    zoom_on(win, "1713", 2.4)
+    click(win, *bare_point(win, "1713"))
+    win.render_to_png(out / "bulge_attack_from.png")
+    click(win, *bare_point(win, "1613"))
+    assert win.battles.battle is not None
+    draw(win)
+    win.render_to_png(out / "bulge_battle_dice.png")
+
+    game = Game(lhtr_rs, None, seed=1)
+    win = make_window(game, computer={"Axis": None}, width=1400, height=880)
+    while game.decision.kind != "combat_move":
+        assert win.finish()
+    draw(win)                                                  # the whole world: where the tank may go is lit
+    click(win, *counter_centre(win, "Archangel", "USSR", "Tank"))
+    assert win.focus is not None
+    draw(win)
+    win.render_to_png(out / "lhtr_unit_moving.png")
+
+    screen = GameWindow(None, launcher=Launcher(), width=1400, height=880, visible=False, config=config(),
+                        autoplay=False)
+    try:
+        screen.render_to_png(out / "new_game_screen.png")
+    finally:
+        screen.close()
+    for png in out.glob("*.png"):
+        assert png.stat().st_size < 500_000, png
