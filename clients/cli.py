@@ -325,8 +325,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     from clients import seats
     from clients.launch import Launcher
 
-    launcher = Launcher(args.mod, args.trust_code, args.save)
+    launcher = Launcher(args.mod, args.trust_code)
     if not args.load and args.ruleset is None:
+        launcher.save_path = args.save        # the game started on the new-game screen saves there
         said = args.scenario or args.ai or args.hotseat or args.option or args.seed is not None
         if not said and (args.screenshot or (not args.no_gui and has_display())):
             try:

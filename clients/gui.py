@@ -758,7 +758,8 @@ class GameWindow(pyglet.window.Window):
         pyglet.clock.unschedule(self._computer_tick)
         self._computer_pending = False
         current = self.game.ruleset.name if self.game is not None else None
-        self.menu = NewGameScreen(self.launcher, can_go_back=self.game is not None, current=current)
+        self.menu = NewGameScreen(self.launcher, can_go_back=self.game is not None, current=current,
+                                  unsaved=self._unsaved())
         self.menu.build(self.width, self.height)
         self.invalidate()
         return True
@@ -786,17 +787,21 @@ class GameWindow(pyglet.window.Window):
             self.invalidate()
             return False
         self.menu = None
+        self.launcher.save_path = None            # one game to the command line's --save file, not the next
         self.set_game(game, computer, saver)
         self.notice = "New game" + (" (saved after every action)" if saver is not None else
                                     " — Ctrl+S saves it")
         self.refresh(map_changed=False)
         return True
 
+    def _unsaved(self) -> bool:
+        """Whether the game in the window would be lost by another: played, going on, no save file."""
+        return bool(self.game is not None and self.saver is None and self.game.actions and not self.game.over)
+
     def ask_load_file(self) -> None:
         """Ask for a saved game's file name (Ctrl+O)."""
-        unsaved = self.game is not None and self.saver is None and self.game.actions and not self.game.over
         hint = ("A file name, relative to " + os.getcwd() + " (~ for your home). "
-                + ("The game in the window has no save file: Ctrl+S first to keep it." if unsaved else ""))
+                + ("The game in the window has no save file: Ctrl+S first to keep it." if self._unsaved() else ""))
         self.prompt = TextPrompt("Load a saved game", self.load_file, hint=hint)
         self.prompt.build(self.width, self.height)
         self.invalidate()

@@ -79,9 +79,11 @@ class NewGameScreen:
     `click` and `on_key` change the choice themselves and return what the window must do:
     "start", "load", "back" or None."""
 
-    def __init__(self, launcher: Launcher, can_go_back: bool = False, current: str | None = None) -> None:
+    def __init__(self, launcher: Launcher, can_go_back: bool = False, current: str | None = None,
+                 unsaved: bool = False) -> None:
         self.launcher = launcher
         self.can_go_back = can_go_back
+        self.unsaved = unsaved
         self.error = ""
         self.infos = []
         try:
@@ -130,7 +132,12 @@ class NewGameScreen:
         sub = b.label("Choose what to play, and which sides the computer plays. "
                       "Enter: start · Ctrl+O: load a saved game" + (" · Esc: back to the game" if self.can_go_back else ""),
                       bx, y, size=10, color=DIM, width=bw)
-        y -= sub.content_height + 14
+        y -= sub.content_height + 6
+        if self.unsaved:
+            warn = b.label("The game in the window has no save file: go back (Esc) and press Ctrl+S to keep it, "
+                           "or it ends when another starts.", bx, y, size=10, color=ACCENT, width=bw)
+            y -= warn.content_height + 6
+        y -= 8
 
         col = (bw - 20) / 2
         # left: the rulesets

@@ -153,3 +153,21 @@ def test_play_with_no_ruleset_draws_the_new_game_screen(tmp_path, capsys):
     img = pyglet.image.load(str(path))
     assert (img.width, img.height) == (1400, 880)
     assert f"wrote {path}" in capsys.readouterr().out
+
+
+def test_the_save_file_of_the_command_line_goes_to_the_first_game_only(make_bare, tmp_path):
+    first = tmp_path / "first.json"
+    win = make_bare(launcher=Launcher(save_path=first))
+    press(win, key.ENTER)                                     # bulge, the computer the Allies
+    assert win.game is not None and win.saver is not None
+    assert win.choose(win.game.decision.options[0])
+    saved = first.read_text()
+    press(win, key.N, key.MOD_CTRL)
+    assert not win.menu.unsaved                               # it has its file
+    press(win, key.ENTER)
+    assert win.saver is None and first.read_text() == saved   # the next game does not write over it
+    assert win.choose(win.game.decision.options[0])
+    assert first.read_text() == saved
+    press(win, key.N, key.MOD_CTRL)
+    assert win.menu.unsaved                                   # played, no file: the screen says so
+    assert any("no save file" in getattr(i, "text", "") for i in win.menu.builder.items)
