@@ -53,7 +53,8 @@ def space_name(state: Any, sid: str) -> str:
     return sp.name if sp.name == sid else f"{sp.name} ({sid})"
 
 
-def ask(state: Any, player: str, prompt: str, options: list[Any], labels: list[str] | None) -> Any:
+def ask(state: Any, player: str, prompt: str, options: list[Any], labels: list[str] | None,
+        refused: dict[Any, str] | None = None) -> Any:
     if not options:
         raise RulesRuntimeError(f"`choose` for {player} ({prompt!r}) has nothing to choose from")
     if labels is not None and len(labels) != len(options):
@@ -66,6 +67,9 @@ def ask(state: Any, player: str, prompt: str, options: list[Any], labels: list[s
         for o in options:
             if encode(o) == answer:
                 return o
+        for value, reason in (refused or {}).items():
+            if encode(value) == answer and reason:
+                raise IllegalAction(str(reason))
         raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
     actions = []
     for i, o in enumerate(options):
