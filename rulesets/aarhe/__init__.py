@@ -10,4 +10,7 @@ from engine.plugins import FolderRuleset
 
 HERE = Path(__file__).parent
 
-lhtr = FolderRuleset(HERE / "lhtr", builtin=True)
+#: the heuristic computer player (rulesets/aarhe/ai) plays lhtr and every ruleset built on it
+PLAYERS = {"heuristic": "rulesets.aarhe.ai:HeuristicPlayer"}
+
+lhtr = FolderRuleset(HERE / "lhtr", builtin=True, players=PLAYERS)
