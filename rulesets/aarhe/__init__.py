@@ -1,6 +1,7 @@
 """Axis & Allies Revised: LHTR 2.0, the base game, and (to come) the AARHE house rules over
 it. Each is a folder ruleset of rules and data files with no Python, shipped in this package
-and announced through its entry point exactly as a modder's folder would be read."""
+and announced through its entry point exactly as a modder's folder would be read. The
+package's own Python is the computer player (`ai/`), which the folders bring as theirs."""
 
 from __future__ import annotations
 

@@ -100,6 +100,8 @@ class HeuristicPlayer:
     HOLD_FACTORY = 1.0
     HOLD_CITY = 0.9
     HOLD_OTHER = 0.5
+    #: a power cut off by sea stops buying transports when it has this many
+    MOST_TRANSPORTS = 8
     #: most decisions one planned phase may take before the player ends it
     MAX_STEPS = 3000
 
@@ -272,9 +274,13 @@ class HeuristicPlayer:
                 out.append(escort)
                 spend += price[escort]
         trips = len(mine)
+        fleet = sum(1 for p in v.mine if "carries_land" in v.tags(p))
         for _ in range(3):
             if waiting + 2 * (room - len(out)) // 3 <= 2 * trips or spend + price[transport] > budget * 0.6:
                 break
+            if fleet >= self.MOST_TRANSPORTS:
+                break
+            fleet += 1
             out.append(transport)
             spend += price[transport]
             trips += 1
@@ -331,21 +337,19 @@ class HeuristicPlayer:
         return self._next_move(v, d)
 
     def plan_attacks(self, v: View) -> list[Task]:
-        me = v.me
         geo = v.geo
         movable = [u for u in v.mine if v.may_move(u, True)]
         keep = self.reserve(v, movable)
         free = [u for u in movable if u.id not in keep]
         reach: dict[int, dict[str, list[str]]] = {}
-        land_reach = v.state.vars.get("land_reach") or {}
-        carrier_reach = v.state.vars.get("carrier_reach") or {}
+        # aircraft attack only where they can fly back to land: a carrier may yet move or sink
+        back = v.state.vars.get("land_reach") or {}
         for u in free:
             tags = v.tags(u)
             left = v.moves_left(u)
-            if v.attack_p(u) <= 0:
+            if v.attack_p(u) <= 0 or int(v.t(u).carrier_capacity) > 0:
                 continue
             if "air" in tags:
-                back = carrier_reach if "lands_on_carrier" in tags else land_reach
                 ps = paths(u.space, lambda s: geo.air_nb[s], left)
                 reach[u.id] = {t: p for t, p in ps.items() if p and t in back and back[t] <= left - len(p)
                                and (v.is_enemy_land(t) or (t in geo.sea and v.hostile_sea(t)))}
@@ -370,7 +374,7 @@ class HeuristicPlayer:
             battles.append((worth, t))
         battles.sort(key=lambda x: (-x[0], x[1]))
         amphibious = self.amphibious_options(v, free, keep)
-        for worth, t in battles:
+        for _, t in battles:
             cands = [by_id[i] for i, r in reach.items() if t in r and i not in used]
             sea_t = t in geo.sea
             extra: list[Piece] = []
@@ -653,7 +657,10 @@ class HeuristicPlayer:
             if best != u.space:
                 need[best] = need.get(best, 0.0) - v.defence_p(u)
                 tasks.append(Task("go", u.id, list(reach[u.id][best])))
-        # 4. warships keep with the transports
+        # 4. aircraft land where their side may land them (planned now, flown last)
+        landings = self.plan_landings(v, [u for u in movable if "air" in v.tags(u)], need)
+        decks = {t.path[-1] for t in landings if t.path} | {u.space for u in v.mine if "lands_on_carrier" in v.tags(u)}
+        # 5. warships keep with the transports; carriers stay under the fighters they carry
         ends = [t.path[-1] for t in ferry_tasks if t.kind == "go" and t.path and t.path[-1] in geo.sea]
         ends += [p.space for p in v.mine if "carries_land" in v.tags(p)]
         for u in movable:
@@ -662,16 +669,14 @@ class HeuristicPlayer:
                 continue
             if u.space in ends:
                 continue
-            if int(v.t(u).carrier_capacity) > 0 and any("lands_on_carrier" in v.tags(p) for p in v.at.get(u.space, ())):
+            if int(v.t(u).carrier_capacity) > 0 and u.space in decks:
                 continue
             ps = self.sea_paths(v, u, v.moves_left(u), False)
             goal = [z for z in ends if z in ps]
             if goal:
                 z = min(goal, key=lambda z: (len(ps[z]), z))
                 tasks.append(Task("go", u.id, list(ps[z])))
-        # 5. aircraft land last, where their side may land them
-        tasks += self.plan_landings(v, [u for u in movable if "air" in v.tags(u)], need)
-        return tasks
+        return tasks + landings
 
     def _place_score(self, v: View, s: str, need: dict[str, float], vc_dist: dict[str, int]) -> float:
         """Lower is better: near the front, near enemy cities, where defence is short."""
@@ -802,7 +807,7 @@ class HeuristicPlayer:
             left = v.moves_left(u)
             ps = paths(u.space, lambda s: geo.air_nb[s], left)
             spots = []
-            for s, p in ps.items():
+            for s in ps:
                 if s in geo.land_set:
                     if s in friendly and v.is_friendly_land(s):
                         spots.append(s)
@@ -813,7 +818,7 @@ class HeuristicPlayer:
             if not spots:
                 continue
 
-            def score(s: str) -> float:
+            def score(s: str, ps: dict[str, list[str]] = ps) -> float:
                 sc = 2.0 * max(0.0, min(need.get(s, 0.0), 4.0))
                 sc -= 0.3 * min(v.front_dist(s), 10) if s in geo.land_set else 1.5
                 if s == v.capital():
@@ -839,28 +844,36 @@ class HeuristicPlayer:
         while True:
             task = self.plan.pending()
             if task is None:
+                if v.rs.structure.step(v.state) == "noncombat_move":
+                    # an aircraft the plan did not land (its carrier moved, its flight closed)
+                    for uid, o in go.items():
+                        p = v.state.pieces.get(uid) if isinstance(uid, int) else None
+                        if p is not None and "air" in v.tags(p) and not self._landed(v, p):
+                            self.active = Task("go", p.id, [])
+                            return o
                 return d.finish
+            found: Action | None
             if task.kind == "go":
                 if not task.path:
                     task.done = True
                     continue
-                o = go.get(task.uid)
-                if o is None:
+                found = go.get(task.uid)
+                if found is None:
                     twin = self._twin(v, task.uid, go)
                     if twin is None:
                         task.done = True
                         continue
                     self.plan.swap(task.uid, twin)
-                    o = go[twin]
+                    found = go[twin]
                 self.active = task
-                return o
+                return found
             if task.kind == "land":
-                o = land.get(task.uid)
-                if o is None:
+                found = land.get(task.uid)
+                if found is None:
                     task.done = True
                     continue
                 self.active = task
-                return o
+                return found
             task.done = True
 
     def _twin(self, v: View, uid: int, offered: dict[Any, Action]) -> int | None:
@@ -918,20 +931,39 @@ class HeuristicPlayer:
                         return choices[c]
             return choices[ints[0]]
         u = v.state.pieces.get(uid)
-        if task is None or task.uid != uid or not task.path:
-            if u is not None and u.space in choices:
-                return choices[u.space]
-            return None
-        nxt = task.path[0]
-        if nxt in choices:
-            task.path.pop(0)
-            if not task.path:
-                task.done = True
-            return choices[nxt]
-        task.done = True
+        if task is not None and task.uid == uid and task.path:
+            nxt = task.path[0]
+            if nxt in choices:
+                task.path.pop(0)
+                if not task.path:
+                    task.done = True
+                return choices[nxt]
+            task.done = True
+        if u is not None and "air" in v.tags(u) and v.rs.structure.step(v.state) == "noncombat_move":
+            return self._land_anyhow(v, u, choices)
         if u is not None and u.space in choices:
             return choices[u.space]
         return None
+
+    def _landed(self, v: View, u: Piece) -> bool:
+        """Is the aircraft where it may end the turn?"""
+        here = u.space
+        if here in v.geo.land_set:
+            return here in set(v.state.vars.get("friendly_at_start") or ()) and v.is_friendly_land(here)
+        return "lands_on_carrier" in v.tags(u) and int(v.call("carrier_room", here, v.me)) >= 0
+
+    def _land_anyhow(self, v: View, u: Piece, choices: dict[Any, Action]) -> Action | None:
+        """The planned flight is no longer open (a carrier moved, say): stay if this is a
+        landing place, else take the step nearest to one, by the rules' own reach."""
+        here = u.space
+        if here in choices and self._landed(v, u):
+            return choices[here]
+        reach = v.state.vars.get("carrier_reach" if "lands_on_carrier" in v.tags(u) else "land_reach") or {}
+        steps = [c for c in choices if isinstance(c, str) and c != here and c in reach]
+        if not steps:
+            return choices.get(here)
+        self.active = Task("go", u.id, [])
+        return choices[min(steps, key=lambda c: (reach[c], c))]
 
     def _unload_question(self, v: View, d: Decision, tid: int, choices: dict[Any, Action]) -> Action | None:
         task = self.active
@@ -945,8 +977,11 @@ class HeuristicPlayer:
         return None
 
     def _casualty(self, v: View, d: Decision, where: str) -> Action | None:
-        opts = [(o, v.state.pieces.get(o.get("choice"))) for o in d.options]
-        opts = [(o, p) for o, p in opts if p is not None]
+        opts: list[tuple[Action, Piece]] = []
+        for o in d.options:
+            p = v.state.pieces.get(o.get("choice"))
+            if p is not None:
+                opts.append((o, p))
         if not opts:
             return None
         first_o, first = opts[0]
