@@ -387,6 +387,8 @@ class HeuristicPlayer:
                     extra += cargo
             main = [u for u in cands if ("sea" in v.tags(u)) == sea_t and "air" not in v.tags(u)]
             air = [u for u in cands if "air" in v.tags(u)]
+            direct = {u.id for u in main}
+            extra = [u for u in extra if u.id not in direct]
             main.sort(key=lambda u: (-v.attack_p(u) / max(1, v.t(u).cost), v.t(u).cost, u.id))
             air.sort(key=lambda u: (-v.attack_p(u), v.t(u).cost, u.id))
             order = main + extra + air
@@ -405,7 +407,7 @@ class HeuristicPlayer:
                     used.add(u.id)
                     tasks.append(Task("go", u.id, list(reach[u.id][t])))
             for tr, cargo, zone_path in lift:
-                aboard = [c for c in cargo if c.id in ids]
+                aboard = [c for c in cargo if c.id in ids and c.id not in direct]
                 if not aboard:
                     continue
                 used.add(tr.id)
@@ -481,7 +483,7 @@ class HeuristicPlayer:
                 continue
             room = int(v.t(tr).transport_capacity) - sum(int(v.t(c).transport_size) for c in aboard)
             cargo = [c for c in aboard if v.attack_p(c) > 0]
-            if "combat_moved" not in tr.status and "moved" not in tr.status:
+            if "combat_moved" not in tr.status:
                 loaders = sorted((u for s in geo.shore.get(tr.space, ()) for u in v.at.get(s, ())
                                   if u.id in free_ids and u.id not in claimed and "land" in v.tags(u)
                                   and 0 < int(v.t(u).transport_size) and v.attack_p(u) > 0),
