@@ -141,6 +141,13 @@ def test_lhtr_and_a_layer_over_it_offer_the_heuristic() -> None:
     assert isinstance(chosen["Axis"], HeuristicPlayer) and "Allies" not in chosen
 
 
+def test_a_mod_over_bulge_offers_bulges_heuristic() -> None:
+    from rulesets.bulge.ai import HeuristicPlayer as BulgeHeuristic
+
+    players, default = seats.available_players(plugins.load(ROOT / "examples" / "bulge-house-rules"))
+    assert players["heuristic"] is BulgeHeuristic and default == "heuristic"
+
+
 def test_only_a_built_in_folder_ruleset_brings_players() -> None:
     with pytest.raises(ValueError, match="built-in"):
         plugins.FolderRuleset(LHTR, players={"heuristic": HeuristicPlayer})
