@@ -9,7 +9,8 @@ result if the game ended sooner.
 Game i has seed SEED + i for the dice; the computer player gets seed SEED + i and the random
 player `random.Random(SEED + i + 1_000_003)`. A game is won when the side ends with more of
 the standing than any other side (a tie is a draw). Prints wins, draws, losses, the win rate
-with its 95% confidence interval (Wilson), and the seconds (CPU) per game and in all.
+with its 95% confidence interval (Wilson), how many games the rules ended sooner (a victory)
+and the rounds played on average, and the seconds (CPU) per game and in all.
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def play(rs: Any, factory: Any, side: str, seed: int, rounds: int, scenario: str
         actions += 1
     winner, standing = judge(rs, state)
     return {"seed": seed, "winner": winner, "standing": standing, "actions": actions, "turn": state.turn,
-            "thinking_s": thinking}
+            "thinking_s": thinking, "ended": state.result is not None}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         "win_rate": wins / args.games,
         "ci95_low": lo,
         "ci95_high": hi,
+        "ended_by_result": sum(1 for g in games if g["ended"]),
+        "mean_rounds": sum(min(g["turn"], rounds) for g in games) / args.games,
         "cpu_s": cpu,
         "s_per_game": cpu / args.games,
         "player_s_per_game": thinking / args.games,
@@ -132,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
                     for g in games if g["winner"] != side],
     }
     randplay.report(figures, args.json, ["ruleset", "player", "side", "games", "rounds", "wins", "draws",
-                                         "losses", "win_rate", "ci95_low", "ci95_high", "cpu_s", "s_per_game",
+                                         "losses", "win_rate", "ci95_low", "ci95_high", "ended_by_result", "mean_rounds",
+                                         "cpu_s", "s_per_game",
                                          "player_s_per_game"])
     return 0
 
