@@ -60,6 +60,7 @@ from clients.gui_map import (
     unit_looks,
 )
 from clients.gui_screens import NewGameScreen, TextPrompt
+from clients.gui_world import map_view_for
 from clients.launch import Launcher
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
@@ -279,7 +280,7 @@ class GameWindow(pyglet.window.Window):
         units = getattr(game.ruleset.rules, "units", None)
         self.units: dict[str, Any] = dict(units) if isinstance(units, dict) else {}
         self.looks = unit_looks([p.kind for p in game.state.pieces.values()], self.units)
-        self.map = MapView(game.state.board)
+        self.map: MapView | Any = map_view_for(game.state.board, self.colours)   # hexes, or a world map
         self.layer: MapLayer | None = None
 
         self.hovered: str | None = None
@@ -937,8 +938,7 @@ class GameWindow(pyglet.window.Window):
                     items.append(self.map.outline(sid, SOURCE, max(1.2, size * 0.035), self.overlay, 0.84))
             for sid in direct:                     # one click there plays (or lists) what it names
                 if sid in hexes:
-                    items.append(shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL,
-                                                batch=self.layer.batch, group=tint))
+                    items.append(self._tint(sid, tint))
                     items.append(self.map.outline(sid, TARGET, max(2.5, size * 0.08), self.overlay, 0.88))
         elif self.pick is not None:
             spaces, pieces = self.targets()
@@ -947,8 +947,7 @@ class GameWindow(pyglet.window.Window):
             for sid in spaces:
                 if sid not in hexes:
                     continue
-                items.append(shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL, batch=self.layer.batch,
-                                            group=tint))
+                items.append(self._tint(sid, tint))
                 items.append(self.map.outline(sid, TARGET, max(2.5, size * 0.08), self.overlay, 0.88))
             if self.layer is not None:
                 line = max(1.5, size * 0.04)
@@ -982,6 +981,14 @@ class GameWindow(pyglet.window.Window):
         if self.selected is not None and self.selected in hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
 
+    def _tint(self, sid: str, group: pyglet.graphics.Group) -> Any:
+        """A lit space's fill, drawn with the map (over its ground, under names and counters)."""
+        assert self.layer is not None
+        own = getattr(self.layer, "tint", None)                  # a world map tints its polygons
+        if own is not None:
+            return own(sid, TARGET_FILL)
+        return shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL, batch=self.layer.batch, group=group)
+
     def _build_legend(self) -> None:
         self.legend = pyglet.graphics.Batch()
         self._legend_items = []
@@ -992,6 +999,10 @@ class GameWindow(pyglet.window.Window):
         order = {k: i for i, k in enumerate(self.units)}
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
+        own_legend = getattr(self.map, "build_legend", None)       # a world map's legend
+        if own_legend is not None:
+            self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
+            return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
         self.legend_rect = build_legend(10, 10, owners or self.sides, self.colours, self.looks, kinds, state.board,
                                         self.legend, self._legend_items)
@@ -1045,7 +1056,10 @@ class GameWindow(pyglet.window.Window):
         y -= 6
         self.status_label = self._label(game.status(), lx, y, size=10.5, width=inner, group=fg)
         y -= self.status_label.content_height + 3
-        score = self._score_line()
+        chart = getattr(self.map, "build_chart", None)             # a world map's turn order and treasuries
+        if chart is not None:
+            y = chart(game, self.colours, lx, y - 4, inner, self.panel, (bg, fg), items)
+        score = "" if chart is not None else self._score_line()
         if score:
             sl = self._label(score, lx, y, size=10, color=DIM, width=inner, group=fg)
             y -= sl.content_height + 3
