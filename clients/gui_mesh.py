@@ -413,6 +413,9 @@ class FrameCache:
         self._quad: Any = None
         #: how many times the picture was drawn again (for tests and benchmarks)
         self.renders = 0
+        #: copy with glBlitFramebuffer where the frame is not multisampled (else, or when
+        #: False, draw the picture as a textured quad)
+        self.blit = True
 
     def draw(self, key: Any, render: Any, region: tuple[float, float, float, float] | None = None) -> None:
         """Copy the picture drawn by `render()` for `key` to the frame (drawing it first if
@@ -454,7 +457,7 @@ class FrameCache:
             self.renders += 1
         samples = gl.GLint()
         gl.glGetIntegerv(gl.GL_SAMPLE_BUFFERS, byref(samples))
-        if samples.value == 0:
+        if samples.value == 0 and self.blit:
             # a copy of memory: much cheaper than drawing the texture with a software renderer
             gl.glBindFramebuffer(gl.GL_READ_FRAMEBUFFER, self.fbo.id)
             gl.glBlitFramebuffer(x0, y0, x1, y1, x0, y0, x1, y1, gl.GL_COLOR_BUFFER_BIT, gl.GL_NEAREST)

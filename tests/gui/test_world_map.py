@@ -211,10 +211,17 @@ def test_a_captured_territory_changes_colour_and_the_picture_is_redrawn(world, m
     img = draw(win)
     assert win.map.picture.renders == renders + 1
     assert near(pixel(img, *at), win.side_colour("Japan"))
-    # drawn directly, the frame is the same
+    # copied as a textured quad (as onto a multisampled frame), or drawn directly, the frame
+    # is the same
+    points = [at, (x, y)] + [win.map.screen(s) for s in ("Germany", "SZ 12", "Japan", "Brazil")]
+    win.map.picture.blit = False
+    quad = draw(win)
+    assert [pixel(quad, *p) for p in points] == [pixel(img, *p) for p in points]
     win.map.cache = False
     direct = draw(win)
-    assert pixel(direct, *at) == pixel(img, *at) and pixel(direct, x, y) == pixel(img, x, y)
+    assert [pixel(direct, *p) for p in points] == [pixel(img, *p) for p in points]
+    # the panel and the legend are drawn over the picture, not under it
+    assert pixel(img, win.panel_x + 5, 5) == pixel(direct, win.panel_x + 5, 5) != pixel(img, *at)
 
 
 def test_the_panel_shows_the_turn_order_treasuries_and_income(world, make_window):
