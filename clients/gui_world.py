@@ -22,7 +22,7 @@ it gives them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 import pyglet
@@ -149,6 +149,29 @@ class _Polygons:
             vl.colors[:] = (*colour, 255) * (len(vl.colors) // 4)
             self.colour[sid] = colour
             self.version += 1
+
+
+class _Tint:
+    """A space's polygons filled again in a translucent colour, drawn with the map (a lit
+    space); `batch` is the layer's, as the window's tints of hexes are."""
+
+    def __init__(self, layer: WorldLayer, sid: str, colour: Sequence[int]) -> None:
+        shape = layer.view.geo.spaces[sid]
+        n = len(shape.vertices) // 2
+        rgba = (*colour[:3], colour[3] if len(colour) > 3 else 255)
+        group = layer.tint_group()
+        self.layer = layer
+        self.batch = layer.batch
+        self.vertex_list: Any = group.program.vertex_list_indexed(
+            n, gl.GL_TRIANGLES, shape.indices, layer.batch, group, position=("f", shape.vertices),
+            colors=("Bn", rgba * n), hatch=("f", (0.0,) * n))
+        layer.version += 1
+
+    def delete(self) -> None:
+        if self.vertex_list is not None:
+            self.vertex_list.delete()
+            self.vertex_list = None
+            self.layer.version += 1
 
 
 class _Outline:
@@ -402,6 +425,8 @@ class WorldLayer:
         self._built: dict[str, tuple[Any, list[Any], list[str], list[tuple[Any, ...]]]] = {}
         #: the names drawn, with their boxes (x0, y0, x1, y1)
         self.names: dict[str, tuple[float, float, float, float]] = {}
+        self._tint_group: ScaledGroup | None = None
+        self._mixed: dict[str, set[str]] = {}
         if bounds is None:
             self.shown = list(view.geo.spaces)
         else:
@@ -422,6 +447,42 @@ class WorldLayer:
         """Where each counter is drawn: (space, owner, kind, x, y, w, h), pixels from the
         offset (kind "" for a side's mark where no counter fits)."""
         return [c for built in self._built.values() for c in built[3]]
+
+    @property
+    def mixed(self) -> set[tuple[str, str]]:
+        """(space, owner) whose one counter stands for all the owner's pieces there."""
+        return {(sid, o) for sid, owners in self._mixed.items() for o in owners}
+
+    def counter_at(self, x: float, y: float) -> tuple[Any, ...] | None:
+        """The counter drawn at a point (pixels from the offset), if any."""
+        for c in reversed(self.counters):
+            _, _, _, cx, cy, w, h = c
+            if cx <= x < cx + w and cy <= y < cy + h:
+                return c
+        return None
+
+    def counter_pieces(self, state: GameState, counter: Sequence[Any]) -> frozenset[int]:
+        """The pieces a counter stands for: its owner's pieces of its kind in its space (all
+        the owner's pieces there, industrial complexes aside, for a counter that stands for
+        several kinds or a side's mark)."""
+        sid, owner, kind = counter[0], counter[1], counter[2]
+        every = kind == "" or (sid, owner) in self.mixed
+        return frozenset(p.id for p in state.pieces_at(sid) if p.owner == owner
+                         and (p.kind == kind or every and not is_factory(p.kind, self.units)))
+
+    def counters_of(self, state: GameState, pieces: Container[int]) -> list[tuple[Any, ...]]:
+        """The counters standing for any of `pieces`."""
+        return [c for c in self.counters if any(p in pieces for p in self.counter_pieces(state, c))]
+
+    def tint_group(self) -> ScaledGroup:
+        if self._tint_group is None:
+            self._tint_group = ScaledGroup(gui_mesh.program(), lambda: self.view.size, -1)
+        return self._tint_group
+
+    def tint(self, sid: str, colour: Sequence[int]) -> _Tint:
+        """Fill space `sid` again in a translucent `colour`, over its ground and under its
+        names and counters (delete() takes it away)."""
+        return _Tint(self, sid, colour)
 
     @property
     def fills(self) -> dict[str, Any]:
@@ -547,6 +608,7 @@ class WorldLayer:
 
         mesh, text = Mesh(), GlyphText()
         drawn: list[tuple[Any, ...]] = []
+        self._mixed.pop(sid, None)
         plan = plan_space(shape.boxes, s, name, not shape.land, shape.land, len(marks), len(stacks), len(owners))
         if plan is None:
             # nothing fits inside (a small island): one mark a side at the label point
@@ -600,6 +662,8 @@ class WorldLayer:
                 by_owner[o] = (first, n + counts[(o, kind)])
             mixed = {o for o in by_owner if sum(1 for ok in stacks if ok[0] == o) > 1}
             shown = [(o, k, n) for o, (k, n) in by_owner.items()]
+            if mixed:
+                self._mixed[sid] = mixed
         else:
             shown = [(o, k, counts[(o, k)]) for o, k in stacks]
         w = counter_width(ch)

@@ -150,7 +150,7 @@ def test_a_click_on_a_label_point_selects_that_space(world, make_window):
     assert win.selected == "SZ 12"
 
 
-def test_options_narrow_to_a_clicked_territory(world, make_window):
+def test_options_narrow_to_a_territory_and_a_click_on_a_counter_picks_its_units(world, make_window):
     from clients.players import RandomPlayer
 
     win = make_window(world, width=1400, height=880)
@@ -161,13 +161,35 @@ def test_options_narrow_to_a_clicked_territory(world, make_window):
     options = win.visible_options()
     here = next(p.space for p in world.state.pieces_of(world.decision.player)
                 if any(a.args and p.id in [v for v in a.args.values() if isinstance(v, int)] for a in options))
-    win.map.centre_on(here)
-    x, y = win.map.screen(here)
-    win.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
-    click(win, x, y)
+    win.select_space(here)
     assert win.selected == here
     assert 0 < len(win.visible_options()) < len(options)
+    win.select_space(None)
+    # close in, a click on a counter takes its pieces, and the territories they can reach light up
+    win.map.fit(win.map_area())
+    win.map.zoom(8.0, win.map.screen(here))
+    win.map.centre_on(here)
+    win.refresh()
     draw(win)
+    counter = next(c for c in win.layer.counters if c[0] == here and c[1] == world.decision.player and c[2])
+    sid, owner, kind, x, y, w, h = counter
+    ox, oy = win.map.offset
+    renders = win.map.picture.renders
+    click(win, x + w / 2 + ox, y + h / 2 + oy)
+    # LHTR moves a unit by one option, then asks where: played, the unit marked while asked
+    marked = win.pick or win.focus
+    assert marked is not None and marked.pieces <= win.layer.counter_pieces(world.state, counter) | {
+        a.args.get("u") for a in world.actions[-1:]}
+    lit = win.targets()[0] if win.pick is not None else win.at_rest()[0]
+    assert lit and all(t in win.map.hexes for t in lit)
+    img = draw(win)
+    assert win.map.picture.renders > renders                   # the lit territories are tinted with the map
+    far = max(lit, key=lambda t: win.map.geo.spaces[t].area)
+    box = max(win.map.geo.spaces[far].boxes, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+    s = win.map.size
+    at = ((box[0] + box[2]) / 2 * s + ox, box[1] * s + oy + 3)
+    if win.in_map(*at) and win.counter_at(*at) is None and not win._inside(win.legend_rect, *at):
+        assert pixel(img, *at) != win.layer.fill(world.state, far, win.colours)   # tinted
 
 
 def test_counters_stay_inside_their_space_at_every_zoom(world, make_window):
