@@ -152,38 +152,32 @@ class _Polygons:
 
 
 class _Tint:
-    """A space's polygons filled again in a translucent colour, drawn with the map (a lit
-    space); `batch` is the layer's, as the window's tints of hexes are."""
+    """A lit space's fill (its polygons again, in a translucent colour), drawn with the map;
+    `batch` is the layer's, as the window's tints of hexes are. The window deletes its tints
+    and makes them again whenever its lights change: the layer keeps a tint deleted and made
+    again as it was, so that the map's picture need not be drawn again (see WorldLayer.tint)."""
 
-    def __init__(self, layer: WorldLayer, sid: str, colour: Sequence[int]) -> None:
-        shape = layer.view.geo.spaces[sid]
-        n = len(shape.vertices) // 2
-        rgba = (*colour[:3], colour[3] if len(colour) > 3 else 255)
-        group = layer.tint_group()
+    def __init__(self, layer: WorldLayer, key: tuple[Any, ...]) -> None:
         self.layer = layer
         self.batch = layer.batch
-        self.vertex_list: Any = group.program.vertex_list_indexed(
-            n, gl.GL_TRIANGLES, shape.indices, layer.batch, group, position=("f", shape.vertices),
-            colors=("Bn", rgba * n), hatch=("f", (0.0,) * n))
-        layer.version += 1
+        self.key: tuple[Any, ...] | None = key
 
     def delete(self) -> None:
-        if self.vertex_list is not None:
-            self.vertex_list.delete()
-            self.vertex_list = None
-            self.layer.version += 1
+        if self.key is not None:
+            self.layer.release_tint(self.key)
+            self.key = None
 
 
 class _Outline:
     """A space's outlines (ring 0 of each of its polygons), as one overlay item."""
 
-    def __init__(self, lines: list[shapes.MultiLine]) -> None:
-        self.lines = lines
+    def __init__(self, vertex_list: Any) -> None:
+        self.vertex_list = vertex_list
 
     def delete(self) -> None:
-        for line in self.lines:
-            line.delete()
-        self.lines = []
+        if self.vertex_list is not None:
+            self.vertex_list.delete()
+            self.vertex_list = None
 
 
 # -- the view ------------------------------------------------------------------------------
@@ -211,6 +205,8 @@ class WorldView:
         self.fit_size = 1.0
         self.area = (0, 0, 100, 100)
         self.polygons: _Polygons | None = None
+        self._outlines: dict[tuple[Any, ...], Mesh] = {}
+        self._outline_group: ScaledGroup | None = None
         #: the map as last drawn, copied to the frame while nothing on it changes
         self.picture = gui_mesh.FrameCache()
         #: whether to draw through `picture` (False: draw every shape every frame)
@@ -288,17 +284,32 @@ class WorldView:
 
     def outline(self, sid: str, colour: tuple[int, int, int, int], thickness: float,
                 batch: pyglet.graphics.Batch, scale: float = 1.0) -> _Outline:
-        """The outline of a space (for hover, selection and the spaces an option names)."""
+        """The outline of a space (for hover, selection and the spaces an option names), in
+        pixels from the offset. `scale` (a hex's inset) is not used: a territory's outline is
+        its border."""
         s = self.size
         thick = min(max(1.5, thickness), 4.0)
-        lines = []
-        for poly in self.geo.spaces[sid].polygons:
-            ring = poly[0]
-            pts = ring[:-1] if ring[0] == ring[-1] else ring
-            if len(pts) >= 2:
-                lines.append(shapes.MultiLine(*[(x * s, y * s) for x, y in pts], closed=True, thickness=thick,
-                                              color=colour, batch=batch))
-        return _Outline(lines)
+        key = (sid, tuple(colour), round(thick, 2), s)
+        mesh = self._outlines.get(key)
+        if mesh is None:
+            if len(self._outlines) > 400 or any(k[3] != s for k in self._outlines):
+                self._outlines.clear()
+            mesh = self._outlines[key] = Mesh()
+            half = thick / 2
+            for poly in self.geo.spaces[sid].polygons:
+                ring = poly[0]
+                pts = [(x * s, y * s) for x, y in (ring[:-1] if ring[0] == ring[-1] else ring)]
+                if len(pts) < 2:
+                    continue
+                px, py = pts[-1]
+                for qx, qy in pts:
+                    if abs(qx - px) + abs(qy - py) > 0.5 or (qx, qy) == pts[0]:
+                        mesh.line(px, py, qx, qy, thick, colour)
+                        mesh.rect(qx - half, qy - half, thick, thick, colour)      # the joint
+                        px, py = qx, qy
+        if self._outline_group is None:
+            self._outline_group = gui_mesh.pixel_group(0)
+        return _Outline(mesh.vertex_list(batch, self._outline_group))
 
     # -- the window's extras -------------------------------------------------------------------
     def build_legend(self, x: float, y: float, state: GameState, colours: SideColours,
@@ -427,6 +438,8 @@ class WorldLayer:
         self.names: dict[str, tuple[float, float, float, float]] = {}
         self._tint_group: ScaledGroup | None = None
         self._mixed: dict[str, set[str]] = {}
+        #: the tints drawn: (space, colour) -> [vertex list, how many of the window's tints use it]
+        self._tints: dict[tuple[Any, ...], list[Any]] = {}
         if bounds is None:
             self.shown = list(view.geo.spaces)
         else:
@@ -482,7 +495,33 @@ class WorldLayer:
     def tint(self, sid: str, colour: Sequence[int]) -> _Tint:
         """Fill space `sid` again in a translucent `colour`, over its ground and under its
         names and counters (delete() takes it away)."""
-        return _Tint(self, sid, colour)
+        rgba = (*colour[:3], colour[3] if len(colour) > 3 else 255)
+        key = (sid, rgba)
+        entry = self._tints.get(key)
+        if entry is None:
+            shape = self.view.geo.spaces[sid]
+            n = len(shape.vertices) // 2
+            group = self.tint_group()
+            vl = group.program.vertex_list_indexed(n, gl.GL_TRIANGLES, shape.indices, self.batch, group,
+                                                   position=("f", shape.vertices), colors=("Bn", rgba * n),
+                                                   hatch=("f", (0.0,) * n))
+            entry = self._tints[key] = [vl, 0]
+            self.version += 1
+        entry[1] += 1
+        return _Tint(self, key)
+
+    def release_tint(self, key: tuple[Any, ...]) -> None:
+        """A tint's delete(): it goes at the next draw, unless it is made again before."""
+        entry = self._tints.get(key)
+        if entry is not None:
+            entry[1] -= 1
+
+    def _purge_tints(self) -> None:
+        for key, (vl, uses) in list(self._tints.items()):
+            if uses <= 0:
+                vl.delete()
+                del self._tints[key]
+                self.version += 1
 
     @property
     def fills(self) -> dict[str, Any]:
@@ -503,6 +542,7 @@ class WorldLayer:
         """Draw the map: the polygons, names, marks and counters, through the view's
         picture of them (drawn again only when something on the map changed)."""
         view = self.view
+        self._purge_tints()
         if not view.cache:
             self._draw()
             return

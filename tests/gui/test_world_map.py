@@ -281,3 +281,23 @@ def test_world_screenshots(ruleset, make_window, tmp_path):
         win.render_to_png(shots[-1])
     for png in shots:
         assert png.exists() and 10_000 < png.stat().st_size < 900_000, png
+
+
+def test_moving_the_mouse_over_lit_territories_does_not_redraw_the_map(world, make_window):
+    win = make_window(world, computer={"Axis": None}, width=1400, height=880)
+    draw(win)
+    while world.decision.kind != "combat_move":
+        assert win.finish()
+    draw(win)
+    direct, _ = win.at_rest()
+    assert direct and len(win.layer._tints) == len(direct)          # the lit territories, tinted
+    renders = win.map.picture.renders
+    for sid in ("Russia", "Germany", "SZ 4", "Archangel", "Brazil"):
+        x, y = win.map.screen(sid)
+        win.dispatch_event("on_mouse_motion", int(x), int(y), 0, 0)
+        draw(win)
+        assert win.hovered == sid
+    assert win.map.picture.renders == renders and len(win.layer._tints) == len(direct)
+    win.select_space("Russia")                                     # the lights change: drawn again
+    draw(win)
+    assert win.map.picture.renders > renders
