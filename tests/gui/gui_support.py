@@ -106,6 +106,13 @@ def bare_point(win: Any, sid: str) -> tuple[int, int]:
         x, y = cx + fx * size, cy + fy * size
         if win.in_map(x, y) and win.map.space_at(x, y) == sid and win.counter_at(x, y) is None:
             return int(x), int(y)
+    # a territory of a world map: the nearest such point round its label point
+    around = sorted(((dx, dy) for dx in range(-60, 61, 3) for dy in range(-60, 61, 3)),
+                    key=lambda d: d[0] * d[0] + d[1] * d[1])
+    for dx, dy in around:
+        x, y = int(cx + dx), int(cy + dy)
+        if win.in_map(x, y) and win.map.space_at(x, y) == sid and win.counter_at(x, y) is None:
+            return x, y
     raise AssertionError(f"no bare point in {sid} (is it in view?)")
 
 
