@@ -46,7 +46,7 @@ except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller fal
 from clients import seats
 from clients.battles import BattleLog, Roll
 from clients.clicks import Pick, Reader
-from clients.gui_areas import Tray, TrayContent, area_groups, turn_track
+from clients.gui_areas import Tray
 from clients.gui_map import (
     BACKGROUND,
     FONT,
@@ -297,7 +297,6 @@ class GameWindow(pyglet.window.Window):
         self.map = MapView(game.state.board)
         self.layer: MapLayer | None = None
         self.tray = Tray()                        # under the map: the tracks and the off-board areas
-        self._tray_key: Any = None
         try:
             self.areas: dict[str, str] = dict(self.logic.areas(game.scenario))
         except Exception:  # noqa: BLE001 - a scenario file that cannot be read again: its pieces still show
@@ -1034,31 +1033,13 @@ class GameWindow(pyglet.window.Window):
         self.tray.light(state, **lights)
 
     def _build_tray(self) -> None:
-        """The tray under the map (made again when the game, the state or the size changed):
-        the turn track, the rules' tracks, the off-board areas and their pieces."""
+        """The tray under the map, drawn again when what it shows changed; the map's area
+        follows its height."""
         if self.game is None:
             return
-        game, state = self.game, self.game.state
-        try:
-            tracks = dict(self.logic.tracks(state))
-        except Exception:  # noqa: BLE001 - a track the rules cannot work out is left out, the game goes on
-            tracks = {}
-        board = state.board
-        off = sorted((p.space, p.owner, p.kind, p.id) for p in state.pieces.values() if p.space not in board)
-        key = (id(game), state.turn, tuple(tracks.items()), tuple(off), self.panel_x, self.height, self.show_tray)
-        if key == self._tray_key:
-            return                                 # nothing it shows has changed (most moves are on the map)
-        self._tray_key = key
-        rs = game.ruleset
-        options = getattr(rs.rules, "options", None) or {}
-        content = TrayContent(
-            area_groups(self.areas, (p.space for p in state.pieces.values() if p.space not in state.board)),
-            turn_track(rs.structure.turn_names, rs.structure.turns, options, state.turn), state.turn, tracks,
-            rs.structure.turn_name)
-        if not self.show_tray:
-            content = TrayContent([], [], state.turn, {})
         before = self.tray_height
-        self.tray.build(0, self.panel_x, self.height * 0.3, state, content, self.colours, self.looks, self.sides)
+        self.tray.show(self.game, self.areas, 0, self.panel_x, self.height * 0.3, self.colours, self.looks,
+                       self.sides, hidden=not self.show_tray)
         if self.tray_height != before:
             self.map.area = self.map_area()
             self._map_dirty = True
@@ -1087,8 +1068,8 @@ class GameWindow(pyglet.window.Window):
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
-        self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks, kinds, state.board,
-                                        self.legend, self._legend_items)
+        self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
+                                        kinds, state.board, self.legend, self._legend_items)
 
     def _label(self, text: str, x: float, y: float, *, size: float = 10, color: tuple[int, int, int, int] = TEXT,
                bold: bool = False, width: int | None = None, anchor_y: str = "top", anchor_x: str = "left",
@@ -1684,6 +1665,8 @@ class GameWindow(pyglet.window.Window):
         if self._press is None or self._modal():
             return
         px, py, _ = self._press
+        if self.in_tray(px, py):
+            return                                # the tray does not pan: a click there stays a click
         if self._dragged or abs(x - px) + abs(y - py) > 4:
             if not self._dragged:
                 dx, dy = x - px, y - py
@@ -1709,7 +1692,7 @@ class GameWindow(pyglet.window.Window):
             self.click_space(sid, self.counter_at(x, y) if sid is not None else None)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        if self._modal():
+        if self._modal() or self.in_tray(x, y):
             return
         if self.in_map(x, y):
             if self.map.zoom(1.15 ** scroll_y, (x, y)):

@@ -273,6 +273,7 @@ class Tray:
         self.tracks: dict[str, tuple[int, int, Rect]] = {}
         self.track_labels: dict[str, pyglet.text.Label] = {}
         self.counter_h = 0.0
+        self._key: Any = None
         self._rows = 1                # the most counters a column has held: the tray only grows
         #: the parts drawn: name -> (what they were drawn from, their shapes, what they said)
         self._parts: dict[str, tuple[Any, list[Any], Any]] = {}
@@ -401,6 +402,34 @@ class Tray:
         return 24.0 if content.turns or content.tracks else 0.0
 
     # -- building -------------------------------------------------------------------------------
+    def show(self, game: Any, areas: Mapping[str, str], x: float, width: float, max_height: float,
+             colours: SideColours, looks: Mapping[str, UnitLook], side_order: Sequence[str],
+             hidden: bool = False) -> bool:
+        """Show where `game` stands (its scenario's `areas`: id -> name), built again only when
+        something shown changed: the turn, the tracks, the pieces off the board, the size.
+        True if it was."""
+        state, rs = game.state, game.ruleset
+        try:
+            tracks = dict(rs.logic.tracks(state))
+        except Exception:  # noqa: BLE001 - a track the rules cannot work out is left out, the game goes on
+            tracks = {}
+        board = state.board
+        off = sorted((p.space, p.owner, p.kind, p.id) for p in state.pieces.values() if p.space not in board)
+        key = (id(game), state.turn, tuple(tracks.items()), tuple(off), x, width, max_height, hidden)
+        if key == self._key:
+            return False                              # most moves are on the map
+        self._key = key
+        if hidden:
+            content = TrayContent([], [], state.turn, {})
+        else:
+            options = getattr(rs.rules, "options", None) or {}
+            structure = rs.structure
+            content = TrayContent(area_groups(areas, {sid for sid, _, _, _ in off}),
+                                  turn_track(structure.turn_names, structure.turns, options, state.turn),
+                                  state.turn, tracks, structure.turn_name)
+        self.build(x, width, max_height, state, content, colours, looks, side_order)
+        return True
+
     def build(self, x: float, width: float, max_height: float, state: GameState, content: TrayContent,
               colours: SideColours, looks: Mapping[str, UnitLook], side_order: Sequence[str]) -> float:
         """Lay the tray out along the bottom of the window, from `x`, `width` wide and at most
