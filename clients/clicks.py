@@ -82,7 +82,7 @@ class Reader:
         pieces, board = self.state.pieces, self.state.board
         if all(_is_id(v) and v in pieces for v in values):
             return PIECES if many else PIECE
-        if all(isinstance(v, str) and v in board for v in values):
+        if all(isinstance(v, str) and (v in board or v in self.shown) for v in values):
             return SPACES if many else SPACE
         return None
 

@@ -46,6 +46,7 @@ except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller fal
 from clients import seats
 from clients.battles import BattleLog, Roll
 from clients.clicks import Pick, Reader
+from clients.gui_areas import Tray
 from clients.gui_map import (
     BACKGROUND,
     FONT,
@@ -102,9 +103,10 @@ TARGET: tuple[int, int, int, int] = (0, 190, 120, 255)
 TARGET_FILL: tuple[int, int, int, int] = (40, 230, 150, 80)
 SOURCE: tuple[int, int, int, int] = (255, 255, 255, 150)
 
-HELP = ("Click a unit or stack, then a lit hex: move / attack / load · click an unlit hex: why not · "
-        "Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · Esc: clear · "
-        "drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · F: fast computer · "
+HELP = ("Click a unit or stack (on the map or a chart under it), then a lit hex: move / attack / load · "
+        "click an unlit hex: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
+        "Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · "
+        "T: tracks and charts · F: fast computer · "
         "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
 
 
@@ -217,6 +219,18 @@ def result_text(game: Game) -> str:
     return f"{who} — {r.reason}" + (f" ({score})" if score else "")
 
 
+class _Clickable:
+    """The spaces a click can take: the map's hexes and the tray's areas."""
+
+    __slots__ = ("hexes", "areas")
+
+    def __init__(self, hexes: Any, areas: Any) -> None:
+        self.hexes, self.areas = hexes, areas
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self.hexes or sid in self.areas
+
+
 class GameWindow(pyglet.window.Window):
     """A game in a window. Everything it does is reachable without the event loop: draw with
     ``dispatch_event('on_draw')``, act with `choose`, `click_space`, `select_space`, `undo`,
@@ -236,6 +250,7 @@ class GameWindow(pyglet.window.Window):
         self.computer_delay = computer_delay
         self.show_ids = False
         self.show_legend = True
+        self.show_tray = True                    # the tracks and off-board areas under the map
         self.overlay = pyglet.graphics.Batch()
         self._overlay_items: list[Any] = []
         self.panel = pyglet.graphics.Batch()
@@ -282,6 +297,11 @@ class GameWindow(pyglet.window.Window):
         self.looks = unit_looks([p.kind for p in game.state.pieces.values()], self.units)
         self.map: MapView | Any = map_view_for(game.state.board, self.colours)   # hexes, or a world map
         self.layer: MapLayer | None = None
+        self.tray = Tray()                        # under the map: the tracks and the off-board areas
+        try:
+            self.areas: dict[str, str] = dict(self.logic.areas(game.scenario))
+        except Exception:  # noqa: BLE001 - a scenario file that cannot be read again: its pieces still show
+            self.areas = {}
 
         self.hovered: str | None = None
         self.hover_text = ""
@@ -323,6 +343,7 @@ class GameWindow(pyglet.window.Window):
         self.menu = None
         self.set_caption(self._title_of(game))
         self._narrate()
+        self._build_tray()
         self.map.fit(self.map_area())
         self.refresh()
         self._schedule_computer()
@@ -332,11 +353,20 @@ class GameWindow(pyglet.window.Window):
     def panel_x(self) -> int:
         return max(self.width - PANEL_WIDTH, self.width // 2)
 
+    @property
+    def tray_height(self) -> int:
+        tray = getattr(self, "tray", None) if self.game is not None else None
+        return int(round(tray.height)) if tray is not None else 0
+
     def map_area(self) -> tuple[int, int, int, int]:
-        return 0, 0, self.panel_x, self.height
+        th = self.tray_height
+        return 0, th, self.panel_x, self.height - th
 
     def in_map(self, x: float, y: float) -> bool:
-        return 0 <= x < self.panel_x and 0 <= y < self.height
+        return 0 <= x < self.panel_x and self.tray_height <= y < self.height
+
+    def in_tray(self, x: float, y: float) -> bool:
+        return self.game is not None and x < self.panel_x and self.tray.contains(x, y)
 
     # -- what the engine says ------------------------------------------------------------------
     @property
@@ -371,7 +401,7 @@ class GameWindow(pyglet.window.Window):
         d = self.decision
         k = (id(d), len(self.game.actions), len(self.game.log))
         if self._reader is None or self._reader_key != k:
-            self._reader = Reader(d, self.game.state, self.map.hexes)
+            self._reader = Reader(d, self.game.state, _Clickable(self.map.hexes, self.tray.boxes))
             self._reader_key = k
             self._cache = {}
         return self._reader
@@ -431,6 +461,8 @@ class GameWindow(pyglet.window.Window):
     def pick_at(self, sid: str, counter: Any = None) -> Pick:
         """What a click on `sid` takes: the pieces of the clicked counter, or all the hex's."""
         state = self.game.state
+        if counter is not None and sid not in self.map.hexes:
+            return Pick(sid, self.tray.counter_pieces(state, counter), (counter[1], counter[2]))
         if counter is not None and self.layer is not None:
             return Pick(sid, self.layer.counter_pieces(state, counter), (counter[1], counter[2]))
         return Pick(sid, frozenset(state.ids_at(sid)))
@@ -495,7 +527,7 @@ class GameWindow(pyglet.window.Window):
             if not r.by_pieces(click) and playing:
                 reasons = self._why_not(first, click)
                 if reasons:
-                    self.why = f"Not to {space_name(self.game.state, sid)}: " + "; ".join(reasons)
+                    self.why = f"Not to {self.place_name(sid)}: " + "; ".join(reasons)
                     self.second, self.narrowed = None, None
                     self.refresh(map_changed=False)
                     return
@@ -738,7 +770,7 @@ class GameWindow(pyglet.window.Window):
             if isinstance(sid, str) and sid in board:
                 sp = board.space(sid)
                 return f"{sp.name} ({sid})" if sp.name != sid else sid
-            return str(sid)
+            return self.areas.get(sid, str(sid)) if isinstance(sid, str) else str(sid)
 
         to = data.get("to")
         if to is None:
@@ -886,9 +918,10 @@ class GameWindow(pyglet.window.Window):
             return
         if map_changed:
             self._map_dirty = True
+        self._build_tray()
         self._reader = None                      # the options may have changed in place
         if self.hovered is not None:
-            self.hover_text = self.logic.describe_space(self.game.state, self.hovered)
+            self.hover_text = self.describe(self.hovered)
         self._build_overlay()
         self._build_panel()
         self._build_top()
@@ -976,10 +1009,52 @@ class GameWindow(pyglet.window.Window):
             for sid in mentioned_spaces(options[row], state, hexes):
                 if sid != self.selected:
                     items.append(self.map.outline(sid, MENTIONED, max(2.0, size * 0.08), self.overlay, 0.8))
-        if self.hovered is not None and self.hovered != self.selected:
+        if self.hovered is not None and self.hovered != self.selected and self.hovered in hexes:
             items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
         if self.selected is not None and self.selected in hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
+        self._light_tray(playing, options, row)
+
+    def _light_tray(self, playing: bool, options: list[Action], row: int | None) -> None:
+        """The tray's lights: the map's, for the off-board areas."""
+        state = self.game.state
+        lights: dict[str, Any] = {"hovered": self.hovered, "focus": self.focus if self.pick is None else None}
+        if self.pick is None and playing and self.hover_row is None:
+            lights["direct"], lights["sources"] = self.at_rest()
+        elif self.pick is not None:
+            spaces, pieces = self.targets()
+            if self.narrowed is not None and self.second is not None:
+                spaces = {self.second.space: self.narrowed}
+            lights.update(targets=spaces, target_pieces=pieces, selected=self.pick)
+        if row is not None and 0 <= row < len(options):
+            lights["mentioned"] = [s for s in mentioned_spaces(options[row], state, self.tray.boxes)
+                                   if s != self.selected]
+        self.tray.light(state, **lights)
+
+    def _build_tray(self) -> None:
+        """The tray under the map, drawn again when what it shows changed; the map's area
+        follows its height."""
+        if self.game is None:
+            return
+        before = self.tray_height
+        self.tray.show(self.game, self.areas, 0, self.panel_x, self.height * 0.3, self.colours, self.looks,
+                       self.sides, hidden=not self.show_tray)
+        if self.tray_height != before:
+            self.map.area = self.map_area()
+            self._map_dirty = True
+
+    def describe(self, sid: str) -> str:
+        """A tooltip for a space of the map, or an area under it."""
+        state = self.game.state
+        if sid in state.board:
+            return self.logic.describe_space(state, sid)
+        return self.tray.describe(state, sid, self.game.ruleset.structure.turn_name)
+
+    def place_name(self, sid: str) -> str:
+        """What a space is called: the board's name, or the area's."""
+        if sid in self.game.state.board:
+            return space_name(self.game.state, sid)
+        return self.tray.names.get(sid) or space_name(self.game.state, sid)
 
     def _tint(self, sid: str, group: pyglet.graphics.Group) -> Any:
         """A lit space's fill, drawn with the map (over its ground, under names and counters)."""
@@ -1004,8 +1079,8 @@ class GameWindow(pyglet.window.Window):
             self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
             return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
-        self.legend_rect = build_legend(10, 10, owners or self.sides, self.colours, self.looks, kinds, state.board,
-                                        self.legend, self._legend_items)
+        self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
+                                        kinds, state.board, self.legend, self._legend_items)
 
     def _label(self, text: str, x: float, y: float, *, size: float = 10, color: tuple[int, int, int, int] = TEXT,
                bold: bool = False, width: int | None = None, anchor_y: str = "top", anchor_x: str = "left",
@@ -1128,7 +1203,7 @@ class GameWindow(pyglet.window.Window):
 
     def _pick_words(self, pick: Pick) -> str:
         """What a click took, in words."""
-        where = space_name(self.game.state, pick.space)
+        where = self.place_name(pick.space)
         if pick.counter is not None:
             owner, kind = pick.counter
             n = len(pick.pieces)
@@ -1312,8 +1387,8 @@ class GameWindow(pyglet.window.Window):
         y -= prompt.content_height + 4
         options = self.visible_options()
         if self.pick is not None:
-            where = space_name(self.game.state, self.second.space if self.narrowed is not None and self.second
-                               else self.pick.space)
+            where = self.place_name(self.second.space if self.narrowed is not None and self.second
+                                    else self.pick.space)
             if self.narrowed is not None:
                 note = f"{len(options)} options go to {where}: choose one"
             elif options:
@@ -1493,6 +1568,7 @@ class GameWindow(pyglet.window.Window):
         self.layer.draw()
         self.overlay.draw()
         self.view = Mat4()
+        self.tray.draw()
         self.legend.draw()
         self.panel.draw()
         self.top.draw()
@@ -1543,10 +1619,12 @@ class GameWindow(pyglet.window.Window):
         if self._modal():
             return
         hovered = self.map.space_at(x, y) if self.in_map(x, y) and not self._inside(self.legend_rect, x, y) else None
+        if self.in_tray(x, y):
+            hovered = self.tray.space_at(x, y)
         row = self.row_at(x, y)
         hex_changed, row_changed = hovered != self.hovered, row != self.hover_row
         if hex_changed:
-            self.hover_text = self.logic.describe_space(self.game.state, hovered) if hovered else ""
+            self.hover_text = self.describe(hovered) if hovered else ""
         self.hovered, self.hover_row = hovered, row
         tip = self._row_full.get(row, "") if row is not None else ""
         tip_changed = tip != self.row_tip
@@ -1579,7 +1657,7 @@ class GameWindow(pyglet.window.Window):
             return
         if self.game is None:
             return
-        if self.in_map(x, y):
+        if self.in_map(x, y) or self.in_tray(x, y):
             self._press = (x, y, button == mouse.LEFT)
             self._dragged = False
             return
@@ -1601,6 +1679,8 @@ class GameWindow(pyglet.window.Window):
         if self._press is None or self._modal():
             return
         px, py, _ = self._press
+        if self.in_tray(px, py):
+            return                                # the tray does not pan: a click there stays a click
         if self._dragged or abs(x - px) + abs(y - py) > 4:
             if not self._dragged:
                 dx, dy = x - px, y - py
@@ -1616,13 +1696,17 @@ class GameWindow(pyglet.window.Window):
         if button == mouse.RIGHT:
             self.clear_selection()
         elif button == mouse.LEFT:
+            if self.in_tray(x, y):
+                sid = self.tray.space_at(x, y)
+                self.click_space(sid, self.tray.counter_at(x, y) if sid is not None else None)
+                return
             if self._inside(self.legend_rect, x, y):
                 return
             sid = self.map.space_at(x, y)
             self.click_space(sid, self.counter_at(x, y) if sid is not None else None)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
-        if self._modal():
+        if self._modal() or self.in_tray(x, y):
             return
         if self.in_map(x, y):
             if self.map.zoom(1.15 ** scroll_y, (x, y)):
@@ -1737,6 +1821,12 @@ class GameWindow(pyglet.window.Window):
             self.show_legend = not self.show_legend
             self.refresh(map_changed=False)
             return True
+        if symbol == key.T:
+            self.show_tray = not self.show_tray
+            self._build_tray()
+            self.map.fit(self.map_area())
+            self.refresh()
+            return True
         if symbol == key.F:
             self.computer_delay = 0.0 if self.computer_delay else COMPUTER_DELAY
             self.notice = "the computer plays at full speed" if not self.computer_delay else "the computer plays slowly"
@@ -1759,6 +1849,7 @@ class GameWindow(pyglet.window.Window):
         if not getattr(self, "_ready", False):      # during pyglet's own __init__
             return
         if self.game is not None:
+            self._build_tray()
             self.map.fit(self.map_area())
         self.refresh()
 

@@ -266,8 +266,10 @@ def _symbol(look: UnitLook, x: float, y: float, w: float, h: float, colour: Colo
         add(shapes.Line(x, y + h, x + w, y, thickness=line, color=white, batch=batch, group=group))
     elif s == "armour":
         a, b = w * 0.36, h * 0.3
-        add(shapes.Ellipse(cx, cy, a, b, color=white, batch=batch, group=group))
-        add(shapes.Ellipse(cx, cy, max(0.5, a - line), max(0.5, b - line), color=colour, batch=batch, group=top))
+        segments = max(12, int(a / 1.25))         # pyglet's own count is 0 for a tiny ellipse
+        add(shapes.Ellipse(cx, cy, a, b, segments=segments, color=white, batch=batch, group=group))
+        add(shapes.Ellipse(cx, cy, max(0.5, a - line), max(0.5, b - line), segments=segments, color=colour,
+                           batch=batch, group=top))
     elif s == "artillery":
         add(shapes.Circle(cx, cy, max(1.0, h * 0.24), color=white, batch=batch, group=group))
     elif s == "aircraft":

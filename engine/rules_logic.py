@@ -28,7 +28,7 @@ from dsl.types import ListType, RecordType, Type
 from engine.actions import Action, Decision, IllegalAction
 from engine.asking import AskPlayer, encode
 from engine.mapfile import load_map
-from engine.ruleset import GameLogic, Result
+from engine.ruleset import GameLogic, Result, ScenarioInfo
 from engine.scenario import ScenarioDataError, map_file, read_scenario, set_up
 from engine.state import GameState
 
@@ -84,6 +84,31 @@ class RulesLogic(GameLogic):
         if rules.has_procedure("side_of"):
             return str(rules.procedure("side_of")(None, power)) or power
         return power
+
+    # -- views for clients ----------------------------------------------------------------------------
+    def areas(self, scenario: str | None) -> dict[str, str]:
+        """The off-board areas the scenario's file declares: id -> name (the id when unnamed)."""
+        path = self.scenario_file(self.info.scenario(scenario))
+        if path is None:
+            return {}
+        return {a.id: a.name or a.id for a in read_scenario(path).areas}
+
+    def scenario_file(self, info: ScenarioInfo) -> Path | None:
+        """The file a scenario is set up from (a ruleset whose options choose another one says so)."""
+        return info.path
+
+    def tracks(self, state: GameState) -> dict[str, tuple[int, int]]:
+        """The rules' `procedure tracks() -> map[str, list[int]]`, if they have one: each
+        track's name -> (value, target), for the window to draw beside the map."""
+        if not self.rules.has_procedure("tracks"):
+            return {}
+        out: dict[str, tuple[int, int]] = {}
+        for name, pair in dict(self.rules.procedure("tracks")(state)).items():
+            values = list(pair)
+            if len(values) != 2:
+                raise RulesRuntimeError(f"procedure `tracks`: `{name}` is {values!r}, not [value, target]")
+            out[str(name)] = (int(values[0]), int(values[1]))
+        return out
 
     # -- the steps the rules do not declare -------------------------------------------------------
     def host_decision(self, state: GameState) -> Decision | None:

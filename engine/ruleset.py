@@ -152,6 +152,16 @@ class GameLogic:
         """What the text map's labels mean."""
         return "labels: first letter of the side holding a space, and the number of pieces there"
 
+    def areas(self, scenario: str | None) -> dict[str, str]:
+        """The off-board areas a scenario declares (reserves, reinforcement charts: space ids
+        with a `:`), id -> name, for a client to draw beside the map."""
+        return {}
+
+    def tracks(self, state: GameState) -> dict[str, tuple[int, int]]:
+        """Tracks a client draws beside the map: name -> (value, target), say the VP a side
+        holds against the VP that win."""
+        return {}
+
     def describe_space(self, state: GameState, space: str) -> str:
         """A line or two on a space: its name, facts and what stands there."""
         sp = state.board.space(space)

@@ -39,6 +39,9 @@ class BulgeLogic(RulesLogic):
         chosen.info = replace(self.info, scenarios=(replace(info, path=path),))
         return super(BulgeLogic, chosen).new_state(scenario_name, seed)
 
+    def scenario_file(self, info: Any) -> Any:
+        return scenario.variant_file(info.path, self.rules.options) if info.path is not None else None
+
     # -- the steps ------------------------------------------------------------------------------------
     def prompt(self, state: GameState, spec: Any) -> str:
         return PROMPTS.get(spec.name.split("_", 1)[-1], "") or super().prompt(state, spec)
