@@ -264,15 +264,6 @@ def test_a_unit_that_attacked_and_retreated_attacks_again_only_if_the_option_all
     assert ("1708" in sources) is (not once)
 
 
-def test_every_truck_starts_on_a_road(bulge):
-    from engine.game import Game
-    from rulesets.bulge import terrain
-
-    state = Game(bulge, None, seed=0).state
-    trucks = [p for p in state.pieces.values() if p.kind == "Truck" and terrain.on_board(p.space)]
-    assert trucks and all(terrain.facts(state).roads[p.space] for p in trucks)
-
-
 @pytest.mark.parametrize("options, last", [({}, 8), ({"ongoing_campaign": "true", "campaign_turns": "9"}, 9)])
 def test_the_allies_win_at_the_end_of_the_last_turn_or_play_on_in_a_campaign(options, last):
     from clients.players import RandomPlayer
