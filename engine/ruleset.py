@@ -123,8 +123,12 @@ class GameLogic:
 
     # -- telling ------------------------------------------------------------------------------
     def facts(self, state: GameState) -> dict[str, Any]:
-        """The scenario's facts for `wargame info`: JSON-able."""
-        return {}
+        """The scenario's facts for `wargame info`: JSON-able. By default, how many spaces
+        the board has and how many pieces each side starts with."""
+        pieces: dict[str, int] = {}
+        for p in state.pieces.values():
+            pieces[p.owner] = pieces.get(p.owner, 0) + 1
+        return {"spaces": len(state.board), "pieces": pieces}
 
     def status(self, state: GameState) -> str:
         """One line on where the game stands (turn, phase, score)."""

@@ -48,7 +48,7 @@ def to_kind(win: GameWindow, kind: str) -> None:
 
 
 def test_draws_control_colours_and_panel(game, make_window, tmp_path):
-    win = make_window(game)
+    win = make_window(game, height=900)          # tall enough for every option of Red's first move
     img = draw(win, tmp_path / "skirmish.png")
     assert (tmp_path / "skirmish.png").stat().st_size > 1000
     held = {sid: side for sid, side in game.state.control.items() if sid in win.map.hexes}
