@@ -136,20 +136,7 @@ class _Gen:
         guard, rest = mv.body[:guard_n], mv.body[guard_n:]
         params = "".join(f", v_{prm.name}" for prm in mv.params)
         # the options: every combination of the parameters' choices that meets the guard
-        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
-        ind = 1
-        for prm in mv.params:
-            self.emit(ind, f"for v_{prm.name} in {self.iterable(prm.domain)}:", prm.pos)
-            ind += 1
-        for g in guard:
-            if isinstance(g, A.Require):
-                self.emit(ind, f"if not {self.expr(g.cond)}:\n    {'continue' if mv.params else 'return'}", g.pos)
-            else:
-                self.stmt(g, ind)
-        tup = "(" + "".join(f"v_{prm.name}, " for prm in mv.params) + ")"
-        self.emit(ind, f"yield {tup}", mv.pos)
-        if not mv.params and not guard:
-            pass
+        self.offers(base, mv, guard)
         # the validation of one answer: the first rule it breaks, in the rules' words
         self.emit(0, f"def {base}_check(ctx{params}):", mv.pos)
         for prm in mv.params:
@@ -173,6 +160,75 @@ class _Gen:
         else:
             parts = " + ' ' + ".join(f"_show(v_{prm.name})" for prm in mv.params)
             self.emit(1, f"return {mv.name.replace('_', ' ')!r}" + (f" + ' ' + {parts}" if parts else ""), mv.pos)
+
+    def offers(self, base: str, mv: A.MoveDecl, guard: tuple[A.Stmt, ...]) -> None:
+        """A move's options: a generator over every combination of its parameters' choices
+        that meets its guard. Work that does not depend on every parameter is done once per
+        combination of the parameters it does depend on, the first time it would have run
+        (so it fails, or not, as it would have): a choice list that does not name the
+        parameters before it, and the leading guard statements that name only the first
+        parameters (a guard naming none runs once per listing)."""
+        params = [prm.name for prm in mv.params]
+        n = len(params)
+        # the level of a piece of code: how many of the leading parameters it needs
+        level_of: dict[str, int] = {name: i + 1 for i, name in enumerate(params)}
+
+        def level(node: Any) -> int:
+            return max((level_of.get(x.name, 0) for x in _names(node)), default=0)
+
+        levels: list[int] = []
+        for g in guard:
+            lv = max([level(g.cond if isinstance(g, A.Require) else g), *levels[-1:]])
+            if isinstance(g, A.Let):
+                level_of[g.name] = max(lv, level_of.get(g.name, 0))
+            levels.append(lv)
+        # hoisted guard levels (a guard at level n runs for every combination, as it did)
+        hoisted = sorted({lv for lv in levels if lv < n}) if n else []
+        domains = [level(prm.domain) for prm in mv.params]
+        cached = {i for i in range(1, n) if domains[i] < i}
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+
+        def resets(depth: int, ind: int) -> None:
+            # at the top of the body that binds the first `depth` parameters
+            for lv in hoisted:
+                if lv == depth:
+                    self.emit(ind, f"_g{lv} = None", mv.pos)
+            for i in sorted(cached):
+                if domains[i] == depth:
+                    self.emit(ind, f"_d{i} = None", mv.params[i].pos)
+
+        ind = 1
+        resets(0, ind)
+        for i, prm in enumerate(mv.params):
+            if i in cached:
+                self.emit(ind, f"if _d{i} is None:\n    _d{i} = {self.expr(prm.domain)}", prm.pos)
+                self.emit(ind, f"for v_{prm.name} in _d{i}:", prm.pos)
+            else:
+                self.emit(ind, f"for v_{prm.name} in {self.iterable(prm.domain)}:", prm.pos)
+            ind += 1
+            resets(i + 1, ind)
+        skip = "continue" if n else "return"
+        for lv in hoisted:
+            stmts = [g for g, gl in zip(guard, levels) if gl == lv]
+            self.emit(ind, f"if _g{lv} is None:\n    _g{lv} = False", mv.pos)
+            inner = ind + 1
+            for g in stmts:
+                if isinstance(g, A.Require):
+                    self.emit(inner, f"if {self.expr(g.cond)}:", g.pos)
+                    inner += 1
+                else:
+                    self.stmt(g, inner)
+            self.emit(inner, f"_g{lv} = True", mv.pos)
+            self.emit(ind, f"if not _g{lv}:\n    {'return' if lv == 0 else 'continue'}", mv.pos)
+        for g, lv in zip(guard, levels):
+            if lv in hoisted:
+                continue
+            if isinstance(g, A.Require):
+                self.emit(ind, f"if not {self.expr(g.cond)}:\n    {skip}", g.pos)
+            else:
+                self.stmt(g, ind)
+        tup = "(" + "".join(f"v_{name}, " for name in params) + ")"
+        self.emit(ind, f"yield {tup}", mv.pos)
 
     def table(self, tb: A.TableDecl) -> None:
         entries = []
@@ -401,6 +457,10 @@ class _Gen:
             if name == "values":
                 return f"list({args[0]}.values())"
             if name == "choose":
+                if len(args) == 4:
+                    # the labels are made only when a player is asked (not when one option is
+                    # taken without asking, nor when a recorded answer is replayed)
+                    args[3] = f"lambda: {args[3]}"
                 return f"ctx.choose({', '.join(args)})"
             if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "int", "float", "any", "all"):
                 return f"{name}({', '.join(args)})"
@@ -417,6 +477,18 @@ class _Gen:
         if kind == "table":
             return f"t_{name}({', '.join(args)})"
         raise AssertionError(kind)
+
+
+def _names(node: Any) -> Any:
+    """Every name read below a syntax node."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from _names(x)
+    elif hasattr(node, "__dataclass_fields__"):
+        if isinstance(node, A.Name):
+            yield node
+        for f in node.__dataclass_fields__:
+            yield from _names(getattr(node, f))
 
 
 def compile_program(program: Program, fingerprint: str) -> Artifact:
