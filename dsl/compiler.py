@@ -332,6 +332,14 @@ class _Gen:
             return f"dict(ctx.vars[{name!r}])"
         return f"ctx.vars[{name!r}]"
 
+    def peek(self, e: A.Expr) -> str:
+        """An expression only read, never kept nor changed (`x in v`, `v[k]`, `len(v)`, the
+        list a `for` walks): a game variable is read as stored, without the copy that
+        protects it from a local that changes it."""
+        if isinstance(e, A.Name) and self.info.names.get(id(e)) == "var":
+            return f"ctx.vars[{e.name!r}]"
+        return self.expr(e)
+
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
             return f"v_{t.name}"
@@ -344,7 +352,7 @@ class _Gen:
         if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
                 and self.info.calls.get(id(e)) == "builtin":
             return f"_rng({', '.join(self.expr(a) for a in e.args)})"
-        return self.expr(e)
+        return self.peek(e)
 
     def gen(self, g: A.Generator, elt: str | None = None) -> str:
         out = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {self.iterable(g.iter)}"
@@ -408,7 +416,7 @@ class _Gen:
                 return f"{self.expr(e.obj)}.name"
             raise AssertionError(kind)
         if isinstance(e, A.Index):
-            return f"{self.expr(e.obj)}[{self.expr(e.index)}]"
+            return f"{self.peek(e.obj)}[{self.expr(e.index)}]"
         if isinstance(e, A.Call):
             return self.call(e)
         if isinstance(e, A.UnaryOp):
@@ -427,6 +435,8 @@ class _Gen:
                 assert isinstance(e.right, A.Name)
                 op = "in" if e.op == "has" else "not in"
                 return f"({e.right.name!r} {op} {self.unit_of(e.left)}.tags)"
+            if e.op in ("in", "not in"):
+                return f"({self.expr(e.left)} {e.op} {self.peek(e.right)})"
             return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
         if isinstance(e, A.IfExpr):
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
@@ -437,12 +447,15 @@ class _Gen:
         name = e.func.name
         kind = self.info.calls[id(e)]
         args = [self.expr(a) for a in e.args]
+        if kind == "builtin" and name in ("len", "keys", "values", "min", "max", "sum", "sorted", "any", "all") \
+                and len(e.args) == 1:
+            args = [self.peek(e.args[0])]
         if kind == "builtin":
             if e.gen is not None:
                 g = e.gen
                 if name == "count":
                     if g.cond is None:
-                        return f"len({self.expr(g.iter)})"
+                        return f"len({self.peek(g.iter)})"
                     return f"len([{self.gen(g, elt='1')}])"
                 if name in ("any", "all"):
                     if g.elt is None:
