@@ -45,7 +45,10 @@ def chart_space(chart: str, turn: int) -> str:
     return f"chart:{chart}:{turn}"
 
 
+@lru_cache(maxsize=4096)
 def parse_chart_space(space: str) -> tuple[str, int] | None:
+    """(chart, turn) of a space `chart:NAME:TURN`, None for any other space (a pure function
+    of the name, kept: the rules ask it of every piece each time they look for arrivals)."""
     if not space.startswith("chart:"):
         return None
     _, chart, turn = space.split(":")
