@@ -28,6 +28,9 @@ __all__ = ["Artifact", "compile_program", "instantiate"]
 
 _ATTR_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 
+#: built-ins that only look at their one argument (a game variable there needs no copy)
+_PEEKING = frozenset(("len", "keys", "values", "min", "max", "sum", "sorted", "any", "all"))
+
 
 @dataclass
 class Artifact:
@@ -46,6 +49,8 @@ class _Gen:
         self.lines: list[str] = []
         self.linemap: list[Pos | None] = [None]  # generated lines are 1-based
         self.unit_rec = self.reg.unit_record
+        #: locals of the function being generated that may hold a game variable as stored
+        self.aliases: set[str] = set()
 
     def emit(self, indent: int, text: str, pos: Pos | None) -> None:
         for part in text.split("\n"):
@@ -67,11 +72,11 @@ class _Gen:
         for pr in p.procedures.values():
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
-            self.body(pr.body, 1)
+            self.function_body(pr.body, 1)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
-            self.body(pr.body, 1)
+            self.function_body(pr.body, 1)
         for sq in p.sequences.values():
             self.subsequence(sq)
         for st in p.steps.values():
@@ -81,7 +86,7 @@ class _Gen:
             self.emit(0, f"def r_{r.name}(ctx{params}, *_rest):", r.pos)
             if r.when is not None:
                 self.emit(1, f"if not {self.expr(r.when)}:\n    return", r.when.pos)
-            self.body(r.body, 1)
+            self.function_body(r.body, 1)
         for ph in p.phases:
             if ph.when is not None:
                 self.emit(0, f"def w_{ph.name}(ctx, v_turn):", ph.pos)
@@ -121,10 +126,10 @@ class _Gen:
         for part, blk in (("start", st.start), ("end", st.end)):
             if blk is not None:
                 self.emit(0, f"def s_{n}_{part}(ctx):", st.pos)
-                self.body(blk, 1)
+                self.function_body(blk, 1)
         if st.finish is not None:
             self.emit(0, f"def s_{n}_finish(ctx):", st.finish.pos)
-            self.body(st.finish.body, 1)
+            self.function_body(st.finish.body, 1)
             self.emit(0, f"def s_{n}_finish_label(ctx):", st.finish.pos)
             self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
         for mv in st.moves:
@@ -135,6 +140,7 @@ class _Gen:
         guard_n = self.p.guards.get((st.name, mv.name), 0)
         guard, rest = mv.body[:guard_n], mv.body[guard_n:]
         params = "".join(f", v_{prm.name}" for prm in mv.params)
+        self.aliases = self.aliasable(mv.body)
         # the options: every combination of the parameters' choices that meets the guard
         self.offers(base, mv, guard)
         # the validation of one answer: the first rule it breaks, in the rules' words
@@ -154,6 +160,7 @@ class _Gen:
             if isinstance(g, A.Let):
                 self.stmt(g, 1)
         self.body(rest, 1)
+        self.aliases = set()
         self.emit(0, f"def {base}_label(ctx{params}):", mv.pos)
         if mv.label is not None:
             self.emit(1, f"return {self.expr(mv.label)}", mv.label.pos)
@@ -250,6 +257,85 @@ class _Gen:
             self.emit(1, f"return _tmiss({tb.name!r}, ({params},))", None)
 
     # ------------------------------------------------------------------ statements
+    def function_body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
+        """The body of one generated function."""
+        self.aliases = self.aliasable(stmts)
+        self.body(stmts, indent)
+        self.aliases = set()
+
+    def aliasable(self, stmts: tuple[A.Stmt, ...]) -> set[str]:
+        """The locals of a function body that may hold a game variable as it is stored,
+        without a copy: bound once by `let x = v` (or `if c then v else w`) and then only
+        looked at (`a in x`, `x[k]`, `len(x)`, the list a `for` walks), never assigned,
+        changed, returned or passed on. Stored variables are never changed in place."""
+        lets: dict[str, int] = {}
+        candidates: set[str] = set()
+        unsafe: set[str] = set()
+
+        def visit(node: Any, peek: bool = False) -> None:
+            if isinstance(node, (list, tuple)):
+                for x in node:
+                    visit(x)
+                return
+            if not hasattr(node, "__dataclass_fields__"):
+                return
+            if isinstance(node, A.Name):
+                if not peek and self.info.names.get(id(node), "local") == "local":
+                    unsafe.add(node.name)
+                return
+            if isinstance(node, A.Let):
+                lets[node.name] = lets.get(node.name, 0) + 1
+                if self.peekable(node.value):
+                    candidates.add(node.name)
+                visit(node.value)
+            elif isinstance(node, A.Assign):
+                root = node.target
+                while isinstance(root, A.Index):
+                    visit(root.index)
+                    root = root.obj
+                if isinstance(root, A.Name):
+                    unsafe.add(root.name)
+                visit(node.value)
+            elif isinstance(node, A.For):
+                unsafe.add(node.var)
+                visit(node.iter, True)
+                visit(node.cond)
+                visit(node.body)
+            elif isinstance(node, A.Generator):
+                visit(node.iter, True)
+                visit(node.elt)
+                visit(node.cond)
+            elif isinstance(node, A.Compare) and node.op in ("in", "not in"):
+                visit(node.left)
+                visit(node.right, True)
+            elif isinstance(node, A.Index):
+                visit(node.obj, True)
+                visit(node.index)
+            elif isinstance(node, A.Call):
+                only_read = (isinstance(node.func, A.Name) and node.func.name in _PEEKING
+                             and self.info.calls.get(id(node)) == "builtin" and len(node.args) == 1)
+                for a in node.args:
+                    visit(a, only_read)
+                visit(node.gen)
+            else:
+                for f in node.__dataclass_fields__:
+                    visit(getattr(node, f))
+
+        visit(stmts)
+        return {n for n in candidates if lets.get(n) == 1 and n not in unsafe}
+
+    def peekable(self, e: A.Expr) -> bool:
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) == "var" and isinstance(self.p.vars[e.name].type, (ListType, MapType))
+        if isinstance(e, A.IfExpr):
+            return self.peekable(e.then) and self.peekable(e.else_)
+        return False
+
+    def peek_value(self, e: A.Expr) -> str:
+        if isinstance(e, A.IfExpr):
+            return f"({self.peek_value(e.then)} if {self.expr(e.cond)} else {self.peek_value(e.else_)})"
+        return self.peek(e)
+
     def body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
         if not stmts:
             self.emit(indent, "pass", None)
@@ -258,7 +344,8 @@ class _Gen:
 
     def stmt(self, st: A.Stmt, ind: int) -> None:
         if isinstance(st, A.Let):
-            self.emit(ind, f"v_{st.name} = {self.expr(st.value)}", st.pos)
+            value = self.peek_value(st.value) if st.name in self.aliases else self.expr(st.value)
+            self.emit(ind, f"v_{st.name} = {value}", st.pos)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
         elif isinstance(st, A.If):
@@ -447,8 +534,7 @@ class _Gen:
         name = e.func.name
         kind = self.info.calls[id(e)]
         args = [self.expr(a) for a in e.args]
-        if kind == "builtin" and name in ("len", "keys", "values", "min", "max", "sum", "sorted", "any", "all") \
-                and len(e.args) == 1:
+        if kind == "builtin" and name in _PEEKING and len(e.args) == 1:
             args = [self.peek(e.args[0])]
         if kind == "builtin":
             if e.gen is not None:

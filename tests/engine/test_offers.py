@@ -144,3 +144,38 @@ def test_a_hoisted_guard_fails_only_where_it_would_have_run() -> None:
     assert moves["nothing"].offers(None) == []          # no choices: its guard never runs
     with pytest.raises(dsl.RulesRuntimeError, match="division by zero"):
         moves["broken"].offers(None)
+
+
+VARS = """
+var moved: list[int] = []
+var spent: map[int, int] = {}
+procedure snapshot_then_change() -> bool {
+    let before = moved
+    moved = moved + [7]
+    return 7 not in before and len(before) == 0 and 7 in moved
+}
+procedure local_changes_stay_local() -> int {
+    let mine = moved
+    mine += [8]
+    let sp = spent
+    sp[1] = 5
+    return len(mine)
+}
+procedure looked_at(k: int) -> int {
+    let sp = spent
+    return if k in sp then sp[k] else 0
+}
+"""
+
+
+def test_a_variable_read_without_a_copy_still_behaves_as_a_copy() -> None:
+    from types import SimpleNamespace
+
+    rules = dsl.load_rules([("vars.rules", VARS)], dsl.Registry())
+    ctx = SimpleNamespace(vars={"moved": (), "spent": {}})
+    assert rules.procedure("snapshot_then_change")(ctx) is True
+    assert ctx.vars["moved"] == (7,)
+    assert rules.procedure("local_changes_stay_local")(ctx) == 2
+    assert ctx.vars["moved"] == (7,) and ctx.vars["spent"] == {}
+    ctx.vars["spent"] = {3: 2}
+    assert rules.procedure("looked_at")(ctx, 3) == 2 and rules.procedure("looked_at")(ctx, 4) == 0
