@@ -250,6 +250,9 @@ class OptionDecl(Decl):
     override: bool
     #: `option die: int in 2..100 = 12`: the lowest and highest value (of every number in it)
     bounds: tuple[Expr, Expr] | None = None
+    #: how sure the value is (`confirmed`, `reconstructed`, `unconfirmed`, ...) and its source
+    status: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,3 +385,5 @@ class Module:
     file: str
     extends: Extends | None
     decls: tuple[Decl, ...]
+    #: the source text of each declaration, as written (comments before it left out)
+    texts: tuple[str, ...] = ()

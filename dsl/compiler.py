@@ -556,7 +556,7 @@ class _Gen:
             if name == "values":
                 return f"list({args[0]}.values())"
             if name == "choose":
-                if len(args) == 4:
+                if len(args) >= 4:
                     # the labels are made only when a player is asked (not when one option is
                     # taken without asking, nor when a recorded answer is replayed)
                     args[3] = f"lambda: {args[3]}"

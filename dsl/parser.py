@@ -8,6 +8,7 @@ expected.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -127,7 +128,7 @@ class _ToAst(Transformer):
         return A.Module(Pos(self.file, 1, 1), self.file, ext, decls)
 
     def extends_decl(self, items: list[Any]) -> A.Extends:
-        return A.Extends(self.p(items[0]), str(items[0]))
+        return A.Extends(self.p(items[0]), "".join(str(t) for t in items))
 
     def _decl_pos(self, ovr: Token | None, name: Token, meta: Any) -> Pos:
         return Pos(self.file, meta.line, meta.column) if not meta.empty else self.p(name)
@@ -154,16 +155,24 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def option_decl(self, meta: Any, items: list[Any]) -> A.OptionDecl:
-        name, typ, bounds, value, doc = items
-        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False, bounds)
+        name, typ, bounds, value, doc, status, source = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), typ, value, doc or "", False, bounds,
+                            status or "", source or "")
 
     def option_range(self, items: list[Any]) -> tuple[A.Expr, A.Expr]:
         return items[0], items[2]
 
     @v_args(meta=True)
     def option_override(self, meta: Any, items: list[Any]) -> A.OptionDecl:
-        _ovr, name, value, doc = items
-        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), None, value, doc or "", True)
+        _ovr, name, value, doc, status, source = items
+        return A.OptionDecl(Pos(self.file, meta.line, meta.column), str(name), None, value, doc or "", True,
+                            None, status or "", source or "")
+
+    def option_status(self, items: list[Any]) -> str:
+        return str(items[0])
+
+    def option_source(self, items: list[Any]) -> str:
+        return self._string(items[0])
 
     def doc(self, items: list[Any]) -> str:
         return self._string(items[0])
@@ -482,7 +491,16 @@ def parse_module(text: str, file: str = "<rules>") -> A.Module:
             raise RulesError([exc.orig_exc.diag], {file: text}) from None
         raise
     assert isinstance(module, A.Module)
-    return module
+    return dataclasses.replace(module, texts=_decl_texts(tree, text, len(module.decls)))
+
+
+def _decl_texts(tree: lark.Tree, text: str, n: int) -> tuple[str, ...]:
+    """The source text of each top-level declaration (what `wargame rules diff` shows)."""
+    spans = [c.meta for c in tree.children
+             if isinstance(c, lark.Tree) and c.data != "extends_decl" and not c.meta.empty]
+    if len(spans) != n:         # not one span per declaration: keep no texts rather than wrong ones
+        return ()
+    return tuple(text[m.start_pos:m.end_pos] for m in spans)
 
 
 parse = parse_module

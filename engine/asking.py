@@ -55,7 +55,7 @@ def space_name(state: Any, sid: str) -> str:
 
 
 def ask(state: Any, player: str, prompt: str, options: list[Any],
-        labels: list[str] | Callable[[], list[str]] | None) -> Any:
+        labels: list[str] | Callable[[], list[str]] | None, refused: dict[Any, str] | None = None) -> Any:
     """`labels` may be given as a function (compiled rules do): it is called only when the
     player is asked, not when one option is taken or a recorded answer is replayed."""
     if not options:
@@ -70,6 +70,9 @@ def ask(state: Any, player: str, prompt: str, options: list[Any],
         for o in options:
             if encode(o) == answer:
                 return o
+        for value, reason in (refused or {}).items():
+            if encode(value) == answer and reason:
+                raise IllegalAction(str(reason))
         raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
     if callable(labels):
         labels = labels()

@@ -12,20 +12,33 @@ The format (``"format": "wargame-map/1"``) serves hex maps and territory graphs 
      "links": [{"a": "1709", "b": "1710", "attrs": {"road": true}}]}
 
 Every mistake names the file and the entry (`map.json: spaces[12] (St. Vith): ...`).
+
+A layer (a house rule, a mod) changes its base's map without copying it with a map-changes
+file (``"format": "wargame-map-changes/1"``), named by its ruleset.json as `map_changes`:
+
+    {"format": "wargame-map-changes/1", "notes": ["..."],
+     "remove_links": [{"a": "5 Sea Zone", "b": "Western Europe", "why": "AARHE standard map"}],
+     "links": [{"a": "Balkans", "b": "Turkey", "attrs": {}, "why": "..."}],
+     "spaces": [{"id": "Libya", "attrs": {"terrain": "desert"}, "why": "..."}]}
+
+Each layer's changes apply in turn, base first, to every map its scenarios use.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dsl.errors import did_you_mean
 from engine.board import Board, Space
 from engine.hexgrid import Hex
 
 FORMAT = "wargame-map/1"
+CHANGES_FORMAT = "wargame-map-changes/1"
 
 
 class MapDataError(ValueError):
@@ -62,6 +75,29 @@ class MapFile(_Strict):
     link_hexes: bool = False
     spaces: list[SpaceEntry] = Field(max_length=100_000)
     links: list[LinkEntry] = Field(default_factory=list, max_length=1_000_000)
+
+
+class LinkChange(_Strict):
+    a: str
+    b: str
+    attrs: dict[str, Any] = Field(default_factory=dict)
+    #: why the layer makes the change, and its source
+    why: str = ""
+
+
+class SpaceChange(_Strict):
+    id: str
+    #: attributes set (a value of null removes the attribute)
+    attrs: dict[str, Any] = Field(default_factory=dict)
+    why: str = ""
+
+
+class MapChanges(_Strict):
+    format: str = CHANGES_FORMAT
+    notes: list[str] = Field(default_factory=list)
+    remove_links: list[LinkChange] = Field(default_factory=list, max_length=100_000)
+    links: list[LinkChange] = Field(default_factory=list, max_length=100_000)
+    spaces: list[SpaceChange] = Field(default_factory=list, max_length=100_000)
 
 
 def read_json(path: Path) -> Any:
@@ -101,7 +137,8 @@ def pydantic_problem(path: Path, exc: ValidationError, data: Any) -> str:
     return f"{path.name}: {where or 'top level'}: {err.get('msg', 'invalid')}"
 
 
-def load_map(path: Path) -> Board:
+def load_map(path: Path, changes: Sequence[Path] = ()) -> Board:
+    """The board of map file `path`, with each map-changes file in `changes` applied in turn."""
     data = read_json(path)
     try:
         m = MapFile.model_validate(data)
@@ -109,7 +146,52 @@ def load_map(path: Path) -> Board:
         raise MapDataError(pydantic_problem(path, exc, data)) from None
     if m.format != FORMAT:
         raise MapDataError(f"{path.name}: format `{m.format}` is not `{FORMAT}`")
+    for change_file in changes:
+        m = apply_changes(m, read_changes(change_file), change_file.name)
     return board_from(m, path.name)
+
+
+def read_changes(path: Path) -> MapChanges:
+    data = read_json(path)
+    try:
+        c = MapChanges.model_validate(data)
+    except ValidationError as exc:
+        raise MapDataError(pydantic_problem(path, exc, data)) from None
+    if c.format != CHANGES_FORMAT:
+        raise MapDataError(f"{path.name}: format `{c.format}` is not `{CHANGES_FORMAT}`")
+    return c
+
+
+def apply_changes(m: MapFile, c: MapChanges, name: str) -> MapFile:
+    """`m` as the layer's changes `c` leave it; a change naming what the map lacks is refused."""
+    ids = {s.id for s in m.spaces}
+
+    def known(where: str, sid: str) -> None:
+        if sid not in ids:
+            hint = did_you_mean(sid, ids)
+            raise MapDataError(f"{name}: {where}: the map has no space `{sid}`" + (f" ({hint})" if hint else ""))
+
+    links = list(m.links)
+    for i, gone in enumerate(c.remove_links):
+        known(f"remove_links[{i}]", gone.a)
+        known(f"remove_links[{i}]", gone.b)
+        pair = {gone.a, gone.b}
+        kept = [link for link in links if {link.a, link.b} != pair]
+        if len(kept) == len(links):
+            raise MapDataError(f"{name}: remove_links[{i}]: `{gone.a}` and `{gone.b}` are not linked on the map")
+        links = kept
+    for i, new in enumerate(c.links):
+        known(f"links[{i}]", new.a)
+        known(f"links[{i}]", new.b)
+        links.append(LinkEntry(a=new.a, b=new.b, attrs=new.attrs))
+    spaces = list(m.spaces)
+    at = {s.id: i for i, s in enumerate(spaces)}
+    for i, ch in enumerate(c.spaces):
+        known(f"spaces[{i}]", ch.id)
+        old = spaces[at[ch.id]]
+        attrs = {**old.attrs, **ch.attrs}
+        spaces[at[ch.id]] = old.model_copy(update={"attrs": {k: v for k, v in attrs.items() if v is not None}})
+    return m.model_copy(update={"links": links, "spaces": spaces, "notes": [*m.notes, *c.notes]})
 
 
 def board_from(m: MapFile, name: str = "map") -> Board:

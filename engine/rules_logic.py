@@ -29,7 +29,7 @@ from engine.actions import Action, Decision, IllegalAction, Options
 from engine.asking import AskPlayer, encode
 from engine.mapfile import load_map
 from engine.ruleset import GameLogic, Result
-from engine.scenario import ScenarioDataError, read_scenario, set_up
+from engine.scenario import ScenarioDataError, map_file, read_scenario, set_up
 from engine.state import GameState
 
 #: how many times a step may go round by itself, with nobody asked, before the rules are stopped
@@ -49,7 +49,12 @@ class RulesLogic(GameLogic):
         if info.path is None:
             raise ScenarioDataError(f"scenario `{info.name}` of `{self.info.name}` names no scenario file")
         sc = read_scenario(info.path)
-        state = GameState(_board(info.path, sc.map), self.rules, seed)
+        path = map_file(info.path, sc.map, dict(self.info.roots))
+        try:
+            board = _board(path, self.info.map_changes)
+        except ValueError as exc:
+            raise ScenarioDataError(f"{info.path.name}: its map: {exc}") from None
+        state = GameState(board, self.rules, seed)
         state.vars = initial_vars(self.rules)
         set_up(state, sc, self.rules, info.path.name)
         return state
@@ -320,12 +325,10 @@ class RulesLogic(GameLogic):
 
 
 @functools.lru_cache(maxsize=16)
-def _board(scenario_path: Path, map_name: str) -> Any:
-    """Boards are shared by every game of a map: load each map file once."""
-    try:
-        return load_map(scenario_path.parent / map_name)
-    except ValueError as exc:
-        raise ScenarioDataError(f"{scenario_path.name}: its map: {exc}") from None
+def _board(path: Path, changes: tuple[Path, ...] = ()) -> Any:
+    """Boards are shared by every game of a map: load each map file (with the layers' changes
+    to it) once."""
+    return load_map(path, changes)
 
 
 _RESETS = {"turn_start": "turn", "power_start": "power", "phase_start": "phase", "step_start": "step"}

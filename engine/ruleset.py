@@ -45,6 +45,10 @@ class RulesetInfo:
     description: str = ""
     #: a mod folder's optional Python plugin file
     plugin: str | None = None
+    #: map-changes files (engine/mapfile.py) applied to every scenario's map, base layer first
+    map_changes: tuple[Path, ...] = ()
+    #: (name, folder) of every layer of the chain, base first, as the ruleset is played
+    roots: tuple[tuple[str, Path], ...] = ()
 
     @property
     def default_scenario(self) -> str:

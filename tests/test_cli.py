@@ -30,7 +30,9 @@ def test_info_json_gives_the_scenario_facts_and_options(capsys):
     assert code == 0
     assert facts["scenario"] == "hill" and facts["spaces"] == 20
     assert facts["options"]["win_vp"] == {"value": 5, "default": 3, "type": "int",
-                                          "doc": "victory points that win at once"}
+                                          "doc": "victory points that win at once",
+                                          "base_default": 3, "declared_by": "skirmish", "set_by": "skirmish",
+                                          "value_from": "--option"}
 
 
 def test_unknown_option_is_a_clear_error(capsys):

@@ -164,6 +164,13 @@ def wargame_check_scenario(state: GameState, rules: Any, scenario: str) -> list[
 
 
 @hookimpl
+def wargame_invariants(ruleset: Any, state: GameState, previous: GameState | None) -> list[str]:
+    from rulesets.bulge.checks import state_problems
+
+    return state_problems(ruleset, state, previous)
+
+
+@hookimpl
 def wargame_players(info: Any) -> dict[str, Any]:
     from rulesets.bulge.ai import HeuristicPlayer
 

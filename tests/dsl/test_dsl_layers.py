@@ -29,7 +29,7 @@ phase purchase { }
 
 AARHE = """
 extends lhtr
-option lend_lease_cap: int = 12 "UNCONFIRMED in the seed; best value 12"
+option lend_lease_cap: int = 12 "US IPCs sent a turn at most" status unconfirmed source "seed: up to 1? IPC"
 override unit Infantry { cost: 2 }
 override table factory_cost(ipc: int) -> int { default => 15 - ipc }
 override procedure hits_needed(n: int) -> int { return n * 3 }
@@ -108,6 +108,22 @@ def test_override_option_value_and_type(reg) -> None:  # type: ignore[no-untyped
     assert messages(reg, 'override option starting_income = "x"') == [
         "2:35: option `starting_income` is `map[str, int]` but its value is `str`"
     ]
+
+
+def test_an_option_says_how_sure_it_is_and_an_override_may_say_its_own(reg) -> None:  # type: ignore[no-untyped-def]
+    rules = load_rules([("aarhe.rules", AARHE)], reg, resolve_extends=resolver)
+    spec = rules.option_specs["lend_lease_cap"]
+    assert (spec.status, spec.source) == ("unconfirmed", "seed: up to 1? IPC")
+    assert rules.option_specs["starting_income"].status == ""
+
+    def top(text: str):  # type: ignore[no-untyped-def]
+        return load_rules([("top.rules", "extends aarhe\n" + text)], reg,
+                          resolve_extends=lambda n: [("lhtr.rules", LHTR)] if n == "lhtr" else [("aarhe.rules", AARHE)])
+
+    kept = top("override option lend_lease_cap = 24").option_specs["lend_lease_cap"]
+    assert (kept.default, kept.status, kept.source) == (24, "unconfirmed", "seed: up to 1? IPC")
+    own = top('override option lend_lease_cap = 24 "doubled" status house source "our club"').option_specs["lend_lease_cap"]
+    assert (own.doc, own.status, own.source) == ("doubled", "house", "our club")
 
 
 def test_unknown_base_and_missing_resolver(reg) -> None:  # type: ignore[no-untyped-def]
