@@ -104,6 +104,13 @@ class GameLogic:
     def apply(self, state: GameState, action: Action) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+        """Play an action that this logic listed among the options of `state`'s decision
+        (`state` is a fresh copy of the state that was asked; `offer` is what the logic put
+        in `action.offer` beside it). The options already passed the rules' checks, so a
+        logic may skip them here; by default the action is checked like any other."""
+        self.apply(state, action)
+
     def before_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         """Called at every boundary before anything is bound to it runs (game variables go
         back to their starting values here, so rules bound to the boundary see them fresh)."""

@@ -32,8 +32,11 @@ def variant_file(path: Path, options: dict[str, Any]) -> Path:
     return path
 
 
+@lru_cache(maxsize=4096)
 def chart_row(space: str) -> tuple[str, int]:
-    """The reinforcement chart and turn of a chart space (`chart:NAME:TURN`), ("", 0) for any other."""
+    """The reinforcement chart and turn of a chart space (`chart:NAME:TURN`), ("", 0) for any
+    other (a pure function of the name, cached: the rules ask it of every piece each time they
+    look for arrivals)."""
     if not space.startswith("chart:"):
         return "", 0
     _, chart, turn = space.split(":")
