@@ -8,8 +8,10 @@ in two places (the index by space agrees with every piece), every piece stands o
 space or in an off-board area (`area:name`, e.g. "offboard:Axis"), no resource is negative,
 and cargo is in its carrier's space (engine/invariants.py); then each ruleset's of the chain,
 from its `wargame_invariants` hook (Battle of the Bulge: stacking in combat, VP and the front
-line, piece totals). Reports games, actions and every failure with its seed and action index;
-exits 1 if there was one.
+line, piece totals), and for lhtr and the layers over it (aarhe) those of
+tests/lhtr/invariants.py (IPCs, the kind of space each unit is on, cargo, aircraft landed at
+the end of each turn, placement, and AARHE's small islands and xenophobia). Reports games,
+actions and every failure with its seed and action index; exits 1 if there was one.
 """
 
 from __future__ import annotations
@@ -39,11 +41,18 @@ def generic_check(state: GameState, _n: int = 0) -> None:
 def checks_for(rs: Any) -> randplay.Check:
     """A fresh checker for one game of `rs`: the generic invariants, plus the rulesets' own."""
     previous: list[GameState | None] = [None]
+    lhtr = None
+    if "lhtr" in {i.name for i in rs.chain}:
+        from tests.lhtr.invariants import Invariants  # plain code, no pytest
+
+        lhtr = Invariants(rs)
 
     def check(state: GameState, n: int) -> None:
         broken = invariants.problems(rs, state, previous[0])
         previous[0] = state
         assert not broken, "; ".join(broken)
+        if lhtr is not None:
+            lhtr(state, n)
 
     return check
 
@@ -56,7 +65,7 @@ def _play(job: tuple[argparse.Namespace, int]) -> randplay.Run:
     args, seed = job
     if _RS is None:
         _RS = randplay.load(args)
-    return randplay.random_game(_RS, seed, args.scenario, args.max_turns, check=checks_for(_RS))
+    return randplay.random_game(_RS, seed, args.scenario, randplay.turn_limit(_RS, args), check=checks_for(_RS))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -305,6 +305,20 @@ def turn(state: GameState) -> int:
     return state.turn
 
 
+def current_phase(state: GameState) -> str:
+    seq = getattr(state.rules, "sequence", None)
+    if seq is None or not seq.phases:
+        return ""
+    return str(seq.phases[state.phase_index].name)
+
+
+def current_step(state: GameState) -> str:
+    seq = getattr(state.rules, "sequence", None)
+    if seq is None or not seq.phases:
+        return ""
+    return str(seq.phases[state.phase_index].steps[state.step_index])
+
+
 def note(state: GameState, message: str) -> None:
     state.emit("note", message=message)
 
@@ -342,6 +356,10 @@ def register_core(registry: Any) -> None:
     P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True,
       doc="a yes/no fact of a space, false when absent")
     P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1")
+    P("current_phase", current_phase, params=[], returns="str", context=True,
+      doc="the name of the phase being played (\"\" without a turn sequence)")
+    P("current_step", current_step, params=[], returns="str", context=True,
+      doc="the name of the step being played (\"\" without a turn sequence)")
     P("space_list", space_list, params=[("space", "str"), ("key", "str")], returns="list[str]", context=True,
       doc="a list fact of a space (e.g. the board edges it lies on), [] when absent")
     P("link_list", link_list, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="list[str]", context=True,

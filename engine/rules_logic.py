@@ -74,6 +74,21 @@ class RulesLogic(GameLogic):
     def final_result(self, state: GameState) -> Result:
         return Result(None, "the last turn was played: a draw", self.score(state))
 
+    def status(self, state: GameState) -> str:
+        """The line a player reads on where the game stands. A ruleset words it in its rules:
+        `procedure status_line() -> str` gives the whole line; without it, the engine's line
+        (turn, power, phase and step) is followed by `procedure power_summary(p: str) -> str`
+        for each power in turn order, where the rules have one (an empty answer is left out)."""
+        rules = self.rules
+        if rules.has_procedure("status_line"):
+            return str(rules.procedure("status_line")(state))
+        line = super().status(state)
+        if rules.has_procedure("power_summary"):
+            summary = rules.procedure("power_summary")
+            parts = [str(summary(state, p)) for p in self.structure.powers]
+            line += " | " + ", ".join(part for part in parts if part)
+        return line
+
     def side_of(self, power: str) -> str:
         """The side a power plays on: the rules' `side_of` table or procedure, if they have
         one (five powers, two sides in Axis & Allies), else the power itself."""

@@ -313,6 +313,25 @@ def test_mission_aircraft_and_their_defenders_take_no_part_in_normal_combat() ->
     assert g.step == "noncombat_move" and g.piece(ca).space == "Russia"
 
 
+def test_committed_aircraft_retreat_only_where_their_power_may_move() -> None:
+    # found by a random game: a US fighter retreated from a fallen territory into a Soviet one
+    g, ids = at_aarhe("Germany", [("Fighter", "Germany", "Ukraine S.S.R.", 1), ("Tank", "Germany", "Caucasus", 1),
+                                  ("Fighter", "UK", "Persia", 1)],
+                      control={"Caucasus": "Germany"}, step="declare_missions")
+    g.act("fly_mission", u=ids["Germany Fighter Ukraine S.S.R."][0], kind="counter_air", to="Persia")
+    done(g)
+    g.act("go", u=ids["Germany Tank Caucasus"][0])
+    g.choose("Persia")
+    g.finish()
+    resolve(g, "Persia", [6, 6])
+    g.walk_to("Germany", "conduct_combat")
+    g.act("fight", where="Persia")
+    assert g.state.control["Persia"] == "Germany"
+    player, _, options = asked(g)
+    # not Kazakh S.S.R. (Stalinist xenophobia), nor German Caucasus
+    assert player == "UK" and options == ["India", "Trans-Jordan"]
+
+
 def test_committed_aircraft_alone_do_not_hold_a_territory() -> None:
     g, ids = at_aarhe("USSR", [("Fighter", "USSR", "Russia", 1), ("Tank", "USSR", "Russia", 1),
                                ("Fighter", "Germany", "West Russia", 1)],
@@ -441,6 +460,39 @@ def test_a_drop_into_an_empty_enemy_territory_takes_it() -> None:
     g, ids = at_aarhe("UK", DROP, step="declare_missions", airborne_drops=True)
     g.act("airborne_drop", b=ids["UK Bomber United Kingdom"][0], u=ids["UK Infantry United Kingdom"][0], to="Norway")
     assert g.state.control["Norway"] == "UK"
+
+
+def test_drops_and_missions_keep_to_the_small_island_cap() -> None:
+    # without it, four bombers dropped four infantry onto Wake Island: eight US units there
+    g, ids = at_aarhe("US", [("Bomber", "US", "Hawaiian Islands", 3), ("Infantry", "US", "Hawaiian Islands", 3),
+                             ("Infantry", "Japan", "Wake Island", 1)],
+                      control={"Wake Island": "Japan"}, step="declare_missions", airborne_drops=True)
+    b1, b2, _ = ids["US Bomber Hawaiian Islands"]
+    g.act("airborne_drop", b=b1, u=ids["US Infantry Hawaiian Islands"][0], to="Wake Island")
+    assert g.kinds_at("Wake Island", "US") == {"Bomber": 1, "Infantry": 1}
+    assert g.why_not("airborne_drop", b=b2, u=ids["US Infantry Hawaiian Islands"][1], to="Wake Island") == \
+        "Wake Island is a small island: no more than 3 units may occupy it"
+    assert "Wake Island" not in [a["to"] for a in g.options("airborne_drop")]
+    assert g.proc("island_room", "Wake Island", "US") == 1          # a bomber and its infantry need 2
+
+
+def test_a_counter_air_fighters_place_on_a_small_island_is_kept_for_its_return() -> None:
+    g, ids = at_aarhe("Japan", [("Fighter", "Japan", "Okinawa", 1), ("Infantry", "Japan", "Okinawa", 2),
+                                ("Fighter", "USSR", "Buryatia S.S.R.", 1), ("Transport", "Japan", "SZ 58", 1)],
+                      step="purchase")
+    tp = ids["Japan Transport SZ 58"][0]
+    (c,) = g.add("Infantry", "Japan", "SZ 58")
+    g.state.update(c, carrier=tp)
+    g.state.vars["techs"] = ("Japan/Long-Range Aircraft",)            # a fighter flies 6: Buryatia and back
+    g.restart_turn()
+    g.walk_to("Japan", "declare_missions", turn=1)
+    g.act("fly_mission", u=ids["Japan Fighter Okinawa"][0], kind="counter_air", to="Buryatia S.S.R.")
+    done(g)
+    assert g.step == "combat_move" and g.proc("island_room", "Okinawa", "Japan") == 0
+    assert g.why_not("land", t=tp) == "that transport cannot unload now"
+    g.state.load_dice([6, 6])                                          # the air combat: both miss
+    g.walk_to("Japan", "noncombat_move")
+    assert g.kinds_at("Okinawa") == {"Fighter": 1, "Infantry": 2}
 
 
 def test_the_dropped_units_are_counted_for_one_turn() -> None:

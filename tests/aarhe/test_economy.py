@@ -104,6 +104,9 @@ def test_uk_convoy_raid_by_german_warships_but_not_transports() -> None:
                                "UK collects 28 IPCs"]
     assert g.ipc("UK") == 128
     assert g.var("income_losses")["UK"] == ["UK income -2: convoy raid (2 German warships in sea zones 7, 8, 11, 12)"]
+    # the status line shows the power to play what its collect income lost, and why
+    assert g.rs.logic.status(g.state) == ("Round 2, UK: purchase | IPCs: USSR 48, Germany 80, UK 128, Japan 30, US 42"
+                                          " | UK income -2: convoy raid (2 German warships in sea zones 7, 8, 11, 12)")
 
 
 def test_pacific_islands_lose_one_per_enemy_submarine_in_their_sea_zones() -> None:
@@ -200,9 +203,12 @@ def test_german_warships_sink_lend_lease_the_ussrs_share_first() -> None:
                     ("Transport", "Germany", "SZ 3", 1), ("Submarine", "Germany", "SZ 7", 1)])
     ussr, uk = g.ipc("USSR"), g.ipc("UK")
     g.act("send", to="USSR", amount=1)
+    assert g.rs.logic.status(g.state).endswith("| Lend-Lease this turn: USSR 1 so far")
     g.act("send", to="UK", amount=6)
     g.finish()
     assert (g.ipc("USSR"), g.ipc("UK")) == (ussr, uk + 5)
+    assert g.rs.logic.status(g.state).startswith("Round 2, US: purchase | IPCs: ")
+    assert g.rs.logic.status(g.state).endswith(" | Lend-Lease this turn: USSR 1 (0 arrived), UK 6 (5 arrived)")
     assert notes(g, "Lend-Lease") == [
         "Lend-Lease to USSR -1: convoy raid (German warships in sea zones 1, 2, 3, 4, 9, 10)",
         "USSR receives 0 IPCs of Lend-Lease from the US (1 sent)",
@@ -266,6 +272,17 @@ def test_a_damaged_ship_next_to_a_friendly_complex_is_repaired_for_a_die_of_ipcs
     assert notes(g, "Battleship") == [
         "UK pays 4 IPCs to repair its Battleship at United Kingdom; it returns to Sea Zone 7 (SZ 7) in mobilize",
         "UK Battleship returns repaired to Sea Zone 7 (SZ 7)"]
+
+
+def test_a_ship_is_repaired_only_where_its_power_may_move() -> None:
+    # found by a random game: a US battleship was put in a Soviet territory to be repaired
+    g, ids = at_aarhe("US", [("IndustrialComplex", "USSR", "Caucasus", 1), ("IndustrialComplex", "UK", "Persia", 1)],
+                      step="purchase", ipc=100)
+    bb = g.add("Battleship", "US", "SZ 16", hits=1)[0]
+    g.walk_to("US", "purchase", turn=2)             # no naval repair: nothing may be repaired
+    assert g.proc("repair_yards", "SZ 16", "US") == [] and g.proc("repairable", "US") == []
+    assert g.piece(bb).space == "SZ 16" and g.piece(bb).hits == 1
+    assert g.proc("repair_yards", "SZ 34", "US") == ["Persia"]
 
 
 def test_a_repair_needs_ipcs_for_any_roll() -> None:

@@ -338,6 +338,33 @@ def test_a_transport_unloads_onto_a_small_island_only_with_room_for_all_its_carg
     assert g.kinds_at("Wake Island", "US") == {"Infantry": 2}
 
 
+def test_an_aa_gun_captured_on_a_full_small_island_is_destroyed() -> None:
+    g, ids, t1 = with_cargo("US", [("AAGun", "Japan", "Wake Island", 1), ("Infantry", "Japan", "Wake Island", 1),
+                                   ("Transport", "US", "SZ 51", 1)], "SZ 51", ["Infantry", "Infantry"])
+    g.act("land", t=t1)
+    g.walk_to("US", "conduct_combat")
+    g.state.load_dice([1, 1, 6])
+    g.act("fight", where="Wake Island")
+    assert g.state.control["Wake Island"] == "US"
+    assert g.kinds_at("Wake Island") == {"AAGun": 1, "Infantry": 2}        # room for the gun: captured
+    g, ids, t1 = with_cargo("US", [("AAGun", "Japan", "Wake Island", 1), ("Infantry", "Japan", "Wake Island", 1),
+                                   ("Transport", "US", "SZ 51", 1), ("Transport", "US", "SZ 52", 1)],
+                            "SZ 51", ["Infantry", "Infantry"])
+    t2 = next(p.id for p in g.at("SZ 52") if p.kind == "Transport")
+    (c,) = g.add("Infantry", "US", "SZ 52")
+    g.state.update(c, carrier=t2)
+    g.act("land", t=t1)
+    step(g, t2, "SZ 51")
+    g.act("land", t=t2)
+    g.walk_to("US", "conduct_combat")
+    g.state.load_dice([1, 1, 1, 6])
+    g.act("fight", where="Wake Island")
+    assert g.state.control["Wake Island"] == "US"
+    assert g.kinds_at("Wake Island") == {"Infantry": 3}                    # three took it: no room for a fourth
+    assert "the AAGun US captured in Wake Island is destroyed" in " ".join(
+        e["message"] for k, e in g.log if k == "note")
+
+
 # -- Stalinist xenophobia (Phase 3) -------------------------------------------------------------------------------
 def test_the_other_allies_keep_out_of_soviet_territory_and_soviet_units() -> None:
     g, ids = at_aarhe("UK", [("Tank", "UK", "Persia", 2), ("Infantry", "UK", "India", 1),
@@ -362,6 +389,16 @@ def test_a_territory_the_ussr_takes_is_soviet_not_liberated() -> None:
     g, ids = at_aarhe("US", [("Infantry", "US", "India", 1)], control={"Persia": "Germany"})
     step(g, ids["US Infantry India"][0], "Persia")
     assert g.state.control["Persia"] == "UK"       # the other Allies still liberate
+
+
+def test_the_other_allies_keep_an_original_soviet_territory_they_take_rather_than_liberate_it() -> None:
+    # found by a random game: a UK army that freed Karelia stood in a Soviet-held original Soviet territory
+    g, ids = at_aarhe("UK", [("Infantry", "UK", "Archangel", 1)], control={"Karelia S.S.R.": "Germany",
+                                                                          "Archangel": "UK"})
+    step(g, ids["UK Infantry Archangel"][0], "Karelia S.S.R.")
+    assert g.state.control["Karelia S.S.R."] == "UK"
+    assert g.proc("new_owner", "Karelia S.S.R.", "US") == "US"
+    assert g.proc("new_owner", "Karelia S.S.R.", "USSR") == "USSR"
 
 
 # -- Rome-Berlin-Tokyo co-operation (Phase 3) ------------------------------------------------------------------------

@@ -210,3 +210,24 @@ def test_the_refusals_of_choose_must_map_its_options_to_reasons() -> None:
         'let victim = choose(enemy(side), "choose a casualty in " + where, targets, ["x" for t in targets], {1: "no"})')
     diags = dsl.check_rules([("duel.rules", text)], reg)
     assert any("the refusals of `choose` must be a `map[Unit, str]`" in d.message for d in diags), diags
+
+
+def test_the_rules_may_word_the_status_line(tmp_path: Path) -> None:
+    """`procedure status_line() -> str` gives the whole line; without it, `power_summary(p)`
+    follows the engine's line for each power in turn order (an empty one left out)."""
+    for f in ("map.json", "scenario.json"):
+        (tmp_path / f).write_text((DUEL / f).read_text())
+    rules = (DUEL / "duel.rules").read_text()
+    assert Game(duel(), "road", seed=3).status() == "Turn 1 (turn 1 of 6), Red's turn, movement: advance"
+    summary = ('\nprocedure power_summary(p: str) -> str {\n'
+               '    return if p == Blue then "" else p + " has " + str(len(units_of(p))) + " units"\n}\n')
+    (tmp_path / "duel.rules").write_text(rules + summary)
+    game = Game(duel(tmp_path), "road", seed=3)
+    assert game.status() == "Turn 1 (turn 1 of 6), Red's turn, movement: advance | Red has 3 units"
+    line = ('\nprocedure status_line() -> str {\n'
+            '    return current_power() + " to play, " + current_phase() + "/" + current_step() + " of turn " + str(turn())\n}\n')
+    (tmp_path / "duel.rules").write_text(rules + summary + line)
+    game = Game(duel(tmp_path), "road", seed=3)
+    assert game.status() == "Red to play, movement/advance of turn 1"
+    game.play(game.decision.finish)
+    assert game.status() == "Blue to play, movement/advance of turn 1"
