@@ -173,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
     d.set_defaults(func=cmd_rules_diff)
 
     s = sub.add_parser("play", help="play a game")
-    s.add_argument("ruleset", nargs="?", default="bulge")
+    s.add_argument("ruleset", nargs="?", default=None,
+                   help="what to play (with none, the window opens on its new-game screen; the terminal plays bulge)")
     s.add_argument("--scenario")
     s.add_argument("--ai", action="append", default=[], metavar="SIDE[=PLAYER]",
                    help="the computer plays SIDE (or 'all'); PLAYER picks which computer player")
@@ -399,7 +400,22 @@ def has_display() -> bool:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from clients import seats
+    from clients.launch import Launcher
 
+    launcher = Launcher(args.mod, args.trust_code)
+    if not args.load and args.ruleset is None:
+        launcher.save_path = args.save        # the game started on the new-game screen saves there
+        said = args.scenario or args.ai or args.hotseat or args.option or args.seed is not None
+        if not said and (args.screenshot or (not args.no_gui and has_display())):
+            try:
+                from clients.gui import play_window, save_screenshot
+            except ImportError as e:   # pyglet or its system libraries missing: bulge in the terminal
+                print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
+            else:
+                if args.screenshot:
+                    return save_screenshot(None, None, args.screenshot, launcher=launcher)
+                return play_window(None, None, None, launcher)
+        args.ruleset = "bulge"
     if args.load:
         if args.option:
             raise OptionError("--option does not go with --load: a saved game keeps the options it was played with")
@@ -425,7 +441,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             except ImportError as e:   # pyglet or its system libraries missing: fall back
                 print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
             else:
-                return play_window(game, computer, saver)
+                return play_window(game, computer, saver, launcher)
         from clients.terminal import play_terminal
 
         return play_terminal(game, computer, saver)

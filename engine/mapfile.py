@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from dsl.errors import did_you_mean
 from engine.board import Board, Space
 from engine.hexgrid import Hex
+from engine.hexgrid import neighbours as hex_neighbours
 
 FORMAT = "wargame-map/1"
 CHANGES_FORMAT = "wargame-map-changes/1"
@@ -221,7 +222,14 @@ def board_from(m: MapFile, name: str = "map") -> Board:
             missing = [s.id for s in spaces if s.hex is None]
             if missing:
                 raise MapDataError(f"{name}: `link_hexes` needs a hex for every space; `{missing[0]}` has none")
+            at = {s.id: s.hex for s in spaces if s.hex is not None}
+            for i, link in enumerate(m.links):
+                if at[link.b] not in hex_neighbours(at[link.a]):
+                    raise MapDataError(f"{name}: links[{i}] ({link.a}-{link.b}): the hexes do not touch, "
+                                       "so nothing can lie between them")
             return Board.hex_map(spaces, links, meta)
         return Board(spaces, [(*sorted(k), v) for k, v in links.items()], meta)  # type: ignore[misc]
+    except MapDataError:
+        raise
     except ValueError as exc:
         raise MapDataError(f"{name}: {exc}") from None

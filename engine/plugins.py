@@ -52,18 +52,33 @@ class FolderRuleset:
     """A mod: a folder of rules files described by ruleset.json. Its game logic is its base
     ruleset's, unless its optional Python plugin (imported only when trusted) brings one."""
 
-    def __init__(self, folder: Path, trust_code: bool = False, builtin: bool = False) -> None:
+    def __init__(self, folder: Path, trust_code: bool = False, builtin: bool = False,
+                 players: Mapping[str, Any] | None = None) -> None:
         self.folder = folder
         self.info = read_manifest(folder)
         self.trusted = trust_code or builtin
         #: shipped inside an installed package (listed by its entry point), not a mod
         self.builtin = builtin
+        if players and not builtin:
+            raise ValueError(f"{folder}: only a built-in folder ruleset brings computer players "
+                             f"(a mod's come from its trusted Python plugin)")
+        #: computer players, name -> factory(seed) or "module:attribute" naming one (imported
+        #: when the players are asked for); a ruleset extending this one inherits them
+        self.players: dict[str, Any] = dict(players or {})
         self._module: Any = None
         self._fingerprint: str | None = None
 
     @hookimpl
     def wargame_ruleset_info(self) -> RulesetInfo:
         return self.info
+
+    @hookimpl
+    def wargame_players(self, info: Any) -> dict[str, Any] | None:
+        """This ruleset's computer players. Every ruleset of a game's chain answers (base
+        first), so a mod over this one offers them too."""
+        if not self.players:
+            return None
+        return {name: _factory(spec) for name, spec in self.players.items()}
 
     @property
     def has_code(self) -> bool:
@@ -94,6 +109,19 @@ class FolderRuleset:
 
     def __repr__(self) -> str:
         return f"<mod {self.info.name} at {self.folder}>"
+
+
+def _factory(spec: Any) -> Any:
+    """A computer player's factory, from itself or from "module:attribute"."""
+    if not isinstance(spec, str):
+        return spec
+    import importlib
+
+    module, _, attr = spec.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
 
 
 def mod_fingerprint(folder: Path, info: RulesetInfo) -> str:

@@ -80,7 +80,8 @@ def fresh(state: GameState, unit: Piece) -> Piece:
 
 
 def units_at(state: GameState, space: str) -> list[Piece]:
-    return state.pieces_at(space)
+    pieces = state.pieces
+    return [pieces[i] for i in state._at.get(space, ())]
 
 
 def units_of(state: GameState, owner: str) -> list[Piece]:
@@ -158,7 +159,7 @@ def space_name(state: GameState, space: str) -> str:
 
 
 def on_board(state: GameState, space: str) -> bool:
-    return space in state.board
+    return space in state.board.spaces
 
 
 def adjacent(state: GameState, a: str, b: str) -> bool:
@@ -259,12 +260,21 @@ def neighbours(state: GameState, space: str) -> list[str]:
     return list(state.board.neighbours(space))
 
 
+def _attrs(state: GameState, space: str) -> Any:
+    """A space's facts; the board's own error for a space it does not have."""
+    sp = state.board.spaces.get(space)
+    return sp.attrs if sp is not None else state.board.space(space).attrs
+
+
 def space_int(state: GameState, space: str, key: str) -> int:
-    return int(state.board.space(space).get(key, 0) or 0)
+    sp = state.board.spaces.get(space)     # (_attrs, without the call: LHTR asks this 100k times a game)
+    v = (sp if sp is not None else state.board.space(space)).attrs.get(key)
+    return v if type(v) is int else int(v or 0)
 
 
 def space_str(state: GameState, space: str, key: str) -> str:
-    return str(state.board.space(space).get(key, "") or "")
+    v = _attrs(state, space).get(key)
+    return v if type(v) is str else str(v or "")
 
 
 def space_list(state: GameState, space: str, key: str) -> list[str]:
@@ -287,7 +297,8 @@ def space_kind(state: GameState, space: str) -> str:
 
 
 def space_flag(state: GameState, space: str, key: str) -> bool:
-    return bool(state.board.space(space).get(key, False))
+    sp = state.board.spaces.get(space)
+    return bool((sp if sp is not None else state.board.space(space)).attrs.get(key, False))
 
 
 def turn(state: GameState) -> int:

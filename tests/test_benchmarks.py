@@ -89,3 +89,12 @@ def test_a_soak_failure_names_its_seed_and_action():
     run = randplay.random_game(rs, 7, check=broken)
     assert run.seed == 7 and run.failure[0] == 5
     assert run.failure[1].startswith("invariant broken: five actions are too many")
+
+
+def test_ai_vs_random_reports_wins_and_their_interval():
+    done = bench("benchmarks/ai_vs_random.py", "lhtr", "--games", "2", "--side", "Axis", "--max-turns", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["games"] == 2 and figures["wins"] + figures["draws"] + figures["losses"] == 2
+    assert 0 <= figures["ci95_low"] <= figures["win_rate"] <= figures["ci95_high"] <= 1
+    assert figures["player"] == "heuristic" and figures["s_per_game"] > 0

@@ -80,7 +80,7 @@ def test_play_in_the_terminal_reads_answers(monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code, out, _ = run(capsys, *MOD, "play", "skirmish", "--no-gui", "--seed", "1")
     assert code == 0
-    assert "Red: Attack, or pass" in out and "map HEX" in out
+    assert "Red: Move" in out and "map HEX" in out
 
 
 @pytest.mark.parametrize("argv", [["replay", "/nonexistent.json"], ["info", "nosuchgame"]])
