@@ -6,27 +6,8 @@ hitting on 1 first, then on 2..."""
 
 from __future__ import annotations
 
-from tests.aarhe.play import Play, at_aarhe
-
-
-def rolls(g: Play) -> list[list[int]]:
-    return [e[1]["faces"] for e in g.log if e[0] == "roll"]
-
-
-def destroyed(g: Play) -> list[str]:
-    return [f'{e[1]["owner"]} {e[1]["kind"]}' for e in g.log if e[0] == "destroyed"]
-
-
-def fight(g: Play, where: str, dice: list[int]) -> None:
-    g.state.load_dice(dice)
-    g.log = []
-    g.act("fight", where=where)
-
-
-def asked(g: Play) -> tuple[str, str, list[str]]:
-    d = g.decision
-    assert d is not None and d.kind == "choose"
-    return d.player, d.prompt, [a.label for a in d.options]
+from tests.aarhe.play import at_aarhe
+from tests.lhtr.play import asked, destroyed, fight, rolls
 
 
 # -- anti-aircraft ----------------------------------------------------------------------------------

@@ -6,22 +6,7 @@ rule is played in a small situation with fixed dice; each refused move gives its
 from __future__ import annotations
 
 from tests.aarhe.play import Play, at_aarhe
-
-
-def choices(g: Play) -> list[str]:
-    """The answers offered to the question being asked (a unit's next space, say)."""
-    assert g.decision is not None and g.decision.kind == "choose"
-    return sorted(str(a["choice"]) for a in g.decision.options)
-
-
-def step(g: Play, unit: int, to: str) -> None:
-    g.act("go", u=unit)
-    if g.decision is not None and g.decision.kind == "choose":
-        g.choose(to)
-
-
-def left(g: Play, unit: int) -> int:
-    return int(g.proc("moves_left", g.piece(unit)))
+from tests.lhtr.play import left, step
 
 
 def refused_step(g: Play, unit: int, to: str) -> str | None:

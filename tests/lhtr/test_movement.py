@@ -6,23 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import IllegalAction
-from tests.lhtr.play import Play, situation
-
-
-def choices(g: Play) -> list[str]:
-    """The spaces the unit being moved may go to next (the question after `go`)."""
-    assert g.decision is not None and g.decision.kind == "choose"
-    return sorted(str(a["choice"]) for a in g.decision.options)
-
-
-def step(g: Play, unit: int, to: str) -> None:
-    g.act("go", u=unit)
-    if g.decision is not None and g.decision.kind == "choose":
-        g.choose(to)
-
-
-def left(g: Play, unit: int) -> int:
-    return int(g.proc("moves_left", g.piece(unit)))
+from tests.lhtr.play import choices, left, situation, step
 
 
 # -- land ------------------------------------------------------------------------------------------
