@@ -197,6 +197,18 @@ def test_night_bombing_takes_half_of_each_die_and_cannot_be_intercepted() -> Non
     assert all(g.piece(f) is not None for f in ids["Germany Fighter Western Europe"])
 
 
+def test_the_share_of_the_die_night_bombing_takes_is_an_option() -> None:
+    g, ids = at_aarhe("UK", [("Bomber", "UK", "United Kingdom", 2), ("AAGun", "Germany", "Western Europe", 1)],
+                      step="declare_missions", night_bombing_share=75)
+    for b in ids["UK Bomber United Kingdom"]:
+        g.act("fly_mission", u=b, kind="night", to="Western Europe")
+    done(g)
+    # AA misses; 75% of 5 and of 3, each rounded down: 3 + 2 (at the default 50%: 2 + 1)
+    resolve(g, "Western Europe", [2, 3, 5, 3])
+    assert rolls(g) == [[2, 3], [5], [3]]
+    assert damage(g) == {"Western Europe": 5}
+
+
 # -- counter air ----------------------------------------------------------------------------------
 CA = [("Fighter", "UK", "United Kingdom", 2), ("Fighter", "Germany", "Western Europe", 1),
       ("Bomber", "Germany", "Western Europe", 1), ("Infantry", "Germany", "Western Europe", 1),
@@ -454,6 +466,33 @@ def test_a_bomber_drops_an_infantry_into_a_territory_it_attacks() -> None:
     g.act("fight", where="Western Europe")
     assert rolls(g) == [[1], [6], [6]]
     assert g.state.control["Western Europe"] == "UK"
+
+
+def test_the_units_a_bomber_carries_are_an_option() -> None:
+    g, ids = at_aarhe("UK", [*DROP, ("Infantry", "UK", "United Kingdom", 2)], step="declare_missions",
+                      airborne_drops=True, airborne_capacity=2)
+    b1, b2 = ids["UK Bomber United Kingdom"]
+    i1, i2, i3 = ids["UK Infantry United Kingdom"]
+    g.act("airborne_drop", b=b1, u=i1, to="Western Europe")
+    # the bomber has room for one more: it drops it on the same target, from where it took off
+    assert [a["to"] for a in g.options("airborne_drop") if a["b"] == b1] == ["Western Europe"]
+    assert g.why_not("airborne_drop", b=b1, u=i2, to="Norway") == \
+        "the Bomber flew its drop to Western Europe: it drops its other units there"
+    g.act("airborne_drop", b=b1, u=i2, to="Western Europe")
+    assert g.kinds_at("Western Europe", "UK") == {"Bomber": 1, "Infantry": 2}
+    assert g.var("dropped") == {"UK": 2}
+    assert g.why_not("airborne_drop", b=b1, u=i3, to="Western Europe") == \
+        "a Bomber carries at most 2 units to drop (option airborne_capacity)"
+    # the other bomber takes the last one
+    g.act("airborne_drop", b=b2, u=i3, to="Norway")
+    assert g.kinds_at("Norway", "UK") == {"Bomber": 1, "Infantry": 1}
+    # at the default of 1, a bomber that has dropped carries no more
+    g, ids = at_aarhe("UK", [*DROP, ("Infantry", "UK", "United Kingdom", 1)], step="declare_missions", airborne_drops=True)
+    b1 = ids["UK Bomber United Kingdom"][0]
+    i1, i2 = ids["UK Infantry United Kingdom"]
+    g.act("airborne_drop", b=b1, u=i1, to="Western Europe")
+    assert g.why_not("airborne_drop", b=b1, u=i2, to="Western Europe") == \
+        "a Bomber carries at most 1 unit to drop (option airborne_capacity)"
 
 
 def test_a_drop_into_an_empty_enemy_territory_takes_it() -> None:

@@ -122,6 +122,22 @@ def test_pacific_islands_lose_one_per_enemy_submarine_in_their_sea_zones() -> No
     assert g.ipc("Japan") == 125
 
 
+def test_the_ipcs_each_raider_costs_are_options() -> None:
+    # uk_convoy_ipcs 3: two German warships take 6 from the UK
+    g, _ = collected("UK", [("Destroyer", "Germany", "SZ 7", 1), ("Submarine", "Germany", "SZ 12", 1)], uk_convoy_ipcs=3)
+    assert notes(g, "UK ") == ["UK income -6: convoy raid (2 German warships in sea zones 7, 8, 11, 12)",
+                               "UK collects 24 IPCs"]
+    # island_convoy_ipcs 2: one US submarine beside the Philippines (3) takes 2, beside Okinawa (1) all of it
+    g, _ = collected("Japan", [("Submarine", "US", "SZ 49", 1), ("Submarine", "US", "SZ 58", 1)], island_convoy_ipcs=2)
+    assert notes(g, "Japan ") == ["Japan income -1: convoy raid on Okinawa (1 enemy submarine in its sea zones)",
+                                  "Japan income -2: convoy raid on Philipine Islands (1 enemy submarine in its sea zones)",
+                                  "Japan collects 27 IPCs"]
+    assert g.ipc("Japan") == 127
+    # 0: the raiders cost nothing
+    g, _ = collected("UK", [("Destroyer", "Germany", "SZ 7", 1)], uk_convoy_ipcs=0)
+    assert g.ipc("UK") == 130 and notes(g, "UK ") == ["UK collects 30 IPCs"]
+
+
 def test_pacific_islands_are_an_option() -> None:
     g, _ = collected("Japan", [("Submarine", "US", "SZ 49", 2)], pacific_islands='["Okinawa"]')
     assert g.ipc("Japan") == 130
@@ -216,6 +232,22 @@ def test_german_warships_sink_lend_lease_the_ussrs_share_first() -> None:
         "UK receives 5 IPCs of Lend-Lease from the US (6 sent)"]
 
 
+def test_each_german_warship_sinks_lend_lease_ipcs_an_option_gives() -> None:
+    # lend_lease_convoy_ipcs 2: two warships sink 4, the USSR's 3 first, then 1 of the UK's
+    g = lend_lease([("Destroyer", "Germany", "SZ 2", 1), ("Submarine", "Germany", "SZ 9", 1)], lend_lease_convoy_ipcs=2)
+    ussr, uk = g.ipc("USSR"), g.ipc("UK")
+    g.act("send", to="USSR", amount=3)
+    g.act("send", to="UK", amount=6)
+    g.finish()
+    assert (g.ipc("USSR"), g.ipc("UK")) == (ussr, uk + 5)
+    assert notes(g, "Lend-Lease to") == [
+        "Lend-Lease to USSR -3: convoy raid (German warships in sea zones 1, 2, 3, 4, 9, 10)",
+        "Lend-Lease to UK -1: convoy raid (German warships in sea zones 1, 2, 3, 4, 9, 10)"]
+    # with the losses off the cap: 12 - 2 x 2
+    g = lend_lease([("Destroyer", "Germany", "SZ 10", 2)], lend_lease_losses_from_cap=True, lend_lease_convoy_ipcs=2)
+    assert g.proc("lend_lease_room", "UK") == 8
+
+
 def test_losses_in_the_ussr_only_zones_fall_on_the_ussr() -> None:
     g = lend_lease([("Submarine", "Germany", "SZ 4", 2)], lend_lease_ussr_only_zones="[3, 4]")
     ussr, uk = g.ipc("USSR"), g.ipc("UK")
@@ -240,11 +272,11 @@ def test_no_lend_lease_to_a_power_without_its_capital() -> None:
 
 
 # -- naval repair ----------------------------------------------------------------------------------------------
-def damaged_fleet(ipc: int = 100) -> tuple[Play, int, int]:
+def damaged_fleet(ipc: int = 100, **options: Any) -> tuple[Play, int, int]:
     """The UK in round 2 at its naval repair, with a damaged battleship and a destroyer in sea
     zone 7 (next to its complex in the United Kingdom, and to Western Europe)."""
     g, ids = at_aarhe("UK", [("IndustrialComplex", "UK", "United Kingdom", 1), ("Destroyer", "UK", "SZ 7", 1)],
-                      step="purchase", ipc=ipc)
+                      step="purchase", ipc=ipc, **options)
     bb = g.add("Battleship", "UK", "SZ 7", hits=1)[0]
     g.walk_to("UK", "naval_repair", turn=2)
     return g, bb, ids["UK Destroyer SZ 7"][0]
@@ -289,6 +321,20 @@ def test_a_repair_needs_ipcs_for_any_roll() -> None:
     g, bb, _ = damaged_fleet(ipc=0)
     g.set_ipc("UK", 5)
     assert g.why_not("repair_ship", u=bb, at="United Kingdom") == "UK has 5 IPCs; a repair may cost up to 6"
+
+
+def test_the_dice_a_repair_costs_are_an_option() -> None:
+    g, bb, _ = damaged_fleet(ipc=0, repair_dice=2)
+    assert g.labels("repair_ship") == ["repair the UK Battleship (damaged) in Sea Zone 7 (SZ 7) at United Kingdom"
+                                       " (roll 2 dice, pay that many IPCs)"]
+    g.set_ipc("UK", 11)
+    assert g.why_not("repair_ship", u=bb, at="United Kingdom") == "UK has 11 IPCs; a repair may cost up to 12"
+    g.set_ipc("UK", 12)
+    g.state.load_dice([4, 5])
+    g.act("repair_ship", u=bb, at="United Kingdom")
+    assert g.ipc("UK") == 3 and g.piece(bb).space == "United Kingdom"
+    assert notes(g, "repair") == ["UK pays 9 IPCs to repair its Battleship at United Kingdom;"
+                                  " it returns to Sea Zone 7 (SZ 7) in mobilize"]
 
 
 def test_a_ship_not_repaired_stays_damaged() -> None:

@@ -39,6 +39,11 @@ REFERENCE: dict[str, tuple[Any, str, str]] = {
     "airborne_upkeep": (1, C, "B1 Upkeep: 1 IPC for each land unit put down by airborne drop (seed)"),
     "collect_in_first_round": (False, U, "B intro: income at the start of the turn; round 1 is not said"),
     "pacific_islands": (PACIFIC, U, "B1 Convoy raid: the rule is CONFIRMED, but the seed names no islands"),
+    "island_convoy_ipcs": (1, C, "B1 Convoy raid: the owner collects 1 IPC less per enemy submarine, CONFIRMED"),
+    "uk_convoy_ipcs": (1, C, "B1 Convoy raid: the UK collects 1 IPC less per German warship; only the zone 12 is lost"),
+    "lend_lease_convoy_ipcs": (1, C, "B1 Convoy raid: 1 IPC less of Lend-Lease per German warship; only the zones are lost"),
+    "repair_dice": (1, C, "B1 Naval repair: roll 1 die and pay that many IPCs (seed; S4)"),
+    "airborne_capacity": (1, U, "C6: no drop rule in the seed; S7 says bombers may carry 1 infantry, UNCONFIRMED"),
     # Phase 2: purchase
     "factory_base_cost": (15, C, "B2: industrial complex cost = 15 - the territory's income (CONFIRMED)"),
     "infantry_price_capital": ({"USSR": 2, "Germany": 2, "Japan": 2}, R, "B2 first table: RECONSTRUCTED from S5"),
@@ -60,6 +65,7 @@ REFERENCE: dict[str, tuple[Any, str, str]] = {
     "aa_dice_per_gun": (3, U, "B4 Anti-aircraft: N UNCONFIRMED, best value 3"),
     "interceptor_value": (2, R, "B4 SBR: defending fighters at 2, RECONSTRUCTED from S6"),
     "escort_value": (1, C, "B4 SBR: attacking fighters at 1 (seed: only the 2 was lost)"),
+    "night_bombing_share": (50, C, "B4 Night bombing: 50% of the roll, rounded down, CONFIRMED"),
     "terrain_defence_bonus": (1, C, "B3 Terrain: +1 defence in the first combat cycle, CONFIRMED"),
     # Phase 3 and 5: readings of movement
     "air_moves_each_phase": (True, U, "B3, B5: full movement in combat move and in non-combat move; a reading"),
@@ -70,6 +76,7 @@ REFERENCE: dict[str, tuple[Any, str, str]] = {
     "interceptors_per_raider": (1, R, "B4 SBR: S6 limits the defenders to the number of attacking aircraft"),
     # Phase 6: mobilize
     "factory_relocation": (["USSR"], C, "B6 Soviet factories: the USSR may move one complex a turn (seed)"),
+    "factory_relocations": (1, C, "B6 Soviet factories: one industrial complex per turn (seed)"),
 }
 
 

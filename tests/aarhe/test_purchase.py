@@ -182,6 +182,29 @@ def test_the_ussr_moves_one_complex_a_turn_between_original_soviet_territories()
     assert ("Kazakh S.S.R.", "Kazakh S.S.R.") in places(g, tank)
 
 
+def test_how_many_complexes_move_a_turn_is_an_option() -> None:
+    g = buying("USSR", USSR_COMPLEXES, control={"Eastern Europe": "USSR"}, factory_relocations=2)
+    g.act("buy", kind="Tank")
+    g.walk_to("USSR", "relocate_factory")
+    g.act("relocate", **{"from": "Caucasus", "to": "Kazakh S.S.R."})
+    # a second may move, but not the one just moved
+    assert g.step == "relocate_factory"
+    assert g.why_not("relocate", **{"from": "Kazakh S.S.R.", "to": "Novosibirsk"}) == \
+        "the industrial complex in Kazakh S.S.R. was moved there this turn"
+    g.act("relocate", **{"from": "Russia", "to": "Novosibirsk"})
+    assert g.step == "mobilize"
+    assert sorted(s for s in ("Russia", "Caucasus", "Kazakh S.S.R.", "Novosibirsk") if g.at(s, kind="IndustrialComplex")) == \
+        ["Kazakh S.S.R.", "Novosibirsk"]
+    # nowhere to place the tank this turn
+    assert places(g, pending(g, "USSR")[0]) == []
+    # 0: no complex moves
+    g = buying("USSR", USSR_COMPLEXES, factory_relocations=0)
+    g.act("buy", kind="Tank")
+    g.walk_to("USSR", "noncombat_move")
+    g.finish()
+    assert g.step == "mobilize" and g.proc("relocation_sources", "USSR") == []
+
+
 def test_only_the_ussr_moves_its_complexes() -> None:
     g = buying("Germany", [("IndustrialComplex", "Germany", "Germany", 1)])
     g.act("buy", kind="Tank")
@@ -209,4 +232,61 @@ def test_no_unit_is_mobilized_onto_a_small_island_its_side_fills() -> None:
     g.add("Infantry", "Japan", "Okinawa")
     g.decision = g.rs.logic.decision(g.state)
     assert ("Okinawa", "Okinawa") not in places(g, art) and ("Japan", "Japan") in places(g, art)
-    assert g.why_not("place", u=art, at="Okinawa", to="Okinawa") == "a unit placed at Okinawa cannot go to Okinawa"
+    assert g.why_not("place", u=art, at="Okinawa", to="Okinawa") == \
+        "Okinawa is a small island: no more than 3 units may occupy it"
+
+
+# -- Stalinist xenophobia and Axis co-operation in mobilize -------------------------------------------------
+def test_the_uk_places_no_unit_where_soviet_units_are() -> None:
+    # a Soviet submarine in sea zone 7, beside the UK's complex; a Soviet tank in India, a UK
+    # victory city where the UK raises infantry
+    g = buying("UK", [("IndustrialComplex", "UK", "United Kingdom", 1), ("Submarine", "USSR", "SZ 7", 1),
+                      ("Tank", "USSR", "India", 1)])
+    g.act("buy", kind="Destroyer")
+    g.act("buy_at_city", kind="Infantry", city="India")
+    g.walk_to("UK", "mobilize")
+    destroyer, inf = pending(g, "UK")
+    assert ("United Kingdom", "SZ 7") not in places(g, destroyer) and ("United Kingdom", "SZ 6") in places(g, destroyer)
+    assert g.why_not("place", u=destroyer, at="United Kingdom", to="SZ 7") == \
+        "Stalinist xenophobia: UK may not move units into Sea Zone 7 (SZ 7), where Soviet units are"
+    assert places(g, inf) == []
+    assert g.why_not("place", u=inf, at="India", to="India") == \
+        "Stalinist xenophobia: UK may not move units into India, where Soviet units are"
+    g.act("place", u=destroyer, at="United Kingdom", to="SZ 6")
+    assert g.kinds_at("SZ 6", "UK") == {"Destroyer": 1}
+    # the infantry waits for a later turn
+    g.finish()
+    assert g.at("India", "UK") == [] and inf in pending(g, "UK")
+
+
+def test_a_new_us_fighter_does_not_land_on_a_carrier_beside_soviet_units() -> None:
+    g = buying("US", [("IndustrialComplex", "US", "Eastern United States", 1), ("AircraftCarrier", "US", "SZ 10", 1),
+                      ("Destroyer", "USSR", "SZ 10", 1)])
+    g.act("buy", kind="Fighter")
+    g.walk_to("US", "mobilize")
+    (fighter,) = pending(g, "US")
+    assert g.why_not("place", u=fighter, at="Eastern United States", to="SZ 10") == \
+        "Stalinist xenophobia: US may not move units into Sea Zone 10 (SZ 10), where Soviet units are"
+    assert places(g, fighter) == [("Eastern United States", "Eastern United States")]
+
+
+def test_the_ussr_places_beside_allied_units() -> None:
+    # the bar is on the other Allies: Soviet units go where UK units are
+    g = buying("USSR", [("IndustrialComplex", "USSR", "Karelia S.S.R.", 1), ("Destroyer", "UK", "SZ 4", 1),
+                        ("Infantry", "UK", "Karelia S.S.R.", 1)])
+    g.act("buy", kind="Destroyer")
+    g.act("buy", kind="Tank")
+    g.walk_to("USSR", "mobilize")
+    destroyer, tank = pending(g, "USSR")
+    assert ("Karelia S.S.R.", "SZ 4") in places(g, destroyer)
+    assert ("Karelia S.S.R.", "Karelia S.S.R.") in places(g, tank)
+
+
+def test_japan_places_no_unit_where_other_axis_units_are() -> None:
+    g = buying("Japan", [("IndustrialComplex", "Japan", "Japan", 1), ("Submarine", "Germany", "SZ 60", 1)])
+    g.act("buy", kind="Destroyer")
+    g.walk_to("Japan", "mobilize")
+    (destroyer,) = pending(g, "Japan")
+    assert g.why_not("place", u=destroyer, at="Japan", to="SZ 60") == \
+        "Rome-Berlin-Tokyo co-operation: Japan may not move units into Sea Zone 60 (SZ 60), where other Axis units are"
+    assert ("Japan", "SZ 61") in places(g, destroyer) and ("Japan", "SZ 60") not in places(g, destroyer)
