@@ -35,6 +35,7 @@ What else the map shows, the rules say through view procedures (queries, all opt
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Container, Mapping, Sequence
 from typing import Any
@@ -112,6 +113,10 @@ def is_factory(kind: str, units: Mapping[str, Any]) -> bool:
 
 
 # -- what the rules show ----------------------------------------------------------------------------
+#: the view procedures' failures already told on the console
+_told: set[str] = set()
+
+
 class RuleViews:
     """The rules' view procedures (see the module's docstring), read for the map: each is
     optional, and what one gives that is not of its shape is left out. A procedure that
@@ -131,6 +136,9 @@ class RuleViews:
             message = f"procedure `{name}`: {exc}"
             if message not in self.errors:
                 self.errors.append(message)
+            if message not in _told:                 # once a run, on the console: the modder's clue
+                _told.add(message)
+                logging.getLogger("wargame.window").warning("the map leaves out what %s", message)
             return None
 
     def has(self, name: str) -> bool:

@@ -475,3 +475,27 @@ def test_lend_lease_sent_is_shown_under_the_powers(make_window, tmp_path):
              for p, a in arrived.items()}
     assert words["USSR"] in texts and words["UK"] in texts
     assert "Lend-Lease this turn: USSR 8" in game.status()
+
+
+def test_a_view_procedure_that_fails_leaves_the_rest_of_the_map_drawn(make_window, tmp_path, caplog):
+    import json
+
+    mod = tmp_path / "broken-marks"
+    mod.mkdir()
+    (mod / "ruleset.json").write_text(json.dumps({"name": "broken-marks", "title": "AARHE, a mark that fails",
+                                                  "extends": "aarhe", "rules": ["marks.rules"]}))
+    (mod / "marks.rules").write_text('extends aarhe\n'
+                                     'override procedure map_marks() -> map[str, map[str, str]] {\n'
+                                     '    let none: list[str] = []\n'
+                                     '    return {"Russia": {"loss": none[2]}}\n'
+                                     '}\n')
+    game = Game(plugins.load(mod), None, seed=1)
+    win = make_window(game, width=1400, height=880)
+    draw(win)
+    assert win.layer.rule_marks == {}
+    assert len(win.map.views.errors) == 1 and win.map.views.errors[0].startswith("procedure `map_marks`: "), \
+        win.map.views.errors
+    assert "the map leaves out what procedure `map_marks`: " in caplog.text and "index out of range" in caplog.text
+    assert win.map.terrain["Libya"] == ("dunes",) and win.layer.texts["Russia"]     # the rest is drawn
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    assert any(t.startswith("next income -1: convoy raid -1") for t in texts)       # and the panel
