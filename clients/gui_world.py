@@ -446,6 +446,8 @@ class WorldView:
         #: once, with the polygons)
         self.views: RuleViews | None = None
         self.terrain: dict[str, tuple[str, ...]] = {}
+        #: the legend's rows as last drawn, by their words
+        self.legend_rows: list[str] = []
         #: whether to draw through `picture` (False: draw every shape every frame)
         self.cache = True
 
@@ -1194,6 +1196,7 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
     for kind in sorted((k for k in kinds_here if not is_factory(k, units)), key=lambda k: (order.get(k, len(order)), k)):
         if kind in looks:
             rows.append((kind, ("unit", kind)))
+    view.legend_rows = [label for label, _ in rows]
     row_h, pad, swatch, px = 18, 7, 36, 11.5
     note = "L: this legend   H: space ids   wheel: zoom   drag: pan"
     per_col = max(1, math.ceil(len(rows) / 3))

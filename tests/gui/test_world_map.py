@@ -378,8 +378,10 @@ def test_aarhe_terrain_is_drawn_where_its_map_changes_put_it_and_lhtr_has_none(l
     # desert, snow and mountains are patterns over the ground; a small island is ringed
     assert set(win.map.polygons.patterns) == {sid for sid, names in terrain.items() if names != ("atoll",)}
     assert win.map.views.errors == []
-    legend = [getattr(i, "text", "") for i in win._legend_items]          # the legend's words are glyphs
-    assert legend                                                         # (drawn: see the screenshots)
+    rows = win.map.legend_rows
+    assert {"desert", "snow", "mountains", "small island", "IPCs lost at next income", "air mission target",
+            "mission aircraft's flight"} <= set(rows)
+    assert rows.index("sea zone") < rows.index("desert") < rows.index("snow") < rows.index("mountains")
     zoom_on(win, "Libya", 4.0)
     img = draw(win, out / "aarhe-terrain.png")
     # in the deserts the dunes' pale sand shows on the holder's colour; in snow, a white hatch
@@ -398,6 +400,8 @@ def test_aarhe_terrain_is_drawn_where_its_map_changes_put_it_and_lhtr_has_none(l
     zoom_on(win, "Libya", 4.0)
     img = draw(win)
     assert win.map.terrain == {} and win.map.polygons.patterns == {} and win.layer.rule_marks == {}
+    assert win.map.legend_rows[:8] == ["USSR", "Germany", "UK", "Japan", "US", "neutral", "impassable", "sea zone"]
+    assert "desert" not in win.map.legend_rows and "capital" in win.map.legend_rows
     assert win.layer.rule_lines == ()
     assert share(img, win, "Libya", pale_sand) == 0
 
