@@ -359,15 +359,15 @@ class _Polygons:
         #: the terrain patterns over each space's ground (`map_terrain`): space -> pattern -> vertex list
         self.patterns: dict[str, dict[str, Any]] = {}
         for sid, names in (terrain or {}).items():
-            shape = view.geo.spaces.get(sid)
-            if shape is None:
+            ground = view.geo.spaces.get(sid)
+            if ground is None:
                 continue
-            n = len(shape.vertices) // 2
+            n = len(ground.vertices) // 2
             for name in names:
                 if name in RING_PATTERNS:
                     continue
                 self.patterns.setdefault(sid, {})[name] = terrain_group.program.vertex_list_indexed(
-                    n, gl.GL_TRIANGLES, shape.indices, self.batch, terrain_group, position=("f", shape.vertices),
+                    n, gl.GL_TRIANGLES, ground.indices, self.batch, terrain_group, position=("f", ground.vertices),
                     pattern=("f", (pattern_code(name),) * n))
         self.lines = []
         for pts, colour, group in ((sea_pts, SEA_EDGE, sea_lines), (land_pts, LAND_EDGE, land_lines)):
