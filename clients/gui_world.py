@@ -17,10 +17,25 @@ Nothing here knows a rule: what a space is worth and who holds it are the map's 
 and the state's control; a piece that is an industrial complex is known by its kind's
 `factory` tag (or its name); a power's colours come from the map's layout (`colours`) when
 it gives them.
+
+What else the map shows, the rules say through view procedures (queries, all optional; see
+`RuleViews` and rulesets/aarhe/aarhe/views.rules):
+
+* `map_terrain(s: str) -> list[str]`: patterns drawn over a space's ground: "dunes"
+  (desert), "snow" (a white hatch), "peaks" (mountains), "atoll" (a reef ring round a small
+  island); any other name is drawn as a stipple;
+* `map_marks() -> map[str, map[str, str]]`: marks beside a space's own, by kind: "loss" (a
+  red badge with its text, the IPCs a territory will lose), "target" (a target with its
+  text, the air missions flying against it); any other kind is a pale badge with its text;
+* `map_lines() -> list[list[str]]`: lines [from, to, kind] between spaces' label points
+  ("flight": dashed, with an arrow at `to`);
+* `map_legend() -> map[str, str]`: the legend's words for the patterns, marks and lines;
+* `power_notes(p: str) -> list[str]`: lines under a power in the panel's turn order.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Container, Mapping, Sequence
 from typing import Any
@@ -58,6 +73,9 @@ IMPASSABLE: Colour = (214, 206, 182)
 #: what is inside the map's bounds but no space (the Arctic, lakes)
 OFF_MAP: Colour = (200, 210, 216)
 
+#: the rules' notes under a power in the turn order
+NOTE: tuple[int, int, int, int] = (236, 196, 120, 255)
+
 #: the zoom range, in multiples of the scale that fits the whole map
 MIN_ZOOM, MAX_ZOOM = 0.8, 18.0
 
@@ -94,12 +112,213 @@ def is_factory(kind: str, units: Mapping[str, Any]) -> bool:
     return "factory" in k or "industrial" in k
 
 
+# -- what the rules show ----------------------------------------------------------------------------
+#: the view procedures' failures already told on the console
+_told: set[str] = set()
+
+
+class RuleViews:
+    """The rules' view procedures (see the module's docstring), read for the map: each is
+    optional, and what one gives that is not of its shape is left out. A procedure that
+    fails is left out too, its error kept in `errors` (the map shows what it can)."""
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+        self.errors: list[str] = []
+
+    def _call(self, name: str, state: GameState, *args: Any) -> Any:
+        rules = self.rules
+        if rules is None or not hasattr(rules, "has_procedure") or not rules.has_procedure(name):
+            return None
+        try:
+            return rules.procedure(name)(state, *args)
+        except Exception as exc:  # noqa: BLE001 - a view the rules cannot work out is left out
+            message = f"procedure `{name}`: {exc}"
+            if message not in self.errors:
+                self.errors.append(message)
+            if message not in _told:                 # once a run, on the console: the modder's clue
+                _told.add(message)
+                logging.getLogger("wargame.window").warning("the map leaves out what %s", message)
+            return None
+
+    def has(self, name: str) -> bool:
+        rules = self.rules
+        return rules is not None and hasattr(rules, "has_procedure") and rules.has_procedure(name)
+
+    def terrain(self, state: GameState, spaces: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The patterns drawn over each space that has any."""
+        if not self.has("map_terrain"):
+            return {}
+        out: dict[str, tuple[str, ...]] = {}
+        for sid in spaces:
+            got = self._call("map_terrain", state, sid)
+            if isinstance(got, (list, tuple)):
+                names = tuple(dict.fromkeys(str(g) for g in got if str(g)))
+                if names:
+                    out[sid] = names
+        return out
+
+    def marks(self, state: GameState) -> dict[str, tuple[tuple[str, str], ...]]:
+        """Each space's rule marks: (kind, text), in the rules' order."""
+        got = self._call("map_marks", state)
+        out: dict[str, tuple[tuple[str, str], ...]] = {}
+        if isinstance(got, Mapping):
+            for sid, marks in got.items():
+                if isinstance(marks, Mapping) and sid in state.board:
+                    shown = tuple((str(k), str(v)) for k, v in marks.items() if str(k))
+                    if shown:
+                        out[str(sid)] = shown
+        return out
+
+    def lines(self, state: GameState) -> tuple[tuple[str, str, str], ...]:
+        got = self._call("map_lines", state)
+        out: list[tuple[str, str, str]] = []
+        if isinstance(got, (list, tuple)):
+            for line in got:
+                if isinstance(line, (list, tuple)) and len(line) >= 2:
+                    a, b = str(line[0]), str(line[1])
+                    kind = str(line[2]) if len(line) > 2 else ""
+                    if a in state.board and b in state.board and a != b and (a, b, kind) not in out:
+                        out.append((a, b, kind))
+        return tuple(out)
+
+    def legend(self, state: GameState) -> dict[str, str]:
+        got = self._call("map_legend", state)
+        return {str(k): str(v) for k, v in got.items()} if isinstance(got, Mapping) else {}
+
+    def notes(self, state: GameState, power: str) -> list[str]:
+        got = self._call("power_notes", state, power)
+        return [str(n) for n in got if str(n)] if isinstance(got, (list, tuple)) else []
+
+
+#: the patterns the map draws over a space's ground (`map_terrain`), as the shader numbers them
+PATTERNS: dict[str, float] = {"dunes": 1.0, "snow": 2.0, "peaks": 3.0}
+#: any other name the rules give
+OTHER_PATTERN = 4.0
+#: the ground of a pattern's swatch in the legend
+PATTERN_GROUND: dict[str, Colour] = {"dunes": (222, 196, 140), "snow": (128, 112, 106), "peaks": (176, 168, 150)}
+#: drawn as a mark round the space, not over its ground
+RING_PATTERNS = frozenset({"atoll"})
+
+_TERRAIN_VERTEX = """#version 150 core
+in vec2 position;
+in float pattern;
+out vec2 px;
+out float vertex_pattern;
+
+uniform WindowBlock
+{
+    mat4 projection;
+    mat4 view;
+} window;
+
+uniform float scale;
+
+void main()
+{
+    px = position * scale;
+    gl_Position = window.projection * window.view * vec4(px, 0.0, 1.0);
+    vertex_pattern = pattern;
+}
+"""
+
+# Each pattern in pixels from the map's origin: it keeps its size at every zoom and moves with
+# the map when it is dragged.
+_TERRAIN_FRAGMENT = """#version 150 core
+in vec2 px;
+in float vertex_pattern;
+out vec4 final_colors;
+
+float segment(vec2 p, vec2 a, vec2 b)
+{
+    vec2 pa = p - a;
+    vec2 ba = b - a;
+    float h = clamp(dot(pa, ba) / dot(ba, ba), 0.0, 1.0);
+    return length(pa - ba * h);
+}
+
+void main()
+{
+    int k = int(vertex_pattern + 0.5);
+    vec2 p = px;
+    if (k == 1) {
+        // dunes: staggered rows of low humps, pale sand over a dark shadow, grains between
+        float row = floor(p.y / 13.0);
+        float x = mod(p.x + mod(row, 2.0) * 13.0, 26.0);
+        float y = mod(p.y, 13.0);
+        float t = (x - 8.0) / 6.5;
+        float arc = y - 4.0 - 3.5 * (1.0 - t * t);
+        if (abs(t) <= 1.0 && arc > -0.2 && arc < 1.3) {
+            final_colors = vec4(0.98, 0.88, 0.56, 0.95);
+            return;
+        }
+        if (abs(t) <= 1.0 && arc > -1.6 && arc <= -0.2) {
+            final_colors = vec4(0.36, 0.22, 0.04, 0.9);
+            return;
+        }
+        if ((x > 18.0 && x < 19.5 && y > 9.0 && y < 10.5) || (x > 22.0 && x < 23.5 && y > 3.0 && y < 4.5)) {
+            final_colors = vec4(0.36, 0.22, 0.04, 0.8);
+            return;
+        }
+        discard;
+    }
+    if (k == 2) {
+        // snow: a white hatch, across the impassable land's
+        if (mod(p.x - p.y, 8.0) < 1.7) {
+            final_colors = vec4(1.0, 1.0, 1.0, 0.72);
+            return;
+        }
+        discard;
+    }
+    if (k == 3) {
+        // mountains: staggered rows of peaks, lit from the left: a pale face, a dark face,
+        // a dark outline
+        float row = floor(p.y / 15.0);
+        vec2 c = vec2(mod(p.x + mod(row, 2.0) * 11.0, 22.0), mod(p.y, 15.0));
+        float half_w = (12.0 - c.y) * 0.75;          // the peak: apex (11, 12), base y = 3
+        float dx = c.x - 11.0;
+        if (c.y >= 3.0 && c.y <= 12.0) {
+            float inside = half_w - abs(dx);
+            if (inside >= 0.0) {
+                if (inside < 1.1 || c.y < 4.0) {
+                    final_colors = vec4(0.1, 0.07, 0.04, 0.95);
+                } else if (dx < 0.0) {
+                    final_colors = vec4(0.93, 0.9, 0.84, 0.95);
+                } else {
+                    final_colors = vec4(0.45, 0.36, 0.27, 0.95);
+                }
+                return;
+            }
+        }
+        discard;
+    }
+    // any other terrain: a dark stipple
+    vec2 g = mod(p, 6.0);
+    if (g.x < 1.5 && g.y < 1.5) {
+        final_colors = vec4(0.1, 0.1, 0.1, 0.6);
+        return;
+    }
+    discard;
+}
+"""
+
+
+def terrain_program() -> Any:
+    """The shader of the terrain patterns: positions times a `scale` uniform, a pattern
+    number a vertex (PATTERNS)."""
+    return gl.current_context.create_program((_TERRAIN_VERTEX, "vertex"), (_TERRAIN_FRAGMENT, "fragment"))
+
+
+def pattern_code(name: str) -> float:
+    return PATTERNS.get(name, OTHER_PATTERN)
+
+
 # -- the polygons, on the GPU ----------------------------------------------------------------
 class _Polygons:
     """Every space's fill (one vertex list a space) and every border, built once in map
     units; drawn scaled by the view's size."""
 
-    def __init__(self, view: WorldView) -> None:
+    def __init__(self, view: WorldView, terrain: Mapping[str, Sequence[str]] | None = None) -> None:
         self.batch = pyglet.graphics.Batch()
         prog = gui_mesh.program()
 
@@ -108,8 +327,9 @@ class _Polygons:
 
         back = ScaledGroup(prog, scale, 0)
         fill_group = ScaledGroup(prog, scale, 1)
-        sea_lines = ScaledGroup(prog, scale, 2)
-        land_lines = ScaledGroup(prog, scale, 3)
+        terrain_group = ScaledGroup(terrain_program(), scale, 2)
+        sea_lines = ScaledGroup(prog, scale, 3)
+        land_lines = ScaledGroup(prog, scale, 4)
         self.fills: dict[str, Any] = {}
         self.colour: dict[str, Colour] = {}
         self.version = 0
@@ -136,6 +356,19 @@ class _Polygons:
                         if (qx, qy) != (px, py):
                             out += (px, py, qx, qy)
                         px, py = qx, qy
+        #: the terrain patterns over each space's ground (`map_terrain`): space -> pattern -> vertex list
+        self.patterns: dict[str, dict[str, Any]] = {}
+        for sid, names in (terrain or {}).items():
+            ground = view.geo.spaces.get(sid)
+            if ground is None:
+                continue
+            n = len(ground.vertices) // 2
+            for name in names:
+                if name in RING_PATTERNS:
+                    continue
+                self.patterns.setdefault(sid, {})[name] = terrain_group.program.vertex_list_indexed(
+                    n, gl.GL_TRIANGLES, ground.indices, self.batch, terrain_group, position=("f", ground.vertices),
+                    pattern=("f", (pattern_code(name),) * n))
         self.lines = []
         for pts, colour, group in ((sea_pts, SEA_EDGE, sea_lines), (land_pts, LAND_EDGE, land_lines)):
             n = len(pts) // 2
@@ -209,6 +442,12 @@ class WorldView:
         self._outline_group: ScaledGroup | None = None
         #: the map as last drawn, copied to the frame while nothing on it changes
         self.picture = gui_mesh.FrameCache()
+        #: the rules' view procedures, and the terrain patterns they give each space (read
+        #: once, with the polygons)
+        self.views: RuleViews | None = None
+        self.terrain: dict[str, tuple[str, ...]] = {}
+        #: the legend's rows as last drawn, by their words
+        self.legend_rows: list[str] = []
         #: whether to draw through `picture` (False: draw every shape every frame)
         self.cache = True
 
@@ -275,8 +514,11 @@ class WorldView:
               looks: Mapping[str, UnitLook] | None = None, show_ids: bool = False) -> WorldLayer:
         """The labels and counters of the visible part of the map and a margin around it;
         the polygons are built on the first call and kept."""
+        if self.views is None:
+            self.views = RuleViews(state.rules)
+            self.terrain = self.views.terrain(state, list(self.geo.spaces))
         if self.polygons is None:
-            self.polygons = _Polygons(self)
+            self.polygons = _Polygons(self, self.terrain)
         x0, y0, x1, y1 = self.visible_rect()
         mx, my = (x1 - x0) / 3, (y1 - y0) / 3
         return WorldLayer(self, state, colours, side_order, (x0 - mx, y0 - my, x1 + mx, y1 + my), looks=looks,
@@ -323,6 +565,109 @@ class WorldView:
         return build_turn_chart(game, colours, x, y, width, batch, groups, items)
 
 
+# -- the rules' marks and lines ------------------------------------------------------------------
+#: the prefix of a rule's mark among a space's marks
+RULE = "rule:"
+#: the smallest a rule's mark is drawn (its words must be read)
+RULE_MIN = 12.0
+LOSS: Colour = (200, 24, 24)
+TARGET_RED: Colour = (220, 34, 28)
+TARGET_PALE: Colour = (255, 246, 222)
+FLIGHT: Colour = (255, 222, 40)
+EDGE_DARK: Colour = (18, 18, 20)
+
+
+def rule_mark_width(kind: str, label: str, m: float) -> float:
+    """How wide a rule's mark `m` pixels tall is (`rule_mark`)."""
+    px = m * 0.68
+    words = text_width(label, px, True) if label else 0.0
+    if kind == "target":
+        return m + (words + m * 0.6 if label else 0.0)
+    return max(m * 1.2, words + m * 0.7)
+
+
+def _mark_width(what: str, arg: Any, m: float) -> float:
+    if what.startswith(RULE):
+        return rule_mark_width(what[len(RULE):], str(arg), max(m, RULE_MIN))
+    return m
+
+
+def _pill(mesh: Mesh, x: float, y: float, w: float, h: float, colour: Sequence[int]) -> None:
+    """A rounded bar, its left end at x, centred on y."""
+    r = h / 2
+    if w <= h:
+        mesh.circle(x + w / 2, y, r, colour)
+        return
+    mesh.rect(x + r, y - r, w - h, h, colour)
+    mesh.circle(x + r, y, r, colour)
+    mesh.circle(x + w - r, y, r, colour)
+
+
+def rule_mark(mesh: Mesh, text: GlyphText, kind: str, label: str, x: float, y: float, m: float) -> float:
+    """A rule's mark (`map_marks`) `m` pixels tall, its left end at x, centred on y: "loss"
+    a red badge with white words, "target" a red and white target and its words on a pale
+    bar, any other kind a pale badge. Returns its width."""
+    w = rule_mark_width(kind, label, m)
+    edge = max(1.0, m * 0.1)
+    px = m * 0.68
+    if kind == "target":
+        r = m / 2
+        if label:
+            _pill(mesh, x + r, y, w - r, m, EDGE_DARK)
+            _pill(mesh, x + r + edge, y, w - r - 2 * edge, m - 2 * edge, TARGET_PALE)
+            text.add(label, x + m + (w - m) / 2 - m * 0.05, y, px, (130, 12, 8, 255), bold=True)
+        cx = x + r
+        mesh.circle(cx, y, r, EDGE_DARK)
+        mesh.circle(cx, y, r - edge, TARGET_RED)
+        mesh.circle(cx, y, r * 0.64, (255, 255, 255))
+        mesh.circle(cx, y, r * 0.64 - edge, TARGET_RED)
+        mesh.circle(cx, y, max(1.0, r * 0.24), (255, 255, 255))
+        return w
+    fill, ink = (LOSS, (255, 255, 255, 255)) if kind == "loss" else (TARGET_PALE, (24, 24, 28, 255))
+    _pill(mesh, x, y, w, m, EDGE_DARK)
+    _pill(mesh, x + edge, y, w - 2 * edge, m - 2 * edge, fill)
+    text.add(label, x + w / 2, y, px, ink, bold=True)
+    return w
+
+
+def line_mark(mesh: Mesh, ax: float, ay: float, bx: float, by: float, kind: str, stop: float = 4.0) -> None:
+    """A rule's line (`map_lines`) from (ax, ay) to (bx, by), in pixels: dashed, dark edged,
+    a dot where it starts and an arrow that stops `stop` pixels short of where it ends."""
+    dx, dy = bx - ax, by - ay
+    d = math.hypot(dx, dy)
+    if d < 2 * stop + 6:
+        return
+    ux, uy = dx / d, dy / d
+    ex, ey = bx - ux * stop, by - uy * stop
+    length = d - stop
+    colour = FLIGHT if kind in ("flight", "") else (240, 240, 240)
+    head = 9.0
+    mesh.circle(ax, ay, 3.6, EDGE_DARK)
+    mesh.circle(ax, ay, 2.4, colour)
+    for width, c in ((4.0, EDGE_DARK), (2.0, colour)):
+        t = 3.0
+        while t < length - head:
+            t1 = min(t + 8.0, length - head)
+            mesh.line(ax + ux * t, ay + uy * t, ax + ux * t1, ay + uy * t1, width, c)
+            t = t1 + 5.0
+    nx, ny = -uy, ux
+    for grow, c in ((1.8, EDGE_DARK), (0.0, colour)):
+        tip = (ex + ux * grow, ey + uy * grow)
+        back = (ex - ux * (head + grow), ey - uy * (head + grow))
+        w = head * 0.55 + grow
+        mesh.triangle(tip, (back[0] + nx * w, back[1] + ny * w), (back[0] - nx * w, back[1] - ny * w), c)
+
+
+def ring_mark(mesh: Mesh, cx: float, cy: float, r: float) -> None:
+    """A small island's reef: a dashed ring of radius `r` round (cx, cy), in pixels."""
+    n = max(16, min(48, int(r * 1.2)))
+    for width, colour in ((3.4, EDGE_DARK), (1.6, (250, 250, 250))):
+        for i in range(0, n, 2):
+            a0, a1 = 2 * math.pi * i / n, 2 * math.pi * (i + 1) / n
+            mesh.line(cx + r * math.cos(a0), cy + r * math.sin(a0), cx + r * math.cos(a1), cy + r * math.sin(a1),
+                      width, colour)
+
+
 # -- laying out a space ---------------------------------------------------------------------------
 def _two_lines(name: str) -> list[str] | None:
     words = name.split()
@@ -353,10 +698,11 @@ Plan = tuple[tuple[float, float, float, float], float, list[str], float, bool, i
 
 
 def plan_space(boxes: Sequence[tuple[float, float, float, float]], s: float, name: str, bold: bool, two_lines: bool,
-               n_marks: int, n_stacks: int, n_owners: int) -> Plan | None:
+               n_marks: float, n_stacks: int, n_owners: int) -> Plan | None:
     """The best way to fit a space's name, marks and counters in one of its boxes (on the
     plane; `s` pixels a map unit): (the box in pixels, name px, name lines, mark px, one
-    counter a side?, columns, rows, counter height). None if nothing fits."""
+    counter a side?, columns, rows, counter height). None if nothing fits. `n_marks` is
+    the marks' width in marks (a rule's mark with words is wider than one)."""
     top_px = min(max(6.0 + s * 0.5, 8.0), 14.0)
     sizes = []
     px = top_px
@@ -440,6 +786,14 @@ class WorldLayer:
         self._mixed: dict[str, set[str]] = {}
         #: the tints drawn: (space, colour) -> [vertex list, how many of the window's tints use it]
         self._tints: dict[tuple[Any, ...], list[Any]] = {}
+        #: the rules' marks of each space (`map_marks`): space -> ((kind, text), ...)
+        self.rule_marks: dict[str, tuple[tuple[str, str], ...]] = {}
+        #: where each rule mark is drawn: space -> [(kind, text, (x, y, w, h))], pixels from the offset
+        self.mark_boxes: dict[str, list[tuple[str, str, tuple[float, float, float, float]]]] = {}
+        #: the rules' lines (`map_lines`), as drawn: (from, to, kind)
+        self.rule_lines: tuple[tuple[str, str, str], ...] = ()
+        self.line_group = gui_mesh.pixel_group(2)
+        self._line_lists: list[Any] = []
         if bounds is None:
             self.shown = list(view.geo.spaces)
         else:
@@ -559,6 +913,9 @@ class WorldLayer:
             for vl in built[1]:
                 vl.delete()
         self._built.clear()
+        for vl in self._line_lists:
+            vl.delete()
+        self._line_lists = []
 
     # -- what a space shows ---------------------------------------------------------------------
     def fill(self, state: GameState, sid: str, colours: SideColours) -> Colour:
@@ -576,8 +933,12 @@ class WorldLayer:
         if polygons is not None:
             for sid in self.view.geo.spaces:
                 polygons.paint(sid, self.fill(state, sid, colours))
+        views = self.view.views
+        self.rule_marks = views.marks(state) if views is not None else {}
+        lines = views.lines(state) if views is not None else ()
+        rebuilt: set[str] = set()
         for sid in self.shown:
-            key = self._key(state, sid)
+            key = (*self._key(state, sid), self.rule_marks.get(sid, ()))
             old = self._built.get(sid)
             if old is not None and old[0] == key:
                 continue
@@ -586,7 +947,35 @@ class WorldLayer:
                     vl.delete()
             self.names.pop(sid, None)
             self._built[sid] = self._build_space(sid, key, colours)
+            rebuilt.add(sid)
             self.version += 1
+        if lines != self.rule_lines or any(b in rebuilt for _, b, _ in lines):
+            self._build_lines(lines)
+
+    def _build_lines(self, lines: tuple[tuple[str, str, str], ...]) -> None:
+        """The rules' lines, from a space's label point to the mark drawn on the other (its
+        label point when it has none)."""
+        for vl in self._line_lists:
+            vl.delete()
+        self._line_lists = []
+        self.rule_lines = lines
+        self.version += 1
+        if not lines:
+            return
+        mesh = Mesh()
+        for a, b, kind in lines:
+            if a not in self.view.geo.spaces or b not in self.view.geo.spaces:
+                continue
+            ax, ay = self.view.world(a)
+            bx, by = self.view.world(b)
+            end = next((box for k, _, box in self.mark_boxes.get(b, ()) if k == "target"), None)
+            if end is not None:
+                x, y, w, h = end
+                bx, by = x + h / 2, y + h / 2
+            line_mark(mesh, ax, ay, bx, by, kind, stop=(end[3] / 2 + 1) if end is not None else 4.0)
+        vl = mesh.vertex_list(self.batch, self.line_group)
+        if vl is not None:
+            self._line_lists.append(vl)
 
     @staticmethod
     def _key(state: GameState, sid: str) -> Any:
@@ -645,18 +1034,39 @@ class WorldLayer:
             marks.append(("ipc", ipc, (0, 0, 0)))
         for o in factory_owners:
             marks.append(("factory", None, shade(colours.counter(o), 0.85) if o else gui_mesh.FACTORY))
+        rule = key[2]
+        marks += [(RULE + kind, label, (0, 0, 0)) for kind, label in rule]
 
         mesh, text = Mesh(), GlyphText()
         drawn: list[tuple[Any, ...]] = []
         self._mixed.pop(sid, None)
-        plan = plan_space(shape.boxes, s, name, not shape.land, shape.land, len(marks), len(stacks), len(owners))
+        self.mark_boxes.pop(sid, None)
+        rings = [p for p in self.view.terrain.get(sid, ()) if p in RING_PATTERNS]
+        if rings:
+            ring_mark(mesh, shape.label[0] * s, shape.label[1] * s,
+                      min(max(8.0, math.sqrt(shape.area) * s * 0.9 + 4.0), 18.0))
+        # the marks' room in the marks' row, in marks (a rule's mark is wider than one)
+        room = sum(_mark_width(what, arg, 12.0) / 12.0 for what, arg, _ in marks)
+        plan = plan_space(shape.boxes, s, name, not shape.land, shape.land, room, len(stacks), len(owners))
+        lx, ly = shape.label[0] * s, shape.label[1] * s
         if plan is None:
             # nothing fits inside (a small island): one mark a side at the label point
-            lx, ly = shape.label[0] * s, shape.label[1] * s
             self._stack_marks(mesh, sid, lx, ly, owners, colours, drawn, max(3.0, min(7.0, s * 1.2)))
         else:
             self._draw_plan(plan, mesh, text, sid, name, ink, not shape.land, marks, stacks, counts, owners,
                             colours, drawn)
+        if rule and (plan is None or not plan[3]):
+            # no room for the marks' row: the rules' marks are drawn all the same, small, over
+            # the label point (a target without its words)
+            m = RULE_MIN
+            shown = [(k, "" if k == "target" else t) for k, t in rule]
+            widths = [rule_mark_width(k, t, m) for k, t in shown]
+            x = lx - (sum(widths) + 2 * (len(shown) - 1)) / 2
+            y = ly + (m / 2 + 4 if plan is None and owners else 0.0)
+            for (k, t), w in zip(shown, widths, strict=True):
+                rule_mark(mesh, text, k, t, x, y, m)
+                self.mark_boxes.setdefault(sid, []).append((k, t, (x, y - m / 2, w, m)))
+                x += w + 2
         lists = []
         vl = mesh.vertex_list(self.batch, self.mesh_group)
         if vl is not None:
@@ -684,10 +1094,16 @@ class WorldLayer:
             top -= name_h + gap
         if mark_px:
             m = mark_px
-            mx = cx - (len(marks) * m + (len(marks) - 1) * 2) / 2 + m / 2
-            for what, arg, ring in marks:
-                gui_mesh.mark(mesh, text, what, arg, mx, top - m / 2, m, ring)
-                mx += m + 2
+            widths = [_mark_width(what, arg, m) for what, arg, _ in marks]
+            mx = cx - (sum(widths) + (len(marks) - 1) * 2) / 2
+            for (what, arg, ring), w in zip(marks, widths, strict=True):
+                if what.startswith(RULE):
+                    rm = max(m, RULE_MIN)
+                    rule_mark(mesh, text, what[len(RULE):], str(arg), mx, top - m / 2, rm)
+                    self.mark_boxes.setdefault(sid, []).append((what[len(RULE):], str(arg), (mx, top - m / 2 - rm / 2, w, rm)))
+                else:
+                    gui_mesh.mark(mesh, text, what, arg, mx + m / 2, top - m / 2, m, ring)
+                mx += w + 2
             top -= m + gap
         if not ch:
             if owners:
@@ -756,6 +1172,15 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
         rows.append(("impassable", ("hatch", IMPASSABLE)))
     if any(not view.geo.spaces[s].land for s in view.geo.spaces):
         rows.append(("sea zone", ("sea", None)))
+    # the rules' terrain, marks and lines (their words from `map_legend`)
+    words = view.views.legend(state) if view.views is not None else {}
+    used = list(dict.fromkeys(p for names in view.terrain.values() for p in names))
+    for name in sorted(used, key=lambda p: (list(PATTERNS).index(p) if p in PATTERNS else len(PATTERNS), p)):
+        rows.append((words.get(name, name), ("pattern", name)))
+    for kind, label in words.items():
+        if kind in used or kind in PATTERNS or kind in RING_PATTERNS:
+            continue
+        rows.append((label, ("line" if kind == "flight" else "rule", kind)))
     if any(sp.get("capital") for sp in spaces):
         rows.append(("capital", ("capital", powers[0] if powers else "")))
     if any(sp.get("victory_city") for sp in spaces):
@@ -771,6 +1196,7 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
     for kind in sorted((k for k in kinds_here if not is_factory(k, units)), key=lambda k: (order.get(k, len(order)), k)):
         if kind in looks:
             rows.append((kind, ("unit", kind)))
+    view.legend_rows = [label for label, _ in rows]
     row_h, pad, swatch, px = 18, 7, 36, 11.5
     note = "L: this legend   H: space ids   wheel: zoom   drag: pan"
     per_col = max(1, math.ceil(len(rows) / 3))
@@ -779,6 +1205,7 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
     width = max(pad * (len(cols) + 1) + sum(widths) + 10 * (len(cols) - 1), text_width(note, 10.5) + 2 * pad)
     height = pad * 2 + row_h * (per_col + 1)
     mesh, text = Mesh(), GlyphText()
+    patterns: list[tuple[float, float, float, float, float]] = []
     mesh.rect(x, y, width, height, (110, 116, 128))
     mesh.rect(x + 1, y + 1, width - 2, height - 2, (24, 26, 30, 240))
     text.add(note, x + pad, y + pad + row_h / 2, 10.5, (170, 174, 184, 255), anchor_x="left")
@@ -802,11 +1229,37 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
             elif what == "unit":
                 side = powers[0] if powers else ""
                 gui_mesh.counter(mesh, text, cx + 2, ty - 7, 14, colours.counter(side), looks[arg], None)
+            elif what == "pattern":
+                if arg in RING_PATTERNS:
+                    mesh.rect(cx, ty - 7, swatch - 1, 14, SEA)
+                    mesh.circle(cx + swatch / 2, ty, 2.5, NEUTRAL_LAND)
+                    ring_mark(mesh, cx + swatch / 2, ty, 6.0)
+                else:
+                    mesh.rect(cx, ty - 7, swatch - 1, 14, PATTERN_GROUND.get(arg, NEUTRAL_LAND))
+                    patterns.append((cx, ty - 7, swatch - 1, 14, pattern_code(arg)))
+            elif what == "rule":
+                label = {"loss": "-2", "target": ""}.get(arg, "1")
+                m = 13.0
+                rule_mark(mesh, text, arg, label, cx + (swatch - rule_mark_width(arg, label, m)) / 2, ty, m)
+            elif what == "line":
+                line_mark(mesh, cx - 2, ty - 3, cx + swatch + 2, ty + 3, arg, stop=0.0)
             ty -= row_h
         cx += w + pad + 10
     vl = mesh.vertex_list(batch, gui_mesh.pixel_group(10))
     items.append(vl)
-    items += text.vertex_lists(batch, pyglet.graphics.Group(order=11))
+    if patterns:
+        group = ScaledGroup(terrain_program(), lambda: 1.0, 11)
+        pos: list[float] = []
+        codes: list[float] = []
+        idx: list[int] = []
+        for px, py, pw, ph, code in patterns:
+            base = len(pos) // 2
+            pos += (px, py, px + pw, py, px + pw, py + ph, px, py + ph)
+            codes += (code,) * 4
+            idx += (base, base + 1, base + 2, base, base + 2, base + 3)
+        items.append(group.program.vertex_list_indexed(len(pos) // 2, gl.GL_TRIANGLES, idx, batch, group,
+                                                       position=("f", pos), pattern=("f", codes)))
+    items += text.vertex_lists(batch, pyglet.graphics.Group(order=12))
     return x, y, width, height
 
 
@@ -823,6 +1276,7 @@ def build_turn_chart(game: Any, colours: SideColours, x: float, y: float, width:
     bg, fg = groups
     logic = game.ruleset.logic
     rules = game.ruleset.rules
+    views = RuleViews(rules)
     income = None
     if hasattr(rules, "has_procedure") and rules.has_procedure("income"):
         income = rules.procedure("income")
@@ -861,6 +1315,16 @@ def build_turn_chart(game: Any, colours: SideColours, x: float, y: float, width:
                                            font_size=9.5, weight="bold" if bold else "normal", color=colour,
                                            batch=batch, group=fg))
         y -= row_h
+        # the rules' notes on the power (`power_notes`): what its next income loses, say
+        for note in views.notes(state, power):
+            label = pyglet.text.Label(note, x=round(x + cols[0]), y=round(y - 1), anchor_y="top", font_name=FONT,
+                                      font_size=8, color=NOTE, batch=batch, group=fg)
+            room = width - cols[0] - 4
+            while label.content_width > room and len(label.text) > 8:     # one line: the rest in the tooltips
+                keep = max(6, int(len(label.text) * room / label.content_width) - 2)
+                label.text = label.text[:keep].rstrip(" ,;:(") + "…"
+            items.append(label)
+            y -= label.content_height + 1
     # the phases of the turn, the current one marked
     phases = [p for p in structure.phases if p.when is None or _safe(p.when, state)]
     now = None if game.over else structure.phase(state).name

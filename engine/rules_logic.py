@@ -89,6 +89,17 @@ class RulesLogic(GameLogic):
             line += " | " + ", ".join(part for part in parts if part)
         return line
 
+    def describe_space(self, state: GameState, space: str) -> str:
+        """The engine's line on a space (its name, holder and pieces), followed by the rules'
+        `procedure space_notes(s: str) -> list[str]` where they have one (AARHE: its terrain,
+        the income it will lose and why, the air missions against it)."""
+        text = super().describe_space(state, space)
+        if self.rules.has_procedure("space_notes"):
+            notes = [str(n) for n in self.rules.procedure("space_notes")(state, space) if str(n)]
+            if notes:
+                text += "; " + "; ".join(notes)
+        return text
+
     def side_of(self, power: str) -> str:
         """The side a power plays on: the rules' `side_of` table or procedure, if they have
         one (five powers, two sides in Axis & Allies), else the power itself."""

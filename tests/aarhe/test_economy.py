@@ -105,7 +105,7 @@ def test_uk_convoy_raid_by_german_warships_but_not_transports() -> None:
     assert g.ipc("UK") == 128
     assert g.var("income_losses")["UK"] == ["UK income -2: convoy raid (2 German warships in sea zones 7, 8, 11, 12)"]
     # the status line shows the power to play what its collect income lost, and why
-    assert g.rs.logic.status(g.state) == ("Round 2, UK: purchase | IPCs: USSR 48, Germany 80, UK 128, Japan 30, US 42"
+    assert g.rs.logic.status(g.state) == ("Round 2, UK: purchase | IPCs: USSR 48, Germany 80, UK 128 (next income -2), Japan 30, US 42"
                                           " | UK income -2: convoy raid (2 German warships in sea zones 7, 8, 11, 12)")
 
 

@@ -301,3 +301,205 @@ def test_moving_the_mouse_over_lit_territories_does_not_redraw_the_map(world, ma
     win.select_space("Russia")                                     # the lights change: drawn again
     draw(win)
     assert win.map.picture.renders > renders
+
+
+# -- what AARHE adds: terrain, income losses, Lend-Lease, air missions ------------------------------
+SHOTS = ROOT / "docs" / "screenshots"
+
+
+def shots_dir(tmp_path: Path) -> Path:
+    out = SHOTS if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def walk(game: Game, power: str, step: str) -> None:
+    """End every step until it is `power`'s `step` (nobody attacks on the way)."""
+    structure = game.ruleset.structure
+    for _ in range(400):
+        if structure.power(game.state) == power and structure.step(game.state) == step:
+            return
+        assert game.decision is not None and game.decision.finish is not None, game.decision
+        game.play(game.decision.finish)
+    raise AssertionError(f"never reached {power}'s {step}")
+
+
+def option(game: Game, label: str):  # type: ignore[no-untyped-def]
+    assert game.decision is not None
+    found = [a for a in game.decision.options if a.label == label]
+    assert found, (label, [a.label for a in game.decision.options][:30])
+    return found[0]
+
+
+def zoom_on(win, sid: str, zoom: float) -> None:  # type: ignore[no-untyped-def]
+    win.map.fit(win.map_area())
+    win.map.zoom(zoom, win.map.screen(sid))
+    win.map.centre_on(sid)
+    win.refresh()
+
+
+def share(img, win, sid: str, test) -> float:  # type: ignore[no-untyped-def]
+    """The share of the pixels of `sid` on screen (sampled every 3, off the legend) for
+    which `test(rgb)` holds."""
+    s, (ox, oy) = win.map.size, win.map.offset
+    shape = win.map.geo.spaces[sid]
+    x0, y0, x1, y1 = shape.bbox
+    hits = total = 0
+    for px in range(int(x0 * s + ox), int(x1 * s + ox), 3):
+        for py in range(int(y0 * s + oy), int(y1 * s + oy), 3):
+            if win.in_map(px, py) and not win._inside(win.legend_rect, px, py) \
+                    and shape.contains((px - ox) / s, (py - oy) / s):
+                total += 1
+                hits += bool(test(pixel(img, px, py)))
+    assert total > 100, (sid, total)
+    return hits / total
+
+
+def pale_sand(c) -> bool:  # type: ignore[no-untyped-def]
+    return c[0] > 215 and c[1] > 190 and c[2] < 175
+
+
+def white(c) -> bool:  # type: ignore[no-untyped-def]
+    return min(c) > 180
+
+
+def test_aarhe_terrain_is_drawn_where_its_map_changes_put_it_and_lhtr_has_none(lhtr, make_window, tmp_path):
+    out = shots_dir(tmp_path)
+    game = Game(plugins.load("aarhe"), None, seed=1)
+    nobody = {"Allies": None, "Axis": None}                         # no person to play: nothing lit
+    win = make_window(game, computer=nobody, width=1400, height=880)
+    draw(win)
+    terrain = win.map.terrain
+    assert terrain["Libya"] == terrain["Persia"] == ("dunes",)
+    assert terrain["Karelia S.S.R."] == terrain["Alaska"] == ("snow",)
+    assert terrain["Caucasus"] == terrain["Norway"] == ("peaks",)
+    assert terrain["Wake Island"] == terrain["Okinawa"] == ("atoll",)
+    assert "Germany" not in terrain and "Russia" not in terrain and "SZ 5" not in terrain
+    # desert, snow and mountains are patterns over the ground; a small island is ringed
+    assert set(win.map.polygons.patterns) == {sid for sid, names in terrain.items() if names != ("atoll",)}
+    assert win.map.views.errors == []
+    rows = win.map.legend_rows
+    assert {"desert", "snow", "mountains", "small island", "IPCs lost at next income", "air mission target",
+            "mission aircraft's flight"} <= set(rows)
+    assert rows.index("sea zone") < rows.index("desert") < rows.index("snow") < rows.index("mountains")
+    zoom_on(win, "Libya", 4.0)
+    img = draw(win, out / "aarhe-terrain.png")
+    # in the deserts the dunes' pale sand shows on the holder's colour; in snow, a white hatch
+    assert share(img, win, "Libya", pale_sand) > 0.03 and share(img, win, "Anglo Egypt", pale_sand) > 0.03
+    assert share(img, win, "French West Africa", pale_sand) == 0           # no desert there
+    zoom_on(win, "Karelia S.S.R.", 4.0)
+    img = draw(win, out / "aarhe-terrain-north.png")
+    assert share(img, win, "Archangel", white) > 0.15                       # snow
+    assert share(img, win, "Caucasus", white) > 0.06                        # the peaks' lit faces
+    assert share(img, win, "Russia", white) < 0.04                          # only its marks and counters
+
+    # LHTR: the same map without terrain, as before
+    plain = Game(lhtr, None, seed=1)
+    win = make_window(plain, computer=nobody, width=1400, height=880)
+    draw(win)
+    zoom_on(win, "Libya", 4.0)
+    img = draw(win)
+    assert win.map.terrain == {} and win.map.polygons.patterns == {} and win.layer.rule_marks == {}
+    assert win.map.legend_rows[:8] == ["USSR", "Germany", "UK", "Japan", "US", "neutral", "impassable", "sea zone"]
+    assert "desert" not in win.map.legend_rows and "capital" in win.map.legend_rows
+    assert win.layer.rule_lines == ()
+    assert share(img, win, "Libya", pale_sand) == 0
+
+
+def test_an_air_mission_is_marked_on_its_target_until_flown_then_its_damage(make_window, tmp_path):
+    out = shots_dir(tmp_path)
+    game = Game(plugins.load("aarhe"), None, seed=1)
+    win = make_window(game, width=1400, height=880)
+    walk(game, "Germany", "declare_missions")
+    win.choose(option(game, "strategic bombing run on Russia with the Germany Bomber in Germany"))
+    win.choose(option(game, "counter air on Karelia S.S.R. with the Germany Fighter in Balkans"))
+    win.choose(option(game, "counter air on Karelia S.S.R. with the Germany Fighter in Eastern Europe"))
+    draw(win, out / "aarhe-missions-world.png")
+    layer = win.layer
+    assert layer.rule_marks == {"Russia": (("target", "SBR 1"),), "Karelia S.S.R.": (("target", "counter air 2"),)}
+    assert set(layer.rule_lines) == {("Germany", "Russia", "flight"), ("Balkans", "Karelia S.S.R.", "flight"),
+                                     ("Eastern Europe", "Karelia S.S.R.", "flight")}
+    # the target is drawn inside Russia, and the line ends at it
+    (kind, _, (x, y, w, h)), = layer.mark_boxes["Russia"]
+    s = win.map.size
+    assert kind == "target" and win.map.geo.spaces["Russia"].contains((x + h / 2) / s, (y + h / 2) / s)
+    zoom_on(win, "Eastern Europe", 2.6)
+    draw(win, out / "aarhe-missions.png")
+    assert "SBR 1" in win.layer.texts["Russia"]           # close enough in, with its words
+    # the text says it too: the status line (the terminal's) and the tooltip
+    assert "Germany 40 (air missions: counter air on Karelia S.S.R.; SBR on Russia)" in game.status()
+    assert win.status_label.text == game.status()
+    assert "Germany's air missions to fly: strategic bombing run (1 Bomber) on Russia" in win.describe("Russia")
+
+    # declared: the USSR sends no interceptors; flown: the AA gun misses, the bomber rolls a 5
+    win.choose(game.decision.finish)
+    while game.decision.kind == "choose":
+        win.choose(option(game, "no (more) interceptors") if "intercept" in game.decision.prompt
+                   else game.decision.options[-1])
+    walk(game, "Germany", "resolve_missions")
+    game.state.load_dice([6, 5])
+    win.choose(option(game, "resolve the air missions over Russia"))
+    win.refresh()
+    draw(win, out / "aarhe-raid-flown.png")
+    assert win.layer.rule_marks["Russia"] == (("loss", "-5"),)     # the target mark is gone
+    assert "-5" in win.layer.texts["Russia"]
+    assert not any(b == "Russia" for _, b, _ in win.layer.rule_lines)
+    assert "Germany's bombers take 5 from the income of Russia" in win.narration
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    assert "next income -5: Russia -5 (strategic bombing run)" in texts       # under the USSR, in the turn order
+    assert "income 19" in texts                                                # 24 less the damage
+    assert "USSR 24 (next income -5)" in game.status()
+    assert "USSR loses 5 IPCs: strategic bombing run (at its next collect income)" in win.describe("Russia")
+    # at the whole map the loss still shows, as a badge over Russia's label
+    win.map.fit(win.map_area())
+    win.refresh()
+    draw(win, out / "aarhe-raid-world.png")
+    (kind, label, (x, y, w, h)), = win.layer.mark_boxes["Russia"]
+    assert (kind, label) == ("loss", "-5") and h >= 12
+    assert win.map.geo.spaces["Russia"].contains((x + w / 2) / win.map.size, (y + h / 2) / win.map.size)
+
+
+def test_lend_lease_sent_is_shown_under_the_powers(make_window, tmp_path):
+    out = shots_dir(tmp_path)
+    game = Game(plugins.load("aarhe"), None, seed=1)
+    walk(game, "US", "lend_lease")
+    win = make_window(game, width=1400, height=880)
+    win.choose(option(game, "Lend-Lease: send 8 IPCs to USSR"))
+    draw(win)
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    assert "Lend-Lease this turn: USSR 8 so far" in texts                       # under the US
+    assert "Lend-Lease from the US this turn: 8 so far" in texts                # under the USSR
+    win.choose(option(game, "Lend-Lease: send 4 IPCs to UK"))                   # the cap: sent
+    assert game.ruleset.structure.step(game.state) != "lend_lease"
+    draw(win, out / "aarhe-lend-lease.png")
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    arrived = game.state.vars["lend_lease_arrived"]
+    assert arrived["USSR"][0] == 8 and arrived["UK"][0] == 4
+    words = {p: f"Lend-Lease from the US this turn: {a[0]} sent" + (f", {a[1]} arrived" if a[1] != a[0] else "")
+             for p, a in arrived.items()}
+    assert words["USSR"] in texts and words["UK"] in texts
+    assert "Lend-Lease this turn: USSR 8" in game.status()
+
+
+def test_a_view_procedure_that_fails_leaves_the_rest_of_the_map_drawn(make_window, tmp_path, caplog):
+    import json
+
+    mod = tmp_path / "broken-marks"
+    mod.mkdir()
+    (mod / "ruleset.json").write_text(json.dumps({"name": "broken-marks", "title": "AARHE, a mark that fails",
+                                                  "extends": "aarhe", "rules": ["marks.rules"]}))
+    (mod / "marks.rules").write_text('extends aarhe\n'
+                                     'override procedure map_marks() -> map[str, map[str, str]] {\n'
+                                     '    let none: list[str] = []\n'
+                                     '    return {"Russia": {"loss": none[2]}}\n'
+                                     '}\n')
+    game = Game(plugins.load(mod), None, seed=1)
+    win = make_window(game, width=1400, height=880)
+    draw(win)
+    assert win.layer.rule_marks == {}
+    assert len(win.map.views.errors) == 1 and win.map.views.errors[0].startswith("procedure `map_marks`: "), \
+        win.map.views.errors
+    assert "the map leaves out what procedure `map_marks`: " in caplog.text and "index out of range" in caplog.text
+    assert win.map.terrain["Libya"] == ("dunes",) and win.layer.texts["Russia"]     # the rest is drawn
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    assert any(t.startswith("next income -1: convoy raid -1") for t in texts)       # and the panel
