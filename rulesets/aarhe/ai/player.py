@@ -40,6 +40,7 @@ from typing import Any
 from engine.actions import Action, Decision
 from engine.pieces import Piece
 from engine.state import GameState
+from rulesets.aarhe.ai import layers
 from rulesets.aarhe.ai.odds import Odds, Slot, battle
 from rulesets.aarhe.ai.world import INF, View, bfs, paths
 
@@ -62,8 +63,10 @@ class Task:
 class Plan:
     key: PlanKey
     tasks: list[Task] = field(default_factory=list)
-    buys: list[str] = field(default_factory=list)
+    buys: list[Any] = field(default_factory=list)
     steps: int = 0
+    #: aircraft the combat plan wants (they fly no air mission)
+    busy: set[int] = field(default_factory=set)
 
     def pending(self) -> Task | None:
         for t in self.tasks:
@@ -138,7 +141,7 @@ class HeuristicPlayer:
     def _choose(self, rs: Any, state: GameState, decision: Decision) -> Action | None:
         if decision.kind == "choose":
             return self._question(rs, state, decision)
-        handler = self._STEPS.get(decision.kind)
+        handler = self._STEPS.get(decision.kind) or layers.STEPS.get(decision.kind)
         if handler is None:
             return None
         key = (state.turn, state.power_index, state.phase_index, state.step_index, decision.player)
@@ -159,31 +162,81 @@ class HeuristicPlayer:
     def _purchase(self, v: View, d: Decision, fresh: bool) -> Action | None:
         assert self.plan is not None
         buys = {o.get("kind"): o for o in d.options if o.kind == "buy"}
+        at_city = self.city_offers(v, d)
         if fresh:
-            self.plan.buys = self.shopping(v, [k for k in buys if isinstance(k, str)])
+            kinds = [k for k in buys if isinstance(k, str)]
+            self.plan.buys = self.shopping(v, kinds, at_city)
         money = v.state.resource(v.me, "ipc")
         while self.plan.buys:
             kind = self.plan.buys.pop(0)
+            if isinstance(kind, tuple):
+                # a unit raised at a city: the best city offered now, at its price now (a
+                # city's price may have risen with what was bought there)
+                k, _ = kind
+                offers = [(self._city_rank(v, c), c) for (kk, c), (o, pr, _) in at_city.items()
+                          if kk == k and pr <= money]
+                if offers:
+                    _, c = min(offers)
+                    return at_city[(k, c)][0]
+                if k in buys and v.call("price", k, v.me) <= money:
+                    return buys[k]
+                continue
             if kind in buys and v.call("price", kind, v.me) <= money:
                 return buys[kind]
         return d.finish
 
-    def shopping(self, v: View, kinds: list[str]) -> list[str]:
-        """What to buy this turn, in order."""
+    def city_offers(self, v: View, d: Decision) -> dict[tuple[str, str], tuple[Action, int, int]]:
+        """Units a layer has bought for a place, not at a factory (AARHE's infantry raised at
+        victory cities, `buy_at_city`): (kind, city) -> (the option, its price, the room the
+        city has), prices and room as the rules' own `city_price` and `city_room` give them."""
+        out: dict[tuple[str, str], tuple[Action, int, int]] = {}
+        if not (v.rules.has_procedure("city_price") and v.rules.has_procedure("city_room")):
+            return out
+        for o in d.options:
+            if o.kind != "buy_at_city":
+                continue
+            k, c = o.get("kind"), o.get("city")
+            if not isinstance(k, str) or not isinstance(c, str):
+                continue
+            out[(k, c)] = (o, int(v.call("city_price", k, v.me, c)), max(0, int(v.call("city_room", c, v.me))))
+        return out
+
+    def _city_rank(self, v: View, city: str) -> tuple[float, int, str]:
+        """Where a unit raised at a city is best bought: where the threat most exceeds the
+        defence, then nearest the front."""
+        short = v.threat().get(city, 0.0) - v.defence_at(city)
+        return (-short, min(v.front_dist(city), 99), city)
+
+    def shopping(self, v: View, kinds: list[str],
+                 at_city: dict[tuple[str, str], tuple[Action, int, int]] | None = None) -> list[Any]:
+        """What to buy this turn, in order: a kind bought at a factory, or (kind, None) for
+        one raised at a city (the city chosen when it is bought)."""
         me = v.me
         money = v.state.resource(me, "ipc")
+        at_city = at_city or {}
         price = {k: int(v.call("price", k, me)) for k in kinds}
+        # units raised at cities: their cheapest price now, and each city's room
+        city_price: dict[str, int] = {}
+        city_room: dict[str, int] = {}
+        for (k, c), (_, pr, r) in at_city.items():
+            if r <= 0:
+                continue
+            city_price[k] = min(pr, city_price.get(k, pr))
+            city_room[c] = r
+        for k, pr in city_price.items():
+            price[k] = min(pr, price.get(k, pr))
         types = v.types
         factories = list(v.call("factories_of", me))
         room = sum(max(0, int(v.call("room_at", f))) for f in factories)
-        if room <= 0 or money <= 0:
+        city_slots = {k: sum(r for (kk, c), (_, _, r) in at_city.items() if kk == k and r > 0) for k in city_price}
+        if (room <= 0 and not any(city_slots.values())) or money <= 0:
             return []
 
         def ok(k: str) -> bool:
             t = types[k]
             return price[k] > 0 and "factory" not in t.tags
 
-        land = [k for k in kinds if ok(k) and "land" in types[k].tags and types[k].move > 0
+        land = [k for k in price if ok(k) and "land" in types[k].tags and types[k].move > 0
                 and (types[k].attack > 0 or types[k].defence > 0)]
         if not land:
             return []
@@ -191,17 +244,25 @@ class HeuristicPlayer:
         supporters = [k for k in land if types[k].supports > 0]
         supported = [k for k in land if "supported" in types[k].tags]
         attacker = max(land, key=lambda k: (types[k].attack / price[k], types[k].move, -price[k]))
-        plan: list[str] = []
+        plan: list[Any] = []
         budget = money
 
         def buy(k: str) -> bool:
             nonlocal budget, room
-            if room <= 0 or price[k] > budget:
+            if k in city_slots and city_slots[k] > 0 and city_price[k] <= budget:
+                plan.append((k, None))
+                budget -= city_price[k]
+                city_slots[k] -= 1
+                return True
+            if room <= 0 or k not in kinds or int(v.call("price", k, me)) > budget:
                 return False
             plan.append(k)
-            budget -= price[k]
+            budget -= int(v.call("price", k, me))
             room -= 1
             return True
+
+        def slots_left() -> bool:
+            return room > 0 or any(n > 0 for n in city_slots.values())
 
         threat = v.threat()
         cap = v.capital()
@@ -231,7 +292,7 @@ class HeuristicPlayer:
         i = 0
         misses = 0
         cheapest = min(price[k] for k in land)
-        while room > 0 and budget >= cheapest and misses < len(pattern):
+        while slots_left() and budget >= cheapest and misses < len(pattern):
             if buy(pattern[i % len(pattern)]):
                 misses = 0
             else:
@@ -240,7 +301,7 @@ class HeuristicPlayer:
         # money left over with no room: better units instead of cheaper ones
         if budget > 0 and room <= 0:
             for j, k in enumerate(plan):
-                if k == defender and attacker != defender and price[attacker] - price[k] <= budget:
+                if k == defender and attacker != defender and attacker in kinds and price[attacker] - price[k] <= budget:
                     budget -= price[attacker] - price[k]
                     plan[j] = attacker
         return plan
@@ -288,6 +349,9 @@ class HeuristicPlayer:
 
     # -- mobilize -------------------------------------------------------------------------------
     def _mobilize(self, v: View, d: Decision, fresh: bool) -> Action | None:
+        burn = layers.scorch(self, v, d)
+        if burn is not None:
+            return burn
         best, best_score = None, -math.inf
         threat = v.threat()
         for o in d.options:
@@ -903,6 +967,16 @@ class HeuristicPlayer:
         move, args = task[1], task[2]
         choices = {o.get("choice"): o for o in d.options}
         v = View(rs, state, d.player)
+        ints = all(isinstance(c, int) and not isinstance(c, bool) for c in choices)
+        step = rs.structure.step(state)
+        if step == "declare_missions" and ints and move == "finish":
+            return layers.commit_question(self, v, d, choices)
+        if step == "resolve_missions" and ints and all(c in state.pieces for c in choices):
+            # casualties of an air mission: the rules list them cheapest first
+            return d.options[0]
+        if all(isinstance(c, str) and c in v.geo.land_set for c in choices) and move == "fight":
+            # aircraft leaving a fallen territory: where they are safest
+            return choices[min(choices, key=lambda s: (v.threat().get(s, 0.0) - v.defence_at(s), s))]
         if move == "go" and args:
             return self._step_question(v, d, args[0], choices)
         if move == "land" and args:
