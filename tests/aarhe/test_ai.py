@@ -9,7 +9,7 @@ import pytest
 
 from clients.players import RandomPlayer
 from engine import flow
-from engine.actions import Action
+from engine.actions import Action, Decision
 from rulesets.aarhe.ai import HeuristicPlayer
 from tests.aarhe.play import Play, aarhe, at_aarhe, new
 
@@ -28,8 +28,16 @@ def run_step(g: Play, ai: HeuristicPlayer, step: str, power: str | None = None) 
     return taken
 
 
+class Strict(HeuristicPlayer):
+    """The heuristic that raises rather than fall back on a decision's finish or a random
+    option: what it answers here, it answered by its own policy."""
+
+    def fallback(self, decision: Decision) -> Action:
+        raise AssertionError(f"the heuristic has no answer of its own to `{decision.kind}`: {decision.prompt}")
+
+
 def heuristic() -> HeuristicPlayer:
-    return HeuristicPlayer(0, debug=True)      # debug: it raises rather than falls back
+    return Strict(0, debug=True)      # debug: it raises rather than hides a slip
 
 
 # -- Lend-Lease -------------------------------------------------------------------------------------

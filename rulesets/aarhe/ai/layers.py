@@ -432,8 +432,14 @@ def scorch(ai: HeuristicPlayer, v: View, d: Decision) -> Action | None:
     return None
 
 
+def resolve_missions(ai: HeuristicPlayer, v: View, d: Decision, fresh: bool) -> Action | None:
+    """The order of the missions' territories changes nothing it weighs: all of them."""
+    return d.finish
+
+
 STEPS = {
     "lend_lease": lend_lease,
+    "resolve_missions": resolve_missions,
     "naval_repair": naval_repair,
     "declare_missions": declare_missions,
     "declare_sea_attacks": declare_sea_attacks,

@@ -962,15 +962,16 @@ class HeuristicPlayer:
     # -- questions in the middle of the rules ------------------------------------------------------
     def _question(self, rs: Any, state: GameState, d: Decision) -> Action | None:
         task = state.task
+        choices = {o.get("choice"): o for o in d.options}
+        ints = all(isinstance(c, int) and not isinstance(c, bool) for c in choices)
+        step = rs.structure.step(state)
+        if step == "declare_missions" and ints and task:
+            # the defenders' aircraft against the missions, asked when the declarations end
+            return layers.commit_question(self, View(rs, state, d.player), d, choices)
         if not task or task[0] != "move" or len(task) < 3:
             return None
         move, args = task[1], task[2]
-        choices = {o.get("choice"): o for o in d.options}
         v = View(rs, state, d.player)
-        ints = all(isinstance(c, int) and not isinstance(c, bool) for c in choices)
-        step = rs.structure.step(state)
-        if step == "declare_missions" and ints and move == "finish":
-            return layers.commit_question(self, v, d, choices)
         if step == "resolve_missions" and ints and all(c in state.pieces for c in choices):
             # casualties of an air mission: the rules list them cheapest first
             return d.options[0]
