@@ -40,8 +40,9 @@ def option(v: View, name: str, default: Any) -> Any:
 
 def mean_of(v: View, proc: str, u: Piece, post: Any = None) -> float:
     """What the rules' procedure `proc(u)`, which rolls dice, gives on average: played on a
-    copy of the game with private dice (the game's own dice are not touched)."""
-    key = (proc, u.kind, u.owner, v.state.turn, post is not None)
+    copy of the game with private dice (the game's own dice are not touched). Worked out once
+    a turn for each kind and owner (a technology may change it from one turn to the next)."""
+    key = (id(v.rules), proc, u.kind, u.owner, v.state.turn, v.state.power_index, post is not None)
     cache = _MEANS
     if key in cache:
         return cache[key]
@@ -54,7 +55,7 @@ def mean_of(v: View, proc: str, u: Piece, post: Any = None) -> float:
         r = int(fn(scratch, u))
         total += post(r) if post is not None else r
         scratch.events.clear()
-    if len(cache) > 4000:
+    if len(cache) > 256:
         cache.clear()
     cache[key] = total / SAMPLES
     return cache[key]
@@ -81,7 +82,7 @@ def lend_lease(ai: HeuristicPlayer, v: View, d: Decision, fresh: bool) -> Action
         if isinstance(to, str) and isinstance(n, int):
             most[to] = max(most.get(to, 0), n)
     money = v.state.resource(v.me, "ipc")
-    spare = money - defence_cost(v, v.me)
+    spare = money - defence_cost(v, v.me, ai.HOLD_CAPITAL)
     if spare <= 0 or not most:
         return d.finish
 
@@ -99,13 +100,14 @@ def lend_lease(ai: HeuristicPlayer, v: View, d: Decision, fresh: bool) -> Action
     return d.finish
 
 
-def defence_cost(v: View, p: str) -> int:
-    """IPCs `p` needs to buy the defence its capital lacks against the threat to it."""
+def defence_cost(v: View, p: str, hold: float) -> int:
+    """IPCs `p` needs to buy the defence its capital lacks against `hold` times the threat
+    to it."""
     pv = View(v.rs, v.state, p)
     cap = pv.capital()
     if cap not in pv.geo.land_set:
         return 0
-    short = pv.threat().get(cap, 0.0) * 1.3 - pv.defence_at(cap)
+    short = pv.threat().get(cap, 0.0) * hold - pv.defence_at(cap)
     if short <= 0:
         return 0
     best = None

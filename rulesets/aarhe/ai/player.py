@@ -23,10 +23,17 @@ answers the phase's one-step-at-a-time decisions from that plan:
 * mobilize: land units at the factory nearest the front or most threatened, ships in the
   zone its transports sail from.
 
+A layer's units bought for a place (AARHE's infantry raised at victory cities, at the rules'
+`city_price`) are bought like any other, at the city most short of defence; the other
+decisions AARHE adds (Lend-Lease, naval repair, air missions and the defenders' answers to
+them, declared sea attacks, air reinforcement, moving and destroying industrial complexes)
+are answered in layers.py.
+
 It never names a unit type: what a unit is and does comes from its stats and tags. It may
-name the lhtr rules' step, move and procedure names. A decision it does not know (a layer's
-new step or question) gets the decision's marked finish or a random legal option, and
-anything that goes wrong inside falls back the same way, so it always answers legally.
+name the lhtr and aarhe rules' step, move and procedure names. A decision it does not know
+(another layer's new step or question) gets the decision's marked finish or a random legal
+option, and anything that goes wrong inside falls back the same way, so it always answers
+legally.
 """
 
 from __future__ import annotations
