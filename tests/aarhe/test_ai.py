@@ -5,6 +5,11 @@ fight, repairs its ships, and every answer it gives is one the rules offered."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from clients.players import RandomPlayer
@@ -216,3 +221,29 @@ def test_every_decision_it_answers_in_aarhe_is_an_option(seed: int) -> None:
             state, d = flow.apply(rs, state, a)
         if sides == ("Axis", "Allies"):
             assert {"buy_at_city", "send", "attack"} <= moves
+
+
+# -- against the random player ----------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def benchmark(*args: str) -> dict:
+    done = subprocess.run([sys.executable, "benchmarks/ai_vs_random.py", "aarhe", *args, "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=3600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_benchmark_counts_the_aarhe_decisions_the_heuristic_took() -> None:
+    figures = benchmark("--games", "1", "--side", "Allies", "--max-turns", "1")
+    taken = figures["taken"]
+    assert taken["lend_lease"]["send"]["games"] == 1                    # the US sent Lend-Lease
+    assert taken["purchase"]["buy_at_city"]["times"] > 0
+    assert set(taken["declare_missions"]) <= {"fly_mission", "finish"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("side", ["Axis", "Allies"])
+def test_the_heuristic_wins_nine_aarhe_games_in_ten_against_random(side: str) -> None:
+    figures = benchmark("--games", "100", "--side", side)
+    assert figures["games"] == 100 and figures["win_rate"] >= 0.9, figures
