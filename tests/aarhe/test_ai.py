@@ -180,6 +180,32 @@ def test_the_defender_sends_its_fighters_up_against_an_unescorted_bombing_run() 
     assert g.var("defence_role") == {answered[0]: "sbr"}
 
 
+# -- battle odds under AARHE's rules -----------------------------------------------------------------------
+def test_its_battle_odds_count_air_combat_and_aa_dice_per_gun() -> None:
+    """AARHE's aircraft fight each other at their air-combat values too, and an AA gun rolls
+    for at most so many aircraft: the odds the heuristic attacks by follow both."""
+    from rulesets.aarhe.ai.world import View
+    from tests.lhtr.play import situation
+
+    pieces = [("Fighter", "Germany", "Eastern Europe", 2), ("Infantry", "USSR", "Belorussia", 1),
+              ("Fighter", "USSR", "Belorussia", 2), ("Infantry", "Germany", "Eastern Europe", 2)]
+    odds = {}
+    for name, (g, _) in {"lhtr": situation("Germany", pieces, control={"Belorussia": "USSR"}),
+                         "aarhe": at_aarhe("Germany", pieces, control={"Belorussia": "USSR"})}.items():
+        v = View(g.rs, g.state, "Germany")
+        odds[name] = heuristic().odds(v, v.at["Eastern Europe"], "Belorussia")
+    assert odds["aarhe"].att_loss > odds["lhtr"].att_loss and odds["aarhe"].def_loss > odds["lhtr"].def_loss
+    # four fighters over one AA gun: LHTR rolls four dice, AARHE at most aa_dice_per_gun
+    pieces = [("Fighter", "Germany", "Eastern Europe", 4), ("Infantry", "Germany", "Eastern Europe", 1),
+              ("AAGun", "USSR", "Belorussia", 1), ("Infantry", "USSR", "Belorussia", 1)]
+    loss = {}
+    for name, (g, _) in {"lhtr": situation("Germany", pieces, control={"Belorussia": "USSR"}),
+                         "aarhe": at_aarhe("Germany", pieces, control={"Belorussia": "USSR"}, aa_dice_per_gun=1)}.items():
+        v = View(g.rs, g.state, "Germany")
+        loss[name] = heuristic().odds(v, v.at["Eastern Europe"], "Belorussia").att_loss
+    assert loss["aarhe"] < loss["lhtr"]
+
+
 # -- sea attacks and naval repair ------------------------------------------------------------------------
 @pytest.mark.parametrize("ships, attacks", [(4, True), (1, False)])
 def test_it_declares_a_sea_attack_only_at_good_odds(ships: int, attacks: bool) -> None:

@@ -647,6 +647,16 @@ class HeuristicPlayer:
         fighting = [u for u in attackers if v.fights_in(u, where)]
         a_vals = list(v.call("attack_values", fighting)) if fighting else []
         d_vals = list(v.call("defence_values", defs)) if defs else []
+        if "air_combat" in v.rules.stats:
+            # a layer's air combat (AARHE): while both sides have aircraft, each fires at its
+            # air-combat value too, counted here as more hits a round
+            air_a = [i for i, u in enumerate(fighting) if "air" in v.tags(u)]
+            air_d = [i for i, u in enumerate(defs) if "air" in v.tags(u)]
+            if air_a and air_d:
+                for i in air_a:
+                    a_vals[i] += int(v.t(fighting[i]).stats.get("air_combat", 0) or 0)
+                for i in air_d:
+                    d_vals[i] += int(v.t(defs[i]).stats.get("air_combat", 0) or 0)
         att = slots(v, fighting, a_vals, need_land)
         dfn = slots(v, defs, d_vals, False)
         key = (att, dfn, need_land)
@@ -655,7 +665,13 @@ class HeuristicPlayer:
             o = self._odds[key] = battle(att, dfn, need_land)
         if need_land and any("aa" in v.tags(p) for p in v.enemy_at(where)):
             aa = min(int(v.options.get("aa_hit", 1)), 6) / 6.0
-            loss = sum(v.t(u).cost * aa for u in fighting if "air" in v.tags(u))
+            planes = [u for u in fighting if "air" in v.tags(u)]
+            if planes and v.rules.has_procedure("aa_dice"):
+                # a layer that limits the dice (AARHE: so many a gun), cheapest planes lost first
+                dice = int(v.call("aa_dice", where, len(planes)))
+                loss = layers.cheapest_first([float(v.t(u).cost) for u in planes], dice * aa)
+            else:
+                loss = sum(v.t(u).cost * aa for u in planes)
             o = Odds(o.win, o.clear, o.lose, o.att_loss + loss, o.def_loss, o.att_left)
         return o
 
