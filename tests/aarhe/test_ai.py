@@ -273,3 +273,11 @@ def test_the_benchmark_counts_the_aarhe_decisions_the_heuristic_took() -> None:
 def test_the_heuristic_wins_nine_aarhe_games_in_ten_against_random(side: str) -> None:
     figures = benchmark("--games", "100", "--side", side)
     assert figures["games"] == 100 and figures["win_rate"] >= 0.9, figures
+
+
+@pytest.mark.parametrize("side", ["Axis", "Allies"])
+def test_its_aircraft_land_after_missions_and_battles_in_aarhe(side: str) -> None:
+    from tests.lhtr.test_ai import play_rounds
+
+    state, fought = play_rounds(side, seed=3, rounds=3, ruleset=aarhe())    # checks every landing
+    assert fought > 0

@@ -886,7 +886,7 @@ class HeuristicPlayer:
     def plan_landings(self, v: View, planes: list[Piece], need: dict[str, float]) -> list[Task]:
         geo = v.geo
         tasks: list[Task] = []
-        friendly = set(v.state.vars.get("friendly_at_start") or ())
+        friendly = self._land_places(v)
         room: dict[str, int] = {}
         for z in geo.sea:
             if any(int(v.t(p).carrier_capacity) > 0 and p.owner in v.friends for p in v.at.get(z, ())):
@@ -898,7 +898,7 @@ class HeuristicPlayer:
             spots = []
             for s in ps:
                 if s in geo.land_set:
-                    if s in friendly and v.is_friendly_land(s):
+                    if s in friendly:
                         spots.append(s)
                 elif "lands_on_carrier" in tags and s in room:
                     free_room = room[s] + (1 if s == u.space else 0)
@@ -1045,11 +1045,19 @@ class HeuristicPlayer:
             return choices[u.space]
         return None
 
+    def _land_places(self, v: View) -> set[str]:
+        """The land where the power's aircraft may end the turn: the rules' own
+        `landing_places` (a layer may bar some: AARHE's xenophobia and Axis co-operation),
+        else what its side held when the turn began."""
+        if v.rules.has_procedure("landing_places"):
+            return {s for s in v.call("landing_places", v.me, False) if s in v.geo.land_set}
+        return {s for s in v.state.vars.get("friendly_at_start") or () if v.is_friendly_land(s)}
+
     def _landed(self, v: View, u: Piece) -> bool:
         """Is the aircraft where it may end the turn?"""
         here = u.space
         if here in v.geo.land_set:
-            return here in set(v.state.vars.get("friendly_at_start") or ()) and v.is_friendly_land(here)
+            return here in self._land_places(v)
         return "lands_on_carrier" in v.tags(u) and int(v.call("carrier_room", here, v.me)) >= 0
 
     def _land_anyhow(self, v: View, u: Piece, choices: dict[Any, Action]) -> Action | None:
