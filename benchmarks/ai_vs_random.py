@@ -10,7 +10,9 @@ Game i has seed SEED + i for the dice; the computer player gets seed SEED + i an
 player `random.Random(SEED + i + 1_000_003)`. A game is won when the side ends with more of
 the standing than any other side (a tie is a draw). Prints wins, draws, losses, the win rate
 with its 95% confidence interval (Wilson), how many games the rules ended sooner (a victory)
-and the rounds played on average, and the seconds (CPU) per game and in all.
+and the rounds played on average, the seconds (CPU) per game and in all, and what the computer
+player did with each kind of decision (`taken`: for each step, how often it played each move,
+and in how many games it played it at least once).
 """
 
 from __future__ import annotations
@@ -60,18 +62,22 @@ def play(rs: Any, factory: Any, side: str, seed: int, rounds: int, scenario: str
     decision = flow.start(rs, state)
     actions = 0
     thinking = 0.0
+    taken: dict[str, dict[str, int]] = {}
     while decision is not None and state.turn <= rounds:
         if rs.logic.side_of(decision.player) == side:
             t0 = time.process_time()
             action = computer.choose(rs, state, decision)
             thinking += time.process_time() - t0
+            if decision.kind != "choose":
+                moves = taken.setdefault(decision.kind, {})
+                moves[action.kind] = moves.get(action.kind, 0) + 1
         else:
             action = rng.choice(decision.options)
         state, decision = flow.apply(rs, state, action)
         actions += 1
     winner, standing = judge(rs, state)
     return {"seed": seed, "winner": winner, "standing": standing, "actions": actions, "turn": state.turn,
-            "thinking_s": thinking, "ended": state.result is not None}
+            "thinking_s": thinking, "ended": state.result is not None, "taken": taken}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -113,6 +119,13 @@ def main(argv: list[str] | None = None) -> int:
                   f"{g['thinking_s']:.2f}s thinking", file=sys.stderr)
     cpu = time.process_time() - t0
     lo, hi = wilson(wins, args.games)
+    taken: dict[str, dict[str, dict[str, int]]] = {}
+    for g in games:
+        for step, moves in g["taken"].items():
+            for move, n in moves.items():
+                t = taken.setdefault(step, {}).setdefault(move, {"times": 0, "games": 0})
+                t["times"] += n
+                t["games"] += 1
     figures = {
         "ruleset": rs.name,
         "player": name,
@@ -133,6 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         "not_won": [{"seed": g["seed"], "winner": g["winner"], "standing": g["standing"]}
                     for g in games if g["winner"] != side],
+        "taken": [f"{step}: " + ", ".join(f"{move} {t['times']}x in {t['games']} games" for move, t in sorted(moves.items()))
+                  for step, moves in sorted(taken.items())] if not args.json else
+                 {step: dict(sorted(moves.items())) for step, moves in sorted(taken.items())},
     }
     randplay.report(figures, args.json, ["ruleset", "player", "side", "games", "rounds", "wins", "draws",
                                          "losses", "win_rate", "ci95_low", "ci95_high", "ended_by_result", "mean_rounds",

@@ -23,10 +23,17 @@ answers the phase's one-step-at-a-time decisions from that plan:
 * mobilize: land units at the factory nearest the front or most threatened, ships in the
   zone its transports sail from.
 
+A layer's units bought for a place (AARHE's infantry raised at victory cities, at the rules'
+`city_price`) are bought like any other, at the city most short of defence; the other
+decisions AARHE adds (Lend-Lease, naval repair, air missions and the defenders' answers to
+them, declared sea attacks, air reinforcement, moving and destroying industrial complexes)
+are answered in layers.py.
+
 It never names a unit type: what a unit is and does comes from its stats and tags. It may
-name the lhtr rules' step, move and procedure names. A decision it does not know (a layer's
-new step or question) gets the decision's marked finish or a random legal option, and
-anything that goes wrong inside falls back the same way, so it always answers legally.
+name the lhtr and aarhe rules' step, move and procedure names. A decision it does not know
+(another layer's new step or question) gets the decision's marked finish or a random legal
+option, and anything that goes wrong inside falls back the same way, so it always answers
+legally.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from typing import Any
 from engine.actions import Action, Decision
 from engine.pieces import Piece
 from engine.state import GameState
+from rulesets.aarhe.ai import layers
 from rulesets.aarhe.ai.odds import Odds, Slot, battle
 from rulesets.aarhe.ai.world import INF, View, bfs, paths
 
@@ -62,8 +70,10 @@ class Task:
 class Plan:
     key: PlanKey
     tasks: list[Task] = field(default_factory=list)
-    buys: list[str] = field(default_factory=list)
+    buys: list[Any] = field(default_factory=list)
     steps: int = 0
+    #: aircraft the combat plan wants (they fly no air mission)
+    busy: set[int] = field(default_factory=set)
 
     def pending(self) -> Task | None:
         for t in self.tasks:
@@ -138,7 +148,7 @@ class HeuristicPlayer:
     def _choose(self, rs: Any, state: GameState, decision: Decision) -> Action | None:
         if decision.kind == "choose":
             return self._question(rs, state, decision)
-        handler = self._STEPS.get(decision.kind)
+        handler = self._STEPS.get(decision.kind) or layers.STEPS.get(decision.kind)
         if handler is None:
             return None
         key = (state.turn, state.power_index, state.phase_index, state.step_index, decision.player)
@@ -159,31 +169,81 @@ class HeuristicPlayer:
     def _purchase(self, v: View, d: Decision, fresh: bool) -> Action | None:
         assert self.plan is not None
         buys = {o.get("kind"): o for o in d.options if o.kind == "buy"}
+        at_city = self.city_offers(v, d)
         if fresh:
-            self.plan.buys = self.shopping(v, [k for k in buys if isinstance(k, str)])
+            kinds = [k for k in buys if isinstance(k, str)]
+            self.plan.buys = self.shopping(v, kinds, at_city)
         money = v.state.resource(v.me, "ipc")
         while self.plan.buys:
             kind = self.plan.buys.pop(0)
+            if isinstance(kind, tuple):
+                # a unit raised at a city: the best city offered now, at its price now (a
+                # city's price may have risen with what was bought there)
+                k, _ = kind
+                offers = [(self._city_rank(v, c), c) for (kk, c), (o, pr, _) in at_city.items()
+                          if kk == k and pr <= money]
+                if offers:
+                    _, c = min(offers)
+                    return at_city[(k, c)][0]
+                if k in buys and v.call("price", k, v.me) <= money:
+                    return buys[k]
+                continue
             if kind in buys and v.call("price", kind, v.me) <= money:
                 return buys[kind]
         return d.finish
 
-    def shopping(self, v: View, kinds: list[str]) -> list[str]:
-        """What to buy this turn, in order."""
+    def city_offers(self, v: View, d: Decision) -> dict[tuple[str, str], tuple[Action, int, int]]:
+        """Units a layer has bought for a place, not at a factory (AARHE's infantry raised at
+        victory cities, `buy_at_city`): (kind, city) -> (the option, its price, the room the
+        city has), prices and room as the rules' own `city_price` and `city_room` give them."""
+        out: dict[tuple[str, str], tuple[Action, int, int]] = {}
+        if not (v.rules.has_procedure("city_price") and v.rules.has_procedure("city_room")):
+            return out
+        for o in d.options:
+            if o.kind != "buy_at_city":
+                continue
+            k, c = o.get("kind"), o.get("city")
+            if not isinstance(k, str) or not isinstance(c, str):
+                continue
+            out[(k, c)] = (o, int(v.call("city_price", k, v.me, c)), max(0, int(v.call("city_room", c, v.me))))
+        return out
+
+    def _city_rank(self, v: View, city: str) -> tuple[float, int, str]:
+        """Where a unit raised at a city is best bought: where the threat most exceeds the
+        defence, then nearest the front."""
+        short = v.threat().get(city, 0.0) - v.defence_at(city)
+        return (-short, min(v.front_dist(city), 99), city)
+
+    def shopping(self, v: View, kinds: list[str],
+                 at_city: dict[tuple[str, str], tuple[Action, int, int]] | None = None) -> list[Any]:
+        """What to buy this turn, in order: a kind bought at a factory, or (kind, None) for
+        one raised at a city (the city chosen when it is bought)."""
         me = v.me
         money = v.state.resource(me, "ipc")
+        at_city = at_city or {}
         price = {k: int(v.call("price", k, me)) for k in kinds}
+        # units raised at cities: their cheapest price now, and each city's room
+        city_price: dict[str, int] = {}
+        city_room: dict[str, int] = {}
+        for (k, c), (_, pr, r) in at_city.items():
+            if r <= 0:
+                continue
+            city_price[k] = min(pr, city_price.get(k, pr))
+            city_room[c] = r
+        for k, pr in city_price.items():
+            price[k] = min(pr, price.get(k, pr))
         types = v.types
         factories = list(v.call("factories_of", me))
         room = sum(max(0, int(v.call("room_at", f))) for f in factories)
-        if room <= 0 or money <= 0:
+        city_slots = {k: sum(r for (kk, c), (_, _, r) in at_city.items() if kk == k and r > 0) for k in city_price}
+        if (room <= 0 and not any(city_slots.values())) or money <= 0:
             return []
 
         def ok(k: str) -> bool:
             t = types[k]
             return price[k] > 0 and "factory" not in t.tags
 
-        land = [k for k in kinds if ok(k) and "land" in types[k].tags and types[k].move > 0
+        land = [k for k in price if ok(k) and "land" in types[k].tags and types[k].move > 0
                 and (types[k].attack > 0 or types[k].defence > 0)]
         if not land:
             return []
@@ -191,17 +251,25 @@ class HeuristicPlayer:
         supporters = [k for k in land if types[k].supports > 0]
         supported = [k for k in land if "supported" in types[k].tags]
         attacker = max(land, key=lambda k: (types[k].attack / price[k], types[k].move, -price[k]))
-        plan: list[str] = []
+        plan: list[Any] = []
         budget = money
 
         def buy(k: str) -> bool:
             nonlocal budget, room
-            if room <= 0 or price[k] > budget:
+            if k in city_slots and city_slots[k] > 0 and city_price[k] <= budget:
+                plan.append((k, None))
+                budget -= city_price[k]
+                city_slots[k] -= 1
+                return True
+            if room <= 0 or k not in kinds or int(v.call("price", k, me)) > budget:
                 return False
             plan.append(k)
-            budget -= price[k]
+            budget -= int(v.call("price", k, me))
             room -= 1
             return True
+
+        def slots_left() -> bool:
+            return room > 0 or any(n > 0 for n in city_slots.values())
 
         threat = v.threat()
         cap = v.capital()
@@ -231,7 +299,7 @@ class HeuristicPlayer:
         i = 0
         misses = 0
         cheapest = min(price[k] for k in land)
-        while room > 0 and budget >= cheapest and misses < len(pattern):
+        while slots_left() and budget >= cheapest and misses < len(pattern):
             if buy(pattern[i % len(pattern)]):
                 misses = 0
             else:
@@ -240,7 +308,7 @@ class HeuristicPlayer:
         # money left over with no room: better units instead of cheaper ones
         if budget > 0 and room <= 0:
             for j, k in enumerate(plan):
-                if k == defender and attacker != defender and price[attacker] - price[k] <= budget:
+                if k == defender and attacker != defender and attacker in kinds and price[attacker] - price[k] <= budget:
                     budget -= price[attacker] - price[k]
                     plan[j] = attacker
         return plan
@@ -288,6 +356,9 @@ class HeuristicPlayer:
 
     # -- mobilize -------------------------------------------------------------------------------
     def _mobilize(self, v: View, d: Decision, fresh: bool) -> Action | None:
+        burn = layers.scorch(self, v, d)
+        if burn is not None:
+            return burn
         best, best_score = None, -math.inf
         threat = v.threat()
         for o in d.options:
@@ -576,6 +647,16 @@ class HeuristicPlayer:
         fighting = [u for u in attackers if v.fights_in(u, where)]
         a_vals = list(v.call("attack_values", fighting)) if fighting else []
         d_vals = list(v.call("defence_values", defs)) if defs else []
+        if "air_combat" in v.rules.stats:
+            # a layer's air combat (AARHE): while both sides have aircraft, each fires at its
+            # air-combat value too, counted here as more hits a round
+            air_a = [i for i, u in enumerate(fighting) if "air" in v.tags(u)]
+            air_d = [i for i, u in enumerate(defs) if "air" in v.tags(u)]
+            if air_a and air_d:
+                for i in air_a:
+                    a_vals[i] += int(v.t(fighting[i]).stats.get("air_combat", 0) or 0)
+                for i in air_d:
+                    d_vals[i] += int(v.t(defs[i]).stats.get("air_combat", 0) or 0)
         att = slots(v, fighting, a_vals, need_land)
         dfn = slots(v, defs, d_vals, False)
         key = (att, dfn, need_land)
@@ -584,7 +665,13 @@ class HeuristicPlayer:
             o = self._odds[key] = battle(att, dfn, need_land)
         if need_land and any("aa" in v.tags(p) for p in v.enemy_at(where)):
             aa = min(int(v.options.get("aa_hit", 1)), 6) / 6.0
-            loss = sum(v.t(u).cost * aa for u in fighting if "air" in v.tags(u))
+            planes = [u for u in fighting if "air" in v.tags(u)]
+            if planes and v.rules.has_procedure("aa_dice"):
+                # a layer that limits the dice (AARHE: so many a gun), cheapest planes lost first
+                dice = int(v.call("aa_dice", where, len(planes)))
+                loss = layers.cheapest_first([float(v.t(u).cost) for u in planes], dice * aa)
+            else:
+                loss = sum(v.t(u).cost * aa for u in planes)
             o = Odds(o.win, o.clear, o.lose, o.att_loss + loss, o.def_loss, o.att_left)
         return o
 
@@ -799,7 +886,7 @@ class HeuristicPlayer:
     def plan_landings(self, v: View, planes: list[Piece], need: dict[str, float]) -> list[Task]:
         geo = v.geo
         tasks: list[Task] = []
-        friendly = set(v.state.vars.get("friendly_at_start") or ())
+        friendly = self._land_places(v)
         room: dict[str, int] = {}
         for z in geo.sea:
             if any(int(v.t(p).carrier_capacity) > 0 and p.owner in v.friends for p in v.at.get(z, ())):
@@ -811,7 +898,7 @@ class HeuristicPlayer:
             spots = []
             for s in ps:
                 if s in geo.land_set:
-                    if s in friendly and v.is_friendly_land(s):
+                    if s in friendly:
                         spots.append(s)
                 elif "lands_on_carrier" in tags and s in room:
                     free_room = room[s] + (1 if s == u.space else 0)
@@ -898,11 +985,22 @@ class HeuristicPlayer:
     # -- questions in the middle of the rules ------------------------------------------------------
     def _question(self, rs: Any, state: GameState, d: Decision) -> Action | None:
         task = state.task
+        choices = {o.get("choice"): o for o in d.options}
+        ints = all(isinstance(c, int) and not isinstance(c, bool) for c in choices)
+        step = rs.structure.step(state)
+        if step == "declare_missions" and ints and task:
+            # the defenders' aircraft against the missions, asked when the declarations end
+            return layers.commit_question(self, View(rs, state, d.player), d, choices)
         if not task or task[0] != "move" or len(task) < 3:
             return None
         move, args = task[1], task[2]
-        choices = {o.get("choice"): o for o in d.options}
         v = View(rs, state, d.player)
+        if step == "resolve_missions" and ints and all(c in state.pieces for c in choices):
+            # casualties of an air mission: the rules list them cheapest first
+            return d.options[0]
+        if all(isinstance(c, str) and c in v.geo.land_set for c in choices) and move == "fight":
+            # aircraft leaving a fallen territory: where they are safest
+            return choices[min(choices, key=lambda s: (v.threat().get(s, 0.0) - v.defence_at(s), s))]
         if move == "go" and args:
             return self._step_question(v, d, args[0], choices)
         if move == "land" and args:
@@ -947,11 +1045,19 @@ class HeuristicPlayer:
             return choices[u.space]
         return None
 
+    def _land_places(self, v: View) -> set[str]:
+        """The land where the power's aircraft may end the turn: the rules' own
+        `landing_places` (a layer may bar some: AARHE's xenophobia and Axis co-operation),
+        else what its side held when the turn began."""
+        if v.rules.has_procedure("landing_places"):
+            return {s for s in v.call("landing_places", v.me, False) if s in v.geo.land_set}
+        return {s for s in v.state.vars.get("friendly_at_start") or () if v.is_friendly_land(s)}
+
     def _landed(self, v: View, u: Piece) -> bool:
         """Is the aircraft where it may end the turn?"""
         here = u.space
         if here in v.geo.land_set:
-            return here in set(v.state.vars.get("friendly_at_start") or ()) and v.is_friendly_land(here)
+            return here in self._land_places(v)
         return "lands_on_carrier" in v.tags(u) and int(v.call("carrier_room", here, v.me)) >= 0
 
     def _land_anyhow(self, v: View, u: Piece, choices: dict[Any, Action]) -> Action | None:
