@@ -86,14 +86,16 @@ def test_damage_never_takes_a_territory_below_zero() -> None:
 
 def test_damage_falls_on_the_power_that_held_the_territory() -> None:
     g, _ = at_aarhe("Germany", [], step="purchase")
-    g.proc("damage_income", "India", 2)            # how the air missions damage an income
-    g.proc("damage_income", "India", 5)
+    g.proc("damage_income", "India", 2, "strategic bombing run")   # how the air missions damage an income
+    g.proc("damage_income", "India", 5, "night bombing")
     assert g.var("income_damage") == {"India": 3}  # India's value
     assert g.var("damage_owner") == {"India": "UK"}
+    assert g.var("damage_causes") == {"India": ["strategic bombing run", "night bombing"]}
     g.hold("India", "Japan")                       # taken before the UK collects: Japan does not pay it
     assert g.proc("income", "Japan") == 30 + 3
     g.walk_to("UK", "purchase", turn=2)
     assert g.var("income_damage") == {}
+    assert g.var("damage_causes") == {}
 
 
 # -- convoy raids and partisans ----------------------------------------------------------------------------

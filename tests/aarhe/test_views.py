@@ -68,6 +68,10 @@ def test_a_mission_is_marked_until_flown_then_its_damage() -> None:
     assert g.proc("map_marks") == {"Western Europe": {"loss": "-6"}}        # 4 + 5 // 2
     assert g.proc("losses_at", "Western Europe") == {"strategic bombing run and night bombing": 6}
     assert "Germany 40 (next income -6)" in g.rs.logic.status(g.state)
+    # the cause stays when the bombers have flown home
+    g.walk_to("Japan", "purchase")
+    assert not [u for u in g.state.pieces.values() if u.space == "Western Europe" and u.owner == "UK"]
+    assert g.proc("losses_at", "Western Europe") == {"strategic bombing run and night bombing": 6}
     # Germany's collect income takes it: the mark goes, the status line says what was lost and why
     g.walk_to("Germany", "purchase", turn=2)
     assert "Western Europe" not in g.proc("map_marks")
