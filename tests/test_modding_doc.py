@@ -84,3 +84,52 @@ def test_the_matcher_is_not_lenient() -> None:
     assert not matches(["a", "c"], ["a", "b", "c"])
     assert matches(["...tail", "head..."], ["x tail", "head y"])
     assert not matches(["...", "result: winner: Axis..."], ["result: winner: Allies"])
+
+
+# -- what the walk-through's new unit and new game do in play --------------------------------------
+
+def test_the_paratroopers_jump_on_turn_two_near_their_side(tutorial: Path) -> None:
+    """The unit of §3: on turn 2 the Axis is offered a drop for each paratrooper off the board,
+    onto empty full hexes within its drop range of an Axis combat unit, and the drop lands."""
+    from clients.players import RandomPlayer
+    from engine import plugins
+    from engine.game import Game
+    from engine.graph import hops
+
+    rs = plugins.load(tutorial / "paratroopers")
+    assert rs.rules.units["Paratrooper"].drop_range == 3
+    game, player = Game(rs, None, seed=1), RandomPlayer(1)
+    assert len([p for p in game.state.pieces.values() if p.kind == "Paratrooper"]) == 2
+    while game.decision is not None and game.decision.kind != "axis_airdrop":
+        assert game.state.turn <= 2, "no drop was offered on turn 2"
+        game.play(player.choose(rs, game.state, game.decision))
+    assert game.state.turn == 2 and "Axis airdrop" in game.status()
+    drops = [o for o in game.decision.options if o.kind == "drop"]
+    state = game.state
+    axis = {p.space for p in state.pieces.values() if p.owner == "Axis" and p.space in state.board
+            and "combat" in rs.rules.units[p.kind].tags}
+    assert drops and all(not state.pieces_at(o["to"]) and not state.board.spaces[o["to"]].get("partial")
+                         and any(hops(state.board, o["to"], h) <= 3 for h in axis) for o in drops[:40])
+    jumper, to = drops[0]["u"], drops[0]["to"]
+    game.play(drops[0])
+    assert game.state.pieces[jumper].space == to
+    assert any(k == "note" and d["message"] == f"Axis paratroopers land at {to}" for k, d in game.log)
+
+
+def test_the_new_game_ends_and_either_side_can_win_and_tanks_keep_out_of_the_wood(tutorial: Path) -> None:
+    """The game of §7, played by random players: every game ends by its victory rules, Blue
+    and Red both win some, and nothing with `tracks` is ever in the wood."""
+    from clients.players import RandomPlayer
+    from engine import plugins
+    from engine.game import Game
+
+    rs = plugins.load(tutorial / "hill")
+    winners = set()
+    for seed in range(12):
+        game, player = Game(rs, None, seed=seed), RandomPlayer(seed)
+        while game.decision is not None:
+            game.play(player.choose(rs, game.state, game.decision))
+            assert not any(p.kind == "Tank" for p in game.state.pieces_at("wood"))
+        assert game.result is not None and game.result.winner in ("Blue", "Red")
+        winners.add(game.result.winner)
+    assert winners == {"Blue", "Red"}

@@ -42,9 +42,6 @@ class BulgeLogic(RulesLogic):
     def prompt(self, state: GameState, spec: Any) -> str:
         return PROMPTS.get(spec.name.split("_", 1)[-1], "") or super().prompt(state, spec)
 
-    def status(self, state: GameState) -> str:
-        return f"{self.structure.where(state)} | {self.rules.procedure('status_line')(state)}"
-
     def space_label(self, state: GameState, space: str) -> str:
         return str(self.rules.procedure("map_label")(state, space))
 

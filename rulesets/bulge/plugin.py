@@ -60,6 +60,16 @@ def edge_hexes(state: GameState, edge: str) -> list[str]:
     return list(_board_facts(state.board)[1].get(edge, ()))
 
 
+@lru_cache(maxsize=64)
+def _hexes_with(board: Board, key: str) -> tuple[str, ...]:
+    return tuple(s.id for s in board.spaces.values() if s.get(key))
+
+
+def hexes_with(state: GameState, key: str) -> list[str]:
+    """The board's hexes whose map entry sets `key` (true, non-zero, non-empty), in map order."""
+    return list(_hexes_with(state.board, key))
+
+
 def occupied(state: GameState, side: str) -> list[str]:
     """The board hexes holding the side's ground units (captured pieces are not theirs any more)."""
     units, board = state.rules.units, state.board
@@ -79,6 +89,12 @@ def group_army(state: GameState, group: str) -> str:
     return scenario.armies().get(group, "")
 
 
+def turn_name(state: GameState, turn: int) -> str:
+    """The name the turn sequence gives a turn (`turns ... named [...]`), else its number."""
+    sequence = getattr(state.rules, "sequence", None)
+    return sequence.turn_name(turn) if sequence is not None else str(turn)
+
+
 @hookimpl
 def wargame_register(registry: Any, info: Any) -> None:
     registry.constant("Axis", "str", "Axis", doc="the Axis side (Germany)")
@@ -88,6 +104,10 @@ def wargame_register(registry: Any, info: Any) -> None:
       doc="the hexes a road leads to from a hex (over bridges, never across a river barrier)")
     P("edge_hexes", edge_hexes, params=[("edge", "str")], returns="list[str]", context=True,
       doc="the full hexes on one edge of the board (N, S, E, W)")
+    P("turn_name", turn_name, params=[("turn", "int")], returns="str", context=True,
+      doc="the name the turn sequence gives a turn (`turns ... named [...]`), else its number")
+    P("hexes_with", hexes_with, params=[("key", "str")], returns="list[str]", context=True,
+      doc="the hexes whose map entry sets a fact (true, non-zero, non-empty), in map order: `hexes_with(\"partial\")`")
     P("occupied", occupied, params=[("side", "str")], returns="list[str]", context=True,
       doc="the board hexes holding the side's ground units (not captured ones)")
     P("chart_of", chart_of, params=[("space", "str")], returns="str", context=True,
