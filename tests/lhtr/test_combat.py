@@ -177,8 +177,7 @@ def test_an_amphibious_assault_with_shore_bombardment() -> None:
     tp = ids["Germany Transport SZ 5"][0]
     g.act("go", u=inf)
     g.choose("SZ 5")
-    g.act("land", t=tp)
-    g.choose("Karelia S.S.R.")
+    g.act("land", t=tp)                 # Karelia is the one territory to assault (nobody is asked)
     g.finish()
     # bombardment at 4 rolls 3: a hit, removed before it fires. Then the infantry (1) rolls 6;
     # the infantry left (2) rolls 6
@@ -221,8 +220,7 @@ def test_amphibious_units_cannot_retreat() -> None:
     inf = ids["Germany Infantry Germany"][0]
     g.act("go", u=inf)
     g.choose("SZ 5")
-    g.act("land", t=ids["Germany Transport SZ 5"][0])
-    g.choose("Karelia S.S.R.")
+    g.act("land", t=ids["Germany Transport SZ 5"][0])     # into Karelia, the one assault
     g.finish()
     fight(g, "Karelia S.S.R.", [6, 6, 1, 6])     # round 1 misses, round 2 the infantry hits
     assert g.kinds_at("Karelia S.S.R.") == {"Infantry": 1}
