@@ -365,3 +365,23 @@ def test_a_second_assault_may_land_where_the_first_took_an_empty_territory() -> 
     g.act("land", t=g.piece(i2).carrier)
     g.finish()
     assert g.kinds_at("Karelia S.S.R.", "Germany") == {"Infantry": 2}
+
+
+def test_own_fighters_ride_a_carrier_outside_combat_move_and_fly_with_it_in_combat_move() -> None:
+    # RULES.md S14: fighters on a carrier launch before it moves to attack; else they are cargo
+    g, ids = situation("UK", [("AircraftCarrier", "UK", "SZ 7", 1), ("Fighter", "UK", "SZ 7", 2)], step="noncombat_move")
+    carrier, (f1, f2) = ids["UK AircraftCarrier SZ 7"][0], ids["UK Fighter SZ 7"]
+    step(g, carrier, "SZ 8")
+    assert g.kinds_at("SZ 8") == {"AircraftCarrier": 1, "Fighter": 2} and g.piece(f1).carrier == carrier
+    assert g.why_not("go", u=f1) == "that unit cannot move in non-combat move"
+    g.finish()                                          # not lost: they are on the carrier
+    assert g.kinds_at("SZ 8") == {"AircraftCarrier": 1, "Fighter": 2}
+    g.walk_to("Japan", "purchase")
+    assert g.piece(f1).carrier is None and g.piece(f2).space == "SZ 8"
+    g, ids = situation("UK", [("AircraftCarrier", "UK", "SZ 7", 1), ("Fighter", "UK", "SZ 7", 2),
+                              ("Submarine", "Germany", "SZ 8", 1)])
+    carrier, (f1, f2) = ids["UK AircraftCarrier SZ 7"][0], ids["UK Fighter SZ 7"]
+    step(g, carrier, "SZ 8")                            # an attack: the fighters fly themselves
+    assert g.piece(f1).space == "SZ 7" and g.piece(f1).carrier is None
+    step(g, f1, "SZ 8")
+    assert left(g, f1) == 3
