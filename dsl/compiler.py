@@ -560,6 +560,9 @@ class _Gen:
                     # the labels are made only when a player is asked (not when one option is
                     # taken without asking, nor when a recorded answer is replayed)
                     args[3] = f"lambda: {args[3]}"
+                if len(args) >= 5:
+                    # and the reasons for refused answers only when an answer is refused
+                    args[4] = f"lambda: {args[4]}"
                 return f"ctx.choose({', '.join(args)})"
             if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "int", "float", "any", "all"):
                 return f"{name}({', '.join(args)})"

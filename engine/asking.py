@@ -55,9 +55,11 @@ def space_name(state: Any, sid: str) -> str:
 
 
 def ask(state: Any, player: str, prompt: str, options: list[Any],
-        labels: list[str] | Callable[[], list[str]] | None, refused: dict[Any, str] | None = None) -> Any:
+        labels: list[str] | Callable[[], list[str]] | None,
+        refused: dict[Any, str] | Callable[[], dict[Any, str]] | None = None) -> Any:
     """`labels` may be given as a function (compiled rules do): it is called only when the
-    player is asked, not when one option is taken or a recorded answer is replayed."""
+    player is asked, not when one option is taken or a recorded answer is replayed. So may
+    `refused`: it is called only when an answer that is not an option is refused."""
     if not options:
         raise RulesRuntimeError(f"`choose` for {player} ({prompt!r}) has nothing to choose from")
     if labels is not None and not callable(labels) and len(labels) != len(options):
@@ -70,6 +72,8 @@ def ask(state: Any, player: str, prompt: str, options: list[Any],
         for o in options:
             if encode(o) == answer:
                 return o
+        if callable(refused):
+            refused = refused()
         for value, reason in (refused or {}).items():
             if encode(value) == answer and reason:
                 raise IllegalAction(str(reason))

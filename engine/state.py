@@ -101,7 +101,7 @@ class GameState:
     # -- asking a player in the middle of the rules --------------------------------------------
     def choose(self, player: str, prompt: str, options: list[Any],
                labels: list[str] | Callable[[], list[str]] | None = None,
-               refused: dict[Any, str] | None = None) -> Any:
+               refused: dict[Any, str] | Callable[[], dict[Any, str]] | None = None) -> Any:
         """The rules language's `choose`: the next recorded answer if the rules are being
         replayed, else ask (raise AskPlayer). One option is taken without asking. `labels`
         may be a function: it is called only when the player is asked. An answer that is

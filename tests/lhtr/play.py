@@ -183,17 +183,20 @@ class Play:
         return self.state.pieces.get(pid)
 
 
-#: where `situation` puts a spare infantry of the power to play, free to move in both move
-#: phases, so that a phase does not end by itself when the units under test have done
+#: where `situation` puts a spare infantry of the power to play, free to move in non-combat
+#: move, so that the phase does not end by itself when the units under test have done
 SPARE = {"Germany": "Southern Europe", "USSR": "Kazakh S.S.R.", "UK": "Eastern Canada", "Japan": "Manchuria",
          "US": "Central United States"}
+#: and one for combat move, which is for attacks: next to an enemy territory of the 1942 board
+#: that tests leave alone (Japan's spare in Manchuria serves for both)
+ATTACKER = {"Germany": "Norway", "USSR": "Buryatia S.S.R.", "UK": "India", "US": "China"}
 
 
 def situation(power: str, pieces: Iterable[tuple[str, str, str, int]], control: Mapping[str, str] | None = None,
               step: str = "combat_move", ipc: int | None = None, spare: bool = True,
               ruleset: LoadedRuleset | None = None, **options: Any) -> tuple[Play, dict[str, list[int]]]:
     """`power`'s turn in round 1 on a board holding only `pieces` ((kind, owner, space, count))
-    and a spare infantry (see SPARE), with the scenario's control changed by `control`,
+    and spare infantry (see SPARE and ATTACKER), with the scenario's control changed by `control`,
     played on to `step`. Returns the game and the piece ids by "owner kind space"."""
     g = Play.new(ruleset=ruleset, **options)
     g.walk_to(power, "purchase", turn=1)
@@ -203,6 +206,8 @@ def situation(power: str, pieces: Iterable[tuple[str, str, str, int]], control: 
         pieces = [*pieces, ("Infantry", power, SPARE[power], 1)]
     for kind, owner, space, n in pieces:
         ids.setdefault(f"{owner} {kind} {space}", []).extend(g.add(kind, owner, space, n))
+    if spare and power in ATTACKER:
+        g.add("Infantry", power, ATTACKER[power])
     for space, owner in (control or {}).items():
         g.hold(space, owner)
     if ipc is not None:

@@ -4,7 +4,7 @@ owner, two-hit battleships, submarines, bombardment, retreats and bombing raids
 
 from __future__ import annotations
 
-from tests.lhtr.play import asked, destroyed, fight, rolls, situation
+from tests.lhtr.play import asked, destroyed, fight, left, rolls, situation, step
 
 
 def test_a_land_battle_and_the_attacker_choosing_its_casualty() -> None:
@@ -177,8 +177,7 @@ def test_an_amphibious_assault_with_shore_bombardment() -> None:
     tp = ids["Germany Transport SZ 5"][0]
     g.act("go", u=inf)
     g.choose("SZ 5")
-    g.act("land", t=tp)
-    g.choose("Karelia S.S.R.")
+    g.act("land", t=tp)                 # Karelia is the one territory to assault (nobody is asked)
     g.finish()
     # bombardment at 4 rolls 3: a hit, removed before it fires. Then the infantry (1) rolls 6;
     # the infantry left (2) rolls 6
@@ -221,8 +220,7 @@ def test_amphibious_units_cannot_retreat() -> None:
     inf = ids["Germany Infantry Germany"][0]
     g.act("go", u=inf)
     g.choose("SZ 5")
-    g.act("land", t=ids["Germany Transport SZ 5"][0])
-    g.choose("Karelia S.S.R.")
+    g.act("land", t=ids["Germany Transport SZ 5"][0])     # into Karelia, the one assault
     g.finish()
     fight(g, "Karelia S.S.R.", [6, 6, 1, 6])     # round 1 misses, round 2 the infantry hits
     assert g.kinds_at("Karelia S.S.R.") == {"Infantry": 1}
@@ -274,3 +272,40 @@ def test_casualties_are_replayed_exactly() -> None:
         answers += 1
     assert answers >= 2
     assert g.step == "noncombat_move" or g.options("fight") == []
+
+
+def test_retreating_aircraft_fly_to_a_friendly_territory_in_range() -> None:
+    # RULES.md §A.5 step 6 (S12): land units retreat together; air units to any friendly
+    # territory in range
+    g, ids = situation("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 1), ("Fighter", "Germany", "Eastern Europe", 1),
+                                   ("Infantry", "USSR", "West Russia", 3)], control={"West Russia": "USSR"})
+    tank, fighter = ids["Germany Tank Ukraine S.S.R."][0], ids["Germany Fighter Eastern Europe"][0]
+    step(g, tank, "West Russia")
+    step(g, fighter, "Belorussia")
+    step(g, fighter, "West Russia")
+    g.finish()
+    fight(g, "West Russia", [6, 6, 6, 6, 6])       # everybody misses
+    g.choose("Ukraine S.S.R.")                     # the tank goes back where it came from
+    player, prompt, options = asked(g)
+    assert (player, prompt) == ("Germany", "where do the 1 retreating Fighter from West Russia fly?")
+    assert options[:2] == ["Belorussia (1 away)", "Ukraine S.S.R. (1 away)"]
+    assert all(not o.startswith("Karelia") and not o.startswith("West Russia") for o in options)   # not friendly
+    assert len(options) > 2 and all(o.endswith(("(1 away)", "(2 away)")) for o in options)         # 2 moves left
+    g.choose("Belorussia")
+    assert g.piece(fighter).space == "Belorussia" and left(g, fighter) == 1
+    assert g.piece(tank).space == "Ukraine S.S.R." and g.state.control["West Russia"] == "USSR"
+
+
+def test_aircraft_alone_retreat_too() -> None:
+    g, ids = situation("Germany", [("Fighter", "Germany", "Eastern Europe", 1), ("Infantry", "USSR", "Belorussia", 1)],
+                       control={"Belorussia": "USSR"})
+    fighter = ids["Germany Fighter Eastern Europe"][0]
+    step(g, fighter, "Belorussia")
+    g.finish()
+    fight(g, "Belorussia", [6, 6])
+    player, prompt, options = asked(g)
+    assert options == ["press on", "retreat: the aircraft fly away"]
+    g.choose("Belorussia")
+    assert asked(g)[1] == "where do the 1 retreating Fighter from Belorussia fly?"
+    g.choose("Eastern Europe")
+    assert g.piece(fighter).space == "Eastern Europe" and left(g, fighter) == 2 and g.piece(fighter).marked("retreated")

@@ -3,11 +3,13 @@ capitals and liberation, and victory by victory cities (RULES.md §A.2-A.4)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.lhtr.play import Play
 
 
-def ussr_turn() -> Play:
-    return Play.new()
+def ussr_turn(**options: Any) -> Play:
+    return Play.new(**options)
 
 
 def test_buying_pays_and_puts_the_unit_in_the_pending_area() -> None:
@@ -46,9 +48,9 @@ def test_a_power_without_its_capital_buys_nothing() -> None:
     assert g.ipc("USSR") == 24 and g.at("pending:USSR") == []
 
 
-def placing(bought: list[str], ipc: int = 100) -> Play:
+def placing(bought: list[str], ipc: int = 100, **options: Any) -> Play:
     """The USSR at its mobilize step, having bought these."""
-    g = ussr_turn()
+    g = ussr_turn(**options)
     g.set_ipc("USSR", ipc)
     for k in bought:
         g.act("buy", kind=k)
@@ -105,8 +107,13 @@ def test_a_new_complex_goes_where_there_is_none_in_a_territory_held_since_the_tu
     assert g.var("placed") == {}          # a new complex uses no complex's capacity
 
 
-def test_unplaced_units_wait_for_a_later_turn() -> None:
-    g = placing(["Tank"])
+def test_units_not_placed_are_lost_when_mobilize_ends_or_with_the_option_wait() -> None:
+    g = placing(["Tank", "Infantry"])
+    g.log = []
+    g.finish()
+    assert g.kinds_at("pending:USSR") == {}
+    assert [e["message"] for k, e in g.log if k == "note"][0] == "USSR could not place Tank, Infantry: lost"
+    g = placing(["Tank"], unplaced_units_wait=True)
     g.finish()
     assert g.kinds_at("pending:USSR") == {"Tank": 1}
 

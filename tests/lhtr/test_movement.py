@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import IllegalAction
-from tests.lhtr.play import choices, left, situation, step
+from tests.lhtr.play import choices, fight, left, situation, step
 
 
 # -- land ------------------------------------------------------------------------------------------
@@ -14,12 +14,14 @@ def test_a_unit_goes_one_space_at_a_time_and_the_player_picks_from_a_short_list(
     g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", 3), ("Tank", "Germany", "Germany", 1),
                                    ("Infantry", "USSR", "Caucasus", 1)])
     # three infantry in one place are one choice
+    # (the spare infantry in Southern Europe has nothing to attack: combat move does not offer it)
     assert g.labels() == ["move Germany Infantry in Ukraine S.S.R. (1 left)", "move Germany Tank in Germany (2 left)",
-                          "move Germany Infantry in Southern Europe (1 left)", "end combat move"]
+                          "move Germany Infantry in Norway (1 left)", "end combat move"]
     inf = ids["Germany Infantry Ukraine S.S.R."][0]
     g.act("go", u=inf)
-    # Turkey is impassable; the sea zone has no transport to board; Caucasus is enemy (USSR)
-    assert choices(g) == ["Balkans", "Belorussia", "Caucasus", "Eastern Europe", "Ukraine S.S.R.", "West Russia"]
+    # Turkey is impassable; the sea zone has no transport to board; Caucasus is enemy (USSR),
+    # and the friendly territories lead to no attack for a unit of 1 move
+    assert choices(g) == ["Caucasus", "Ukraine S.S.R."]
     assert "Caucasus (enemy)" in [a.label for a in g.decision.options]
     g.choose("Caucasus")
     assert g.piece(inf).space == "Caucasus" and left(g, inf) == 0
@@ -84,11 +86,15 @@ def test_in_non_combat_move_land_units_stay_on_friendly_land() -> None:
 
 
 def test_what_moved_in_combat_move_does_not_move_again_but_aircraft() -> None:
-    g, ids = situation("Germany", [("Tank", "Germany", "Germany", 1), ("Fighter", "Germany", "Germany", 1)])
+    g, ids = situation("Germany", [("Tank", "Germany", "Germany", 1), ("Fighter", "Germany", "Germany", 1),
+                                   ("Infantry", "USSR", "Karelia S.S.R.", 1)],
+                       control={"Eastern Europe": "USSR", "Karelia S.S.R.": "USSR"})
     tank, fighter = ids["Germany Tank Germany"][0], ids["Germany Fighter Germany"][0]
-    step(g, tank, "Eastern Europe")
+    step(g, tank, "Eastern Europe")          # empty: taken
     step(g, fighter, "Eastern Europe")
+    step(g, fighter, "Karelia S.S.R.")       # a battle
     g.finish()
+    fight(g, "Karelia S.S.R.", [1, 6])       # the fighter hits, the infantry misses
     g.walk_to("Germany", "noncombat_move")
     assert fighter in [a["u"] for a in g.options("go")] and tank not in [a["u"] for a in g.options("go")]
     assert g.why_not("go", u=tank) == "that unit cannot move in non-combat move"
@@ -124,18 +130,18 @@ def test_a_submarine_sails_on_through_enemy_warships_without_a_destroyer() -> No
 
 
 def test_a_canal_is_open_only_to_the_side_holding_its_territories() -> None:
-    g, ids = situation("Germany", [("Destroyer", "Germany", "SZ 15", 1)])
+    pieces = [("Destroyer", "Germany", "SZ 15", 1), ("Transport", "UK", "SZ 34", 1), ("Transport", "UK", "SZ 14", 1)]
+    g, ids = situation("Germany", pieces)
     g.act("go", u=ids["Germany Destroyer SZ 15"][0])
     assert "SZ 34" not in choices(g)     # Suez: the UK holds Anglo Egypt and Trans-Jordan
-    g, ids = situation("Germany", [("Destroyer", "Germany", "SZ 15", 1)],
-                       control={"Anglo Egypt": "Germany", "Trans-Jordan": "Japan"})
+    g, ids = situation("Germany", pieces, control={"Anglo Egypt": "Germany", "Trans-Jordan": "Japan"})
     g.act("go", u=ids["Germany Destroyer SZ 15"][0])
     assert "SZ 34" in choices(g)
 
 
 # -- air -------------------------------------------------------------------------------------------
 def test_aircraft_fly_only_as_far_as_they_can_still_land() -> None:
-    g, ids = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Infantry", "USSR", "Russia", 1)],
+    g, ids = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Infantry", "USSR", "Eastern Europe", 1)],
                        control={"West Russia": "USSR", "Belorussia": "USSR", "Ukraine S.S.R.": "USSR",
                                 "Eastern Europe": "USSR", "Karelia S.S.R.": "USSR", "Caucasus": "USSR"})
     fighter = ids["Germany Fighter Germany"][0]
@@ -144,6 +150,8 @@ def test_aircraft_fly_only_as_far_as_they_can_still_land() -> None:
     step(g, fighter, "Belorussia")
     g.act("go", u=fighter)
     assert "West Russia" not in choices(g)       # 1 left there, and no landing place within 1
+    with pytest.raises(IllegalAction, match="the Fighter in Belorussia could not reach a landing place from West Russia"):
+        g.choose("West Russia")
     assert "Eastern Europe" in choices(g)
     g.choose("Eastern Europe")
     assert left(g, fighter) == 1
@@ -164,7 +172,8 @@ def test_aircraft_that_do_not_land_are_lost() -> None:
 
 
 def test_aircraft_do_not_land_where_their_side_took_over_this_turn() -> None:
-    g, ids = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Tank", "Germany", "Germany", 1)],
+    g, ids = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Tank", "Germany", "Germany", 1),
+                                   ("Infantry", "USSR", "Karelia S.S.R.", 1)],
                        control={"Eastern Europe": "USSR", "Karelia S.S.R.": "USSR"})
     fighter, tank = ids["Germany Fighter Germany"][0], ids["Germany Tank Germany"][0]
     step(g, tank, "Eastern Europe")                     # taken: it was empty
@@ -172,6 +181,7 @@ def test_aircraft_do_not_land_where_their_side_took_over_this_turn() -> None:
     step(g, fighter, "Eastern Europe")
     step(g, fighter, "Karelia S.S.R.")
     g.finish()
+    fight(g, "Karelia S.S.R.", [1, 6])
     g.walk_to("Germany", "noncombat_move")
     step(g, fighter, "Eastern Europe")
     g.act("go", u=fighter)
@@ -215,10 +225,12 @@ def test_land_units_board_a_transport_that_carries_them_and_unloads_them_togethe
     g.choose("Germany")
     step(g, tp, "SZ 6")
     assert g.piece(inf).space == "SZ 6" and g.piece(tank1).space == "SZ 6"
+    # in combat move only the assault: Norway and Western Europe are friendly (nobody is asked)
+    assert g.proc("unload_targets", g.piece(tp), True) == ["United Kingdom"]
+    assert g.proc("unload_refusal", g.piece(tp), "Western Europe", True) == (
+        "Western Europe is friendly territory: in combat move a transport unloads only in an amphibious assault "
+        "(it unloads there in non-combat move)")
     g.act("land", t=tp)
-    assert choices(g) == ["Norway", "United Kingdom", "Western Europe"]
-    assert "United Kingdom (amphibious assault)" in [a.label for a in g.decision.options]
-    g.choose("United Kingdom")
     for u in (inf, tank1):
         assert g.piece(u).space == "United Kingdom"
         assert g.piece(u).carrier is None and g.piece(u).marked("amphibious")
@@ -253,3 +265,123 @@ def test_a_move_of_another_powers_unit_is_refused() -> None:
     g, ids = situation("Germany", [("Tank", "Germany", "Germany", 1), ("Tank", "USSR", "Russia", 1)])
     with pytest.raises(IllegalAction, match="that unit cannot move in combat move"):
         g.act("go", u=ids["USSR Tank Russia"][0])
+
+
+# -- combat move is for attacks (RULES.md §A.2) ------------------------------------------------------
+def test_combat_move_refuses_a_step_that_leads_to_no_attack_with_the_rules_reason() -> None:
+    g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", 1), ("Infantry", "USSR", "Caucasus", 1)])
+    inf = ids["Germany Infantry Ukraine S.S.R."][0]
+    g.act("go", u=inf)
+    assert "Belorussia" not in choices(g)
+    with pytest.raises(IllegalAction, match=r"^in combat move land units move only to attack: Belorussia is friendly and "
+                                            r"the Infantry in Ukraine S.S.R. could reach no enemy territory from there "
+                                            r"\(it moves in non-combat move\)$"):
+        g.choose("Belorussia")
+    g.choose("Caucasus")
+    assert g.piece(inf).space == "Caucasus"
+
+
+def test_a_unit_with_nothing_to_attack_is_not_offered_in_combat_move_but_after() -> None:
+    g, ids = situation("Germany", [("Tank", "Germany", "Southern Europe", 1), ("Destroyer", "Germany", "SZ 14", 1),
+                                   ("Fighter", "Germany", "Germany", 1)])
+    tank, dd, fighter = ids["Germany Tank Southern Europe"][0], ids["Germany Destroyer SZ 14"][0], ids["Germany Fighter Germany"][0]
+    offered = [a["u"] for a in g.options("go")]
+    assert tank not in offered and dd not in offered and fighter not in offered
+    assert g.why_not("go", u=tank) == "the Tank in Southern Europe has nothing to attack within reach: it moves in non-combat move"
+    assert g.why_not("go", u=dd) == "the Destroyer in Sea Zone 14 (SZ 14) has nothing to attack within reach: it moves in non-combat move"
+    g.finish()
+    g.walk_to("Germany", "noncombat_move")
+    offered = [a["u"] for a in g.options("go")]
+    assert tank in offered and dd in offered and fighter in offered
+
+
+def test_ships_and_aircraft_move_in_combat_move_only_toward_enemy_units() -> None:
+    g, ids = situation("Germany", [("Destroyer", "Germany", "SZ 6", 1), ("Battleship", "UK", "SZ 5", 1),
+                                   ("Fighter", "Germany", "Germany", 1), ("Infantry", "USSR", "Eastern Europe", 1)],
+                       control={"Eastern Europe": "USSR"})
+    dd, fighter = ids["Germany Destroyer SZ 6"][0], ids["Germany Fighter Germany"][0]
+    g.act("go", u=dd)
+    # SZ 3 and SZ 7 are out of the battleship's reach with the 1 move left there
+    assert choices(g) == ["SZ 5", "SZ 6"]
+    with pytest.raises(IllegalAction, match=r"^in combat move ships move only to attack: from Sea Zone 3 \(SZ 3\) the "
+                                            r"Destroyer in Sea Zone 6 \(SZ 6\) could reach no enemy ships \(it moves"):
+        g.choose("SZ 3")
+    g.choose("SZ 6")                     # stays (not moved: nothing goes back)
+    assert g.piece(dd).space == "SZ 6"
+    g, ids = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Infantry", "USSR", "Kazakh S.S.R.", 1)],
+                       control={"Eastern Europe": "USSR", "Ukraine S.S.R.": "USSR", "Caucasus": "USSR"})
+    fighter = ids["Germany Fighter Germany"][0]
+    g.act("go", u=fighter)
+    # Kazakh S.S.R. is 3 from Eastern Europe, 5 from Western Europe
+    assert "Eastern Europe" in choices(g) and "Western Europe" not in choices(g)
+    with pytest.raises(IllegalAction, match=r"^in combat move aircraft fly only to attack: from Western Europe the "
+                                            r"Fighter in Germany could reach no enemy units to fight \(it flies on"):
+        g.choose("Western Europe")
+
+
+def test_a_tank_crosses_friendly_land_to_attack_and_goes_back_if_it_stops_short() -> None:
+    g, ids = situation("Germany", [("Tank", "Germany", "Germany", 2), ("Infantry", "USSR", "Karelia S.S.R.", 1)],
+                       control={"Karelia S.S.R.": "USSR"})
+    t1, t2 = ids["Germany Tank Germany"]
+    step(g, t1, "Eastern Europe")        # friendly, but Karelia is next to it
+    assert g.piece(t1).space == "Eastern Europe" and left(g, t1) == 1
+    g.act("go", u=t1)
+    assert "go back to Germany (nothing to attack here)" in [a.label for a in g.decision.options]
+    g.choose("Eastern Europe")           # that answer: it goes back at once, its moves unspent
+    assert g.piece(t1).space == "Germany" and left(g, t1) == 2 and not g.piece(t1).marked("combat_moved")
+    assert [a["u"] for a in g.options("go") if g.piece(a["u"]).kind == "Tank"] == [t1]     # alike again
+    step(g, t1, "Eastern Europe")        # this time it is left there when combat move ends
+    g.log = []
+    g.finish()
+    assert g.piece(t1).space == "Germany" and left(g, t1) == 2
+    assert [e["message"] for k, e in g.log if k == "note"] == [
+        "the Tank in Eastern Europe attacks nothing: it goes back to Germany and may move in non-combat move"]
+    g.walk_to("Germany", "noncombat_move")
+    assert t1 in [a["u"] for a in g.options("go")]
+    assert [left(g, t) for t in (t1, t2)] == [2, 2] and not g.piece(t2).marked("combat_moved")
+
+
+def test_cargo_boarded_for_an_assault_that_is_not_made_goes_back_ashore() -> None:
+    g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("Infantry", "Germany", "Germany", 1),
+                                   ("Infantry", "UK", "United Kingdom", 1)])
+    inf, tp = ids["Germany Infantry Germany"][0], ids["Germany Transport SZ 5"][0]
+    step(g, inf, "SZ 5")                 # the transport can take it to the United Kingdom
+    step(g, tp, "SZ 6")
+    assert g.piece(inf).carrier == tp
+    g.finish()                           # but it never lands
+    assert g.piece(inf).space == "Germany" and g.piece(inf).carrier is None
+    assert g.piece(tp).space == "SZ 5" and left(g, tp) == 2
+
+
+def test_a_second_assault_may_land_where_the_first_took_an_empty_territory() -> None:
+    g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 2), ("Infantry", "Germany", "Germany", 2)],
+                       control={"Karelia S.S.R.": "USSR"})
+    (i1, i2), (tp1, tp2) = ids["Germany Infantry Germany"], ids["Germany Transport SZ 5"]
+    step(g, i1, "SZ 5")
+    g.act("land", t=g.piece(i1).carrier)
+    assert g.state.control["Karelia S.S.R."] == "Germany"        # empty: taken
+    step(g, i2, "SZ 5")
+    assert g.proc("unload_targets", g.piece(g.piece(i2).carrier), True) == ["Karelia S.S.R."]
+    g.act("land", t=g.piece(i2).carrier)
+    g.finish()
+    assert g.kinds_at("Karelia S.S.R.", "Germany") == {"Infantry": 2}
+
+
+def test_own_fighters_ride_a_carrier_outside_combat_move_and_fly_with_it_in_combat_move() -> None:
+    # RULES.md S14: fighters on a carrier launch before it moves to attack; else they are cargo
+    g, ids = situation("UK", [("AircraftCarrier", "UK", "SZ 7", 1), ("Fighter", "UK", "SZ 7", 2)], step="noncombat_move")
+    carrier, (f1, f2) = ids["UK AircraftCarrier SZ 7"][0], ids["UK Fighter SZ 7"]
+    step(g, carrier, "SZ 8")
+    assert g.kinds_at("SZ 8") == {"AircraftCarrier": 1, "Fighter": 2} and g.piece(f1).carrier == carrier
+    assert g.why_not("go", u=f1) == "that unit cannot move in non-combat move"
+    g.finish()                                          # not lost: they are on the carrier
+    assert g.kinds_at("SZ 8") == {"AircraftCarrier": 1, "Fighter": 2}
+    g.walk_to("Japan", "purchase")
+    assert g.piece(f1).carrier is None and g.piece(f2).space == "SZ 8"
+    g, ids = situation("UK", [("AircraftCarrier", "UK", "SZ 7", 1), ("Fighter", "UK", "SZ 7", 2),
+                              ("Submarine", "Germany", "SZ 8", 1)])
+    carrier, (f1, f2) = ids["UK AircraftCarrier SZ 7"][0], ids["UK Fighter SZ 7"]
+    step(g, carrier, "SZ 8")                            # an attack: the fighters fly themselves
+    assert g.piece(f1).space == "SZ 7" and g.piece(f1).carrier is None
+    step(g, f1, "SZ 8")
+    assert left(g, f1) == 3
