@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,7 @@ from clients.gui_map import (
 from clients.gui_screens import NewGameScreen, TextPrompt
 from clients.gui_world import map_view_for
 from clients.launch import Launcher
+from clients.textmap import plural, space_noun
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.asking import space_name
@@ -98,16 +100,26 @@ BATTLE_EDGE = (120, 96, 70)
 DICE = ((240, 236, 224), (206, 222, 240))        # alternate rolls in two tints
 PIP = (28, 28, 32, 255)
 
+#: the computer's last actions on the map: how many stay lit (until the person acts), and their
+#: light, a colour none of the person's lights use, newest brightest, each numbered
+COMPUTER_MARKS = 5
+COMPUTER_LIGHT = (236, 56, 216)
+COMPUTER_INK = (255, 150, 240, 255)
+
 #: the map's lights: where the selection can go, and where a click does something
 TARGET: tuple[int, int, int, int] = (0, 190, 120, 255)
 TARGET_FILL: tuple[int, int, int, int] = (40, 230, 150, 80)
 SOURCE: tuple[int, int, int, int] = (255, 255, 255, 150)
 
-HELP = ("Click a unit or stack (on the map or a chart under it), then a lit hex: move / attack / load · "
-        "click an unlit hex: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
-        "Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · "
-        "T: tracks and charts · F: fast computer · "
-        "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
+def help_text(noun: str) -> str:
+    """The help line under the panel, in the words of the board (`noun`: "hex", "space"...)."""
+    return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load · "
+            f"click an unlit {noun}: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
+            f"Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: {noun} ids · L: legend · "
+            "T: tracks and charts · F: fast computer · "
+            "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
+
+
 
 
 def play_window(game: Game | None, computer: dict[str, Any] | None, saver: Saver | None,
@@ -198,6 +210,38 @@ def mentioned_spaces(action: Action, state: Any, spaces: Iterable[str] | Any) ->
             if sid is not None and sid in spaces and sid not in out:
                 out.append(sid)
     return out
+
+
+#: events that say where the game is in its sequence, not where something happened
+_SEQUENCE_EVENTS = ("_start", "_end", "_skipped")
+
+
+def touched_spaces(action: Action, before: Any, events: Iterable[tuple[str, dict[str, Any]]],
+                   spaces: Iterable[str] | Any) -> list[str]:
+    """The spaces an action played on: those its arguments name (read against the state
+    `before` it, so that a piece names the space it left), then those the events it caused
+    name (where a piece went, where one was destroyed, a space that changed hands). Generic:
+    any value equal to a space id counts, whatever its key."""
+    out = mentioned_spaces(action, before, spaces)
+    for kind, data in events:
+        if kind.endswith(_SEQUENCE_EVENTS) or not isinstance(data, dict):
+            continue
+        for value in data.values():
+            for v in _values(value):
+                if isinstance(v, str) and v in spaces and v not in out:
+                    out.append(v)
+    return out
+
+
+@dataclass(frozen=True)
+class Played:
+    """A computer player's action as the map shows it: its index in the game's actions, who
+    played it, its words and the spaces it played on."""
+
+    index: int
+    player: str
+    label: str
+    spaces: tuple[str, ...]
 
 
 def mentions(action: Action, space: str, pieces_here: frozenset[int] = frozenset()) -> bool:
@@ -333,6 +377,10 @@ class GameWindow(pyglet.window.Window):
         self.narrowed: list[Action] | None = None
         #: what a click played, while the rules ask about it (where the unit it moves goes)
         self.focus: Pick | None = None
+        #: the computer's last actions since the person's last one, oldest first (lit on the map)
+        self.computer_moves: list[Played] = []
+        #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown)
+        self.computer_lights: dict[str, int] = {}
         self._reader: Reader | None = None
         self._reader_key: Any = None
         self._cache: dict[Any, Any] = {}
@@ -615,6 +663,7 @@ class GameWindow(pyglet.window.Window):
         self.refusal = ""
         self.notice = ""
         self.why = ""
+        self.computer_moves = []                 # the person has seen them: a fresh start
         self._after_action(human=True, source=source)
         return True
 
@@ -659,6 +708,7 @@ class GameWindow(pyglet.window.Window):
         self.refusal = ""
         self.why = ""
         self.focus = None
+        self.computer_moves = [m for m in self.computer_moves if m.index < len(self.game.actions)]
         self._narrate(rebuild=True)
         self.notice = f"Undone: {n} action{'s' if n != 1 else ''}" + (" (yours and the computer's answers)"
                                                                         if n > 1 else "")
@@ -678,6 +728,7 @@ class GameWindow(pyglet.window.Window):
         player = self.computer[self.seat()]  # type: ignore[index]
         action = player.choose(self.game.ruleset, self.game.state, d)
         source = self._source(action)
+        before, n_log = self.game.state, len(self.game.log)
         try:
             self.game.play(action)
         except IllegalAction as e:
@@ -686,8 +737,26 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"computer player `{name}` chose a refused action ({action}): {e.reason}"
             self.refresh(map_changed=False)
             return False
+        self._note_computer_move(d, action, source[2], before, n_log)
         self._after_action(human=False, source=source)
         return True
+
+    def _note_computer_move(self, d: Decision, action: Action, label: str, before: Any, n_log: int) -> None:
+        """Keep the spaces a computer action just played on, to light them. The answer to a
+        question the rules asked on the way of the same player's previous action (a
+        `choose` decision: where the unit it picked goes) belongs to that action."""
+        index = len(self.game.actions) - 1
+        spaces = touched_spaces(action, before, self.game.log[n_log:], self.map.hexes)
+        moves = self.computer_moves
+        last = moves[-1] if moves else None
+        if last is not None and d.kind == "choose" and last.player == d.player and last.index == index - 1:
+            first = last.label.split(" → ")[0]
+            merged = last.spaces + tuple(s for s in spaces if s not in last.spaces)
+            moves[-1] = Played(index, d.player, f"{first} → {label}", merged)
+            return
+        if spaces:
+            moves.append(Played(index, d.player, label, tuple(spaces)))
+            del moves[:-COMPUTER_MARKS]
 
     def save_now(self) -> bool:
         """Save at once (Ctrl+S); with no save file yet, ask for one."""
@@ -1013,7 +1082,42 @@ class GameWindow(pyglet.window.Window):
             items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
         if self.selected is not None and self.selected in hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
+        self._light_computer(items)
         self._light_tray(playing, options, row)
+
+    def _light_computer(self, items: list[Any]) -> None:
+        """The spaces the computer's last actions played on: an outline inside the space's
+        edge (the person's lights are on it) in COMPUTER_LIGHT, brighter the newer, and a
+        badge with the action's number (1 the oldest shown). A space two actions touched
+        shows the newer."""
+        self.computer_lights = {}
+        moves = self.computer_moves
+        if not moves:
+            return
+        hexes, size = self.map.hexes, self.map.size
+        for n, move in enumerate(moves, 1):
+            for sid in move.spaces:
+                if sid in hexes:
+                    self.computer_lights[sid] = n
+        ring, badge, digits = (pyglet.graphics.Group(order=i) for i in (5, 6, 7))
+        on_hexes = isinstance(self.map, MapView)
+        r = min(11.0, max(6.5, size * 0.16)) if on_hexes else 8.0
+        for sid, n in self.computer_lights.items():
+            alpha = round(255 - 130 * (len(moves) - n) / max(1, COMPUTER_MARKS - 1))
+            items.append(self.map.outline(sid, (*COMPUTER_LIGHT, alpha), max(2.5, size * 0.075), self.overlay, 0.8))
+            cx, cy = self.map.world(sid)
+            name = None if on_hexes or self.layer is None else self.layer.names.get(sid)
+            if on_hexes:
+                bx, by = cx - size * 0.6, cy - size * 0.05      # the hex's west corner: no name, no counter
+            elif name is not None:
+                bx, by = name[0] - r - 2, (name[1] + name[3]) / 2     # before the space's name
+            else:
+                bx, by = cx - 12, cy + 12
+            items.append(shapes.Circle(bx, by, r + 1.5, color=(20, 20, 24, alpha), batch=self.overlay, group=ring))
+            items.append(shapes.Circle(bx, by, r, color=(*COMPUTER_LIGHT, alpha), batch=self.overlay, group=badge))
+            items.append(pyglet.text.Label(str(n), x=round(bx), y=round(by), anchor_x="center", anchor_y="center",
+                                           font_name=FONT, font_size=r * 0.95, weight="bold",
+                                           color=(255, 255, 255, 255), batch=self.overlay, group=digits))
 
     def _light_tray(self, playing: bool, options: list[Action], row: int | None) -> None:
         """The tray's lights: the map's, for the off-board areas."""
@@ -1055,6 +1159,23 @@ class GameWindow(pyglet.window.Window):
         if sid in self.game.state.board:
             return space_name(self.game.state, sid)
         return self.tray.names.get(sid) or space_name(self.game.state, sid)
+
+    def _noun(self, sids: Iterable[str] | None = None) -> str:
+        """What the players call these spaces of the map (all of them when None): "hex",
+        "territory", "sea zone", or "space" for several kinds or an area off the map."""
+        board = self.game.state.board
+        if sids is not None:
+            sids = list(sids)
+            if not sids or any(s not in board for s in sids):
+                return space_noun(board) if not sids else "space"
+        return space_noun(board, sids)
+
+    def _lit(self) -> list[str]:
+        """The spaces lit for the person to click, with or without a selection."""
+        if self.pick is not None:
+            return list(self.targets()[0])
+        direct, _ = self.at_rest()
+        return list(direct)
 
     def _tint(self, sid: str, group: pyglet.graphics.Group) -> Any:
         """A lit space's fill, drawn with the map (over its ground, under names and counters)."""
@@ -1144,11 +1265,13 @@ class GameWindow(pyglet.window.Window):
 
         # bottom, upwards: help, log, the last battle, refusal, why not, undo, the finish button
         yb = PAD
-        helpl = self._label(HELP, lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
+        helpl = self._label(help_text(self._noun()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
         battle = self.battles.battle
         log_top = self._build_log(lx, yb, inner, fg, short=battle is not None)
         yb = log_top + 6
+        if self.computer_moves:
+            yb = self._build_computer_moves(lx, yb, inner, fg) + 6
         self.battle_rect = None
         if battle is not None:
             yb = self._build_battle(lx, yb, inner, bg, fg) + 6
@@ -1175,7 +1298,7 @@ class GameWindow(pyglet.window.Window):
             self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.focus is not None:
-            self._fit_text(self._pick_words(self.focus) + ": click a lit hex, or a row", inner - bw - 12,
+            self._fit_text(self._pick_words(self.focus) + f": click a lit {self._noun(self._lit())}, or a row", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.notice:
             self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
@@ -1237,6 +1360,19 @@ class GameWindow(pyglet.window.Window):
             top += label.content_height + 1
         head = self._label("Recent events", lx, top + 4, size=9, bold=True, color=DIM, anchor_y="bottom", group=fg)
         return top + 4 + head.content_height
+
+    def _build_computer_moves(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group) -> float:
+        """What the numbers on the map stand for: the computer's last actions, one line each,
+        the newest at the bottom; returns the top of the block."""
+        top = y
+        for n, move in reversed(list(enumerate(self.computer_moves, 1))):
+            label = self._fit_text(f"{n}. {move.player}: {move.label}", inner - 4, x=lx + 4, y=top, size=8.5,
+                                   color=COMPUTER_INK if n == len(self.computer_moves) else DIM,
+                                   anchor_y="bottom", group=fg)
+            top += label.content_height + 1
+        head = self._label(f"The computer's last moves (the magenta {plural(self._noun())}, by number)",
+                           lx, top + 3, size=8.5, bold=True, color=COMPUTER_INK, anchor_y="bottom", group=fg)
+        return top + 3 + head.content_height
 
     def _build_battle(self, lx: float, y: float, inner: int, bg: pyglet.graphics.Group,
                       fg: pyglet.graphics.Group) -> float:
@@ -1392,9 +1528,11 @@ class GameWindow(pyglet.window.Window):
             if self.narrowed is not None:
                 note = f"{len(options)} options go to {where}: choose one"
             elif options:
-                lit = len(self.targets()[0])
+                lit = self.targets()[0]
+                noun = self._noun(lit)
                 note = (f"{len(options)} of {len(d.options)} options name {where}"
-                        + ((" · click the lit hex" if lit == 1 else f" · click one of the {lit} lit hexes")
+                        + ((f" · click the lit {noun}" if len(lit) == 1 else
+                            f" · click one of the {len(lit)} lit {plural(noun)}")
                            if lit and self.human_turn() else ""))
             else:
                 note = f"no option names {where}"
@@ -1405,7 +1543,7 @@ class GameWindow(pyglet.window.Window):
             note = f"{len(d.options)} option{'s' if len(d.options) != 1 else ''}"
             direct, sources = self.at_rest()
             if direct or sources:
-                note += " · click a unit or an outlined hex on the map"
+                note += f" · click a unit or an outlined {self._noun(direct | sources)} on the map"
         nl = self._fit_text(note, inner, x=lx, y=y, size=9, color=ACCENT if self.pick else DIM, group=fg)
         y -= nl.content_height + 6
 
@@ -1461,7 +1599,7 @@ class GameWindow(pyglet.window.Window):
             self._label(shown, lx + 36, ry + h - 5, size=10, width=text_w, color=colour, anchor_y="top", group=fg)
             self.option_rows.append((index, action, (lx, ry, row_w, h)))
         if not options:
-            self._label("(no option names this hex)" if self.pick else "(no options)", lx + 8, y - 6,
+            self._label(f"(no option names this {self._noun([self.pick.space])})" if self.pick else "(no options)", lx + 8, y - 6,
                         size=10, color=DIM, group=fg)
         if scrollbar and options:
             track_h = y - ry

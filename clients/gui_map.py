@@ -19,6 +19,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
+from clients.textmap import space_noun
 from engine import hexgrid
 from engine.board import Board
 from engine.hexgrid import Hex
@@ -767,7 +768,7 @@ def build_legend(x: float, y: float, sides: Sequence[str], colours: SideColours,
         rows.append(("bridge", ("line", BRIDGE)))
     if any(sp.get("vp") for sp in board.spaces.values()):
         rows.append(("victory points", ("vp", None)))
-    rows.append(("H: hex ids   L: this legend", ("note", None)))
+    rows.append((f"H: {space_noun(board)} ids   L: this legend", ("note", None)))
     row_h, pad, swatch = 19, 8, 38
     labels = []
     for text, _ in rows:
