@@ -45,7 +45,7 @@ except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller fal
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
 from clients import seats
-from clients.battles import BattleLog, Roll
+from clients.battles import BattleLog, Fate, Roll
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
 from clients.gui_map import (
@@ -97,6 +97,9 @@ BUTTON_OFF = (46, 48, 54)
 FINISH = (112, 84, 20)
 BATTLE_BG = (36, 32, 30)
 BATTLE_EDGE = (120, 96, 70)
+#: the words for what became of a unit in a battle, by its fate
+FATE_INK = {"destroyed": (255, 120, 104, 255), "damaged": (236, 170, 60, 255), "retreated": (240, 220, 120, 255),
+            "survived": (170, 200, 170, 255)}
 DICE = ((240, 236, 224), (206, 222, 240))        # alternate rolls in two tints
 PIP = (28, 28, 32, 255)
 
@@ -654,6 +657,7 @@ class GameWindow(pyglet.window.Window):
             self.refresh(map_changed=False)
             return False
         source = self._source(action)
+        before = self.game.state
         try:
             self.game.play(action)
         except IllegalAction as e:
@@ -664,7 +668,7 @@ class GameWindow(pyglet.window.Window):
         self.notice = ""
         self.why = ""
         self.computer_moves = []                 # the person has seen them: a fresh start
-        self._after_action(human=True, source=source)
+        self._after_action(human=True, source=source, before=before, action=action)
         return True
 
     def _source(self, action: Action) -> tuple[str, str, str]:
@@ -738,7 +742,7 @@ class GameWindow(pyglet.window.Window):
             self.refresh(map_changed=False)
             return False
         self._note_computer_move(d, action, source[2], before, n_log)
-        self._after_action(human=False, source=source)
+        self._after_action(human=False, source=source, before=before, action=action)
         return True
 
     def _note_computer_move(self, d: Decision, action: Action, label: str, before: Any, n_log: int) -> None:
@@ -770,9 +774,11 @@ class GameWindow(pyglet.window.Window):
         self.refresh(map_changed=False)
         return True
 
-    def _after_action(self, human: bool, source: tuple[str, str, str] | None = None) -> None:
+    def _after_action(self, human: bool, source: tuple[str, str, str] | None = None, before: Any = None,
+                      action: Action | None = None) -> None:
         self.focus = None
-        self._narrate(source=source)
+        where = mentioned_spaces(action, before, before.board) if action is not None and before is not None else []
+        self._narrate(source=source, before=before, where=where)
         self._keep_pick(source[0] if source else None)
         self.cursor = min(self.cursor, max(0, len(self.visible_options()) - 1))
         if self.game.over:
@@ -811,7 +817,8 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"the computer player failed: {type(e).__name__}: {e}"
             self.refresh(map_changed=False)
 
-    def _narrate(self, rebuild: bool = False, source: tuple[str, str, str] | None = None) -> None:
+    def _narrate(self, rebuild: bool = False, source: tuple[str, str, str] | None = None, before: Any = None,
+                 where: Iterable[str] = ()) -> None:
         """Tell the events logged since last time (all of them again with `rebuild`), and
         follow the battle they belong to."""
         log = self.game.log
@@ -828,7 +835,7 @@ class GameWindow(pyglet.window.Window):
             if text:
                 self.narration.append(text)
         if start < len(log):
-            self.battles.feed(log[start:], start, source)
+            self.battles.feed(log[start:], start, source, before=before, after=self.game.state, where=where)
         self._seen = len(log)
         del self.narration[:-200]
 
@@ -1396,21 +1403,38 @@ class GameWindow(pyglet.window.Window):
                     blocks.append(("dice", [item]))
             else:
                 blocks.append(("text", item))
+        fates = [(f"{owner} {fate}: {self._unit_words(units)}", FATE_INK[fate])
+                 for owner, fate, units in battle.fates()]             # what became of each unit, last
+        if fates:
+            budget += int(self.height * 0.06)
         head = self._label(f"Last battle — {battle.title}", lx + pad, 0, size=9.5, bold=True, color=ACCENT,
                            width=width, group=fg)
         used = head.content_height + 2 * pad + 4
-        shown: list[tuple[str, Any, float]] = []
-        for what, payload in reversed(blocks):
-            if what == "text":
-                h = self._text_height(payload, width)
-            else:
-                h = self._dice_rows(payload, width) * (DIE + 3)
-            if used + h + 2 > budget and shown:
+        tail: list[tuple[str, Any, float]] = []
+        for text, ink in fates:
+            h = self._text_height(text, width)
+            if used + h + 2 > budget * 0.7 and tail:
                 break
-            shown.append((what, payload, h))
+            tail.append(("fate", (text, ink), h))
             used += h + 2
-        shown.reverse()
-        cut = len(shown) < len(blocks)
+        # then the dice, the newest first while they fit, then the words between them: a line
+        # that does not fit is left to the log
+        heights = [self._text_height(p, width) if w == "text" else self._dice_rows(p, width) * (DIE + 3)
+                   for w, p in blocks]
+        keep: set[int] = set()
+        for kinds in (("dice",), ("text",)):
+            for i in reversed(range(len(blocks))):
+                if blocks[i][0] not in kinds:
+                    continue
+                if used + heights[i] + 2 > budget and (keep or tail):
+                    if kinds == ("dice",):
+                        break
+                    continue
+                keep.add(i)
+                used += heights[i] + 2
+        shown = [(blocks[i][0], blocks[i][1], heights[i]) for i in sorted(keep)]
+        cut = len(shown) < len(blocks) or len(tail) < len(fates)
+        shown += tail
         if cut:
             used += 14
         box_h = used
@@ -1421,17 +1445,41 @@ class GameWindow(pyglet.window.Window):
         head.y = round(ty)
         ty -= head.content_height + 4
         if cut:
-            self._label("(earlier rolls above: see Recent events)", lx + pad, ty, size=8, color=DIM, group=fg)
+            self._label("(more in Recent events)", lx + pad, ty, size=8, color=DIM, group=fg)
             ty -= 14
         dice_group = pyglet.graphics.Group(order=2)
         face_group = pyglet.graphics.Group(order=3)
         for what, payload, h in shown:
-            if what == "text":
+            if what == "fate":
+                self._label(payload[0], lx + pad, ty, size=9, width=width, color=payload[1], group=fg)
+            elif what == "text":
                 self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
             else:
                 self._draw_dice(payload, lx + pad, ty, width, dice_group, face_group)
             ty -= h + 2
         return y + box_h
+
+    def _unit_words(self, units: list[Fate]) -> str:
+        """Units of one side that met one fate, in words: "Infantry #132 to 1514, Tank #135",
+        several of a kind counted ("Infantry ×4"), the hits a unit lived with in brackets."""
+        groups: dict[tuple[str, str], list[Fate]] = {}
+        for u in units:
+            groups.setdefault((u.kind, u.to), []).append(u)
+        parts = []
+        for (kind, to), us in groups.items():
+            if len(us) == 1:
+                words = f"{kind} #{us[0].piece}"
+            elif len(us) <= 3:
+                words = f"{kind} ×{len(us)} (" + ", ".join(f"#{u.piece}" for u in us) + ")"
+            else:
+                words = f"{kind} ×{len(us)}"
+            hits = sum(u.hits for u in us)
+            if hits:
+                words += f" ({hits} hit{'s' if hits != 1 else ''})"
+            if to:
+                words += f" to {self.place_name(to)}"
+            parts.append(words)
+        return ", ".join(parts)
 
     def _text_height(self, text: str, width: int) -> int:
         key_ = ("battle:" + text, width)
