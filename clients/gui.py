@@ -302,6 +302,15 @@ class GameWindow(pyglet.window.Window):
         self._overlay_items: list[Any] = []
         self.panel = pyglet.graphics.Batch()
         self._panel_items: list[Any] = []
+        #: the panel's labels by what they show, this build's and the last one's (to reuse)
+        self._labels: dict[Any, list[pyglet.text.Label]] = {}
+        self._spare_labels: dict[Any, list[pyglet.text.Label]] = {}
+        self._pooled: set[int] = set()
+        self._legend_key: Any = None
+        self.chart_batch = pyglet.graphics.Batch()        # a world map's turn chart, in the panel
+        self._chart_items: list[Any] = []
+        self._chart_key: Any = None
+        self._chart_bottom = 0.0
         self.top = pyglet.graphics.Batch()       # tooltip and game-over banner
         self._top_items: list[Any] = []
         self.legend = pyglet.graphics.Batch()
@@ -1193,16 +1202,24 @@ class GameWindow(pyglet.window.Window):
         return shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL, batch=self.layer.batch, group=group)
 
     def _build_legend(self) -> None:
+        """The legend, made again only when what it shows changed: who holds or has pieces,
+        the kinds on the map, where it stands."""
+        state = self.game.state
+        own_legend = getattr(self.map, "build_legend", None)       # a world map's legend, at the bottom left
+        key = (self.show_legend, id(self.map), self.tray_height if own_legend is None else 0, len(self.looks),
+               frozenset(state.control.values()) | {p.owner for p in state.pieces.values()},
+               frozenset(p.kind for p in state.pieces.values() if p.space in self.map.hexes))
+        if key == self._legend_key:
+            return
+        self._legend_key = key
         self.legend = pyglet.graphics.Batch()
         self._legend_items = []
         self.legend_rect = None
         if not self.show_legend:
             return
-        state = self.game.state
         order = {k: i for i, k in enumerate(self.units)}
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
-        own_legend = getattr(self.map, "build_legend", None)       # a world map's legend
         if own_legend is not None:
             self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
             return
@@ -1213,25 +1230,62 @@ class GameWindow(pyglet.window.Window):
     def _label(self, text: str, x: float, y: float, *, size: float = 10, color: tuple[int, int, int, int] = TEXT,
                bold: bool = False, width: int | None = None, anchor_y: str = "top", anchor_x: str = "left",
                batch: pyglet.graphics.Batch | None = None, group: pyglet.graphics.Group | None = None,
-               items: list[Any] | None = None) -> pyglet.text.Label:
-        label = pyglet.text.Label(text, x=round(x), y=round(y), width=width, multiline=width is not None,
-                                  anchor_x=anchor_x, anchor_y=anchor_y, font_name=FONT, font_size=size,
-                                  weight="bold" if bold else "normal", color=color,
-                                  batch=batch or self.panel, group=group)
-        (self._panel_items if items is None else items).append(label)
+               fit: float | None = None) -> pyglet.text.Label:
+        """A label of the panel (or of `batch`), shortened with an ellipsis to `fit` pixels if
+        given. A panel label the panel's last build made with the same text and style is
+        moved rather than made again: laying text out is most of what a rebuild costs."""
+        pooled = batch is None or batch is self.panel
+        key = (text, size, color, bold, width, anchor_x, anchor_y, group.order if group is not None else None, fit)
+        spare = self._spare_labels.get(key) if pooled else None
+        if spare:
+            label = spare.pop()
+            if label.x != round(x) or label.y != round(y):
+                label.position = (round(x), round(y), label.z)
+        else:
+            label = pyglet.text.Label(text, x=round(x), y=round(y), width=width, multiline=width is not None,
+                                      anchor_x=anchor_x, anchor_y=anchor_y, font_name=FONT, font_size=size,
+                                      weight="bold" if bold else "normal", color=color,
+                                      batch=batch or self.panel, group=group)
+            while fit is not None and label.content_width > fit and len(label.text) > 4:
+                keep = max(3, int(len(label.text) * fit / label.content_width) - 2)
+                label.text = label.text[:keep].rstrip() + "…"
+        if pooled:
+            self._labels.setdefault(key, []).append(label)
+            self._pooled.add(id(label))
+        self._panel_items.append(label)
         return label
 
     def _fit_text(self, text: str, width: float, **kw: Any) -> pyglet.text.Label:
         """A one-line label shortened with an ellipsis to fit `width` pixels."""
-        label = self._label(text, **kw)
-        while label.content_width > width and len(label.text) > 4:
-            keep = max(3, int(len(label.text) * width / label.content_width) - 2)
-            label.text = label.text[:keep].rstrip() + "…"
-        return label
+        return self._label(text, fit=width, **kw)
+
+    def _drop_label(self, label: pyglet.text.Label) -> None:
+        """Take a label of this build of the panel away again."""
+        label.delete()
+        self._panel_items.remove(label)
+        self._pooled.discard(id(label))
+        for labels in self._labels.values():
+            if label in labels:
+                labels.remove(label)
 
     def _build_panel(self) -> None:
-        self.panel = pyglet.graphics.Batch()
+        """The panel, made again for the game as it stands. Its shapes are made anew; its
+        labels are kept where they show the same text in the same style (see `_label`)."""
+        for item in self._panel_items:
+            if id(item) not in self._pooled:
+                item.delete()
+        self._spare_labels, self._labels = self._labels, {}
+        self._pooled = set()
         self._panel_items = []
+        try:
+            self._fill_panel()
+        finally:
+            for labels in self._spare_labels.values():
+                for label in labels:
+                    label.delete()
+            self._spare_labels = {}
+
+    def _fill_panel(self) -> None:
         self._row_shapes = {}
         bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
         x0 = self.panel_x
@@ -1261,7 +1315,11 @@ class GameWindow(pyglet.window.Window):
         y -= self.status_label.content_height + 3
         chart = getattr(self.map, "build_chart", None)             # a world map's turn order and treasuries
         if chart is not None:
-            y = chart(game, self.colours, lx, y - 4, inner, self.panel, (bg, fg), items)
+            y = self._chart(chart, lx, y - 4, inner)
+        elif self._chart_items:                                      # another game's
+            for item in self._chart_items:
+                item.delete()
+            self._chart_items, self._chart_key = [], None
         score = "" if chart is not None else self._score_line()
         if score:
             sl = self._label(score, lx, y, size=10, color=DIM, width=inner, group=fg)
@@ -1331,6 +1389,27 @@ class GameWindow(pyglet.window.Window):
             return
         self._build_options(lx, y, inner, yb, bg, fg)
 
+    def _chart(self, chart: Callable[..., float], x: float, y: float, width: int) -> float:
+        """A world map's chart (turn order, phases, treasuries) at (x, y), in a batch of its
+        own made again only when the state's turn, step, treasuries or holdings changed, or
+        its place. Returns its bottom."""
+        state = self.game.state
+        key = (x, y, width, self.height, id(self.map), state.turn, state.power_index, state.phase_index,
+               state.step_index, self.game.over, tuple(sorted(state.resources.items())),
+               tuple(sorted(state.control.items())))
+        if key != self._chart_key:
+            for item in self._chart_items:
+                item.delete()
+            self._chart_items = []
+            self.chart_batch = pyglet.graphics.Batch()
+            groups = (pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1))
+            self._chart_bottom = chart(self.game, self.colours, x, y, width, self.chart_batch, groups,
+                                       self._chart_items)
+            self._chart_key = key
+        self._panel_items += self._chart_items          # the panel's, kept (not made again) with it
+        self._pooled |= {id(item) for item in self._chart_items}
+        return self._chart_bottom
+
     def _pick_words(self, pick: Pick) -> str:
         """What a click took, in words."""
         where = self.place_name(pick.space)
@@ -1361,8 +1440,7 @@ class GameWindow(pyglet.window.Window):
             colour = TEXT if i == 0 else DIM
             label = self._label(text, lx, top, size=9, color=colour, width=inner, anchor_y="bottom", group=fg)
             if top + label.content_height - y > budget:
-                label.delete()
-                self._panel_items.remove(label)
+                self._drop_label(label)
                 break
             top += label.content_height + 1
         head = self._label("Recent events", lx, top + 4, size=9, bold=True, color=DIM, anchor_y="bottom", group=fg)
@@ -1757,6 +1835,8 @@ class GameWindow(pyglet.window.Window):
         self.tray.draw()
         self.legend.draw()
         self.panel.draw()
+        if self._chart_items:
+            self.chart_batch.draw()
         self.top.draw()
         if self.prompt is not None:
             self.prompt.batch.draw()
