@@ -348,8 +348,10 @@ class GameWindow(Panel, pyglet.window.Window):
         self.focus: Pick | None = None
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
-        #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown)
+        #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
+        #: where its number's badge is (centre and radius, in the map's coordinates)
         self.computer_lights: dict[str, int] = {}
+        self.computer_badges: dict[str, tuple[float, float, float]] = {}
         self._reader: Reader | None = None
         self._reader_key: Any = None
         self._cache: dict[Any, Any] = {}
@@ -1060,6 +1062,7 @@ class GameWindow(Panel, pyglet.window.Window):
         badge with the action's number (1 the oldest shown). A space two actions touched
         shows the newer."""
         self.computer_lights = {}
+        self.computer_badges = {}
         moves = self.computer_moves
         if not moves:
             return
@@ -1076,12 +1079,17 @@ class GameWindow(Panel, pyglet.window.Window):
             items.append(self.map.outline(sid, (*COMPUTER_LIGHT, alpha), max(2.5, size * 0.075), self.overlay, 0.8))
             cx, cy = self.map.world(sid)
             name = None if on_hexes or self.layer is None else self.layer.names.get(sid)
-            if on_hexes:
-                bx, by = cx - size * 0.6, cy - size * 0.05      # the hex's west corner: no name, no counter
-            elif name is not None:
+            here = [c for c in self.layer.counters if c[0] == sid] if self.layer is not None else []
+            if name is not None:
                 bx, by = name[0] - r - 2, (name[1] + name[3]) / 2     # before the space's name
+            elif here:
+                left = min(here, key=lambda c: c[3])                  # before its counters
+                bx, by = left[3] - r - 2, left[4] + left[6] / 2
+            elif on_hexes:
+                bx, by = cx - size * 0.6, cy - size * 0.05            # the hex's west corner
             else:
                 bx, by = cx - 12, cy + 12
+            self.computer_badges[sid] = (bx, by, r)
             items.append(shapes.Circle(bx, by, r + 1.5, color=(20, 20, 24, alpha), batch=self.overlay, group=ring))
             items.append(shapes.Circle(bx, by, r, color=(*COMPUTER_LIGHT, alpha), batch=self.overlay, group=badge))
             items.append(pyglet.text.Label(str(n), x=round(bx), y=round(by), anchor_x="center", anchor_y="center",

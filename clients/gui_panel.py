@@ -247,10 +247,11 @@ class Panel:
         helpl = self._label(help_text(self._noun()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
         battle = self.battles.battle
-        log_top = self._build_log(lx, yb, inner, fg, short=battle is not None)
+        log_top = self._build_log(lx, yb, inner, fg, short=battle is not None or bool(self.computer_moves),
+                                  shorter=battle is not None and bool(self.computer_moves))
         yb = log_top + 6
         if self.computer_moves:
-            yb = self._build_computer_moves(lx, yb, inner, fg) + 6
+            yb = self._build_computer_moves(lx, yb, inner, fg, most=3 if battle is not None else None) + 6
         self.battle_rect = None
         if battle is not None:
             yb = self._build_battle(lx, yb, inner, bg, fg) + 6
@@ -344,10 +345,12 @@ class Panel:
         order = sorted(by_owner, key=lambda o: self.sides.index(o) if o in self.sides else len(self.sides))
         return "   ".join(f"{o}: {', '.join(by_owner[o])}" for o in order)
 
-    def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group, short: bool = False) -> float:
-        """The last narrated events, newest at the bottom; returns the top of the block."""
+    def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group, short: bool = False,
+                   shorter: bool = False) -> float:
+        """The last narrated events, newest at the bottom, in less room when the panel holds
+        more (`short`, `shorter`); returns the top of the block."""
         lines = self.narration[-LOG_LINES:]
-        share = 0.14 if short else 0.24
+        share = 0.1 if shorter else 0.14 if short else 0.24
         budget = max(70, min(LOG_LINES * 16, int(self.height * share)))
         top = y
         for i, text in enumerate(reversed(lines)):
@@ -360,11 +363,13 @@ class Panel:
         head = self._label("Recent events", lx, top + 4, size=9, bold=True, color=DIM, anchor_y="bottom", group=fg)
         return top + 4 + head.content_height
 
-    def _build_computer_moves(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group) -> float:
+    def _build_computer_moves(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group,
+                              most: int | None = None) -> float:
         """What the numbers on the map stand for: the computer's last actions, one line each,
-        the newest at the bottom; returns the top of the block."""
+        the newest at the bottom (the `most` newest, when room is short); returns the top of
+        the block."""
         top = y
-        for n, move in reversed(list(enumerate(self.computer_moves, 1))):
+        for n, move in list(reversed(list(enumerate(self.computer_moves, 1))))[:most]:
             label = self._fit_text(f"{n}. {move.player}: {move.label}", inner - 4, x=lx + 4, y=top, size=8.5,
                                    color=COMPUTER_INK if n == len(self.computer_moves) else DIM,
                                    anchor_y="bottom", group=fg)

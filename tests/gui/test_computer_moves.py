@@ -65,19 +65,20 @@ def play_computer(win: Any) -> list[tuple[Any, Any, set[str]]]:
 
 def badge_point(win: Any, sid: str) -> tuple[float, float]:
     """A point of the number badge of `sid`, on the screen (beside the digit)."""
-    from clients.gui_map import MapView
-
-    cx, cy = win.map.world(sid)
-    size = win.map.size
+    bx, by, r = win.computer_badges[sid]
     ox, oy = win.map.offset
-    if isinstance(win.map, MapView):
-        bx, by = cx - size * 0.6, cy - size * 0.05
-        r = min(11.0, max(6.5, size * 0.16))
-    else:
-        box = win.layer.names.get(sid)
-        bx, by = (box[0] - 10, (box[1] + box[3]) / 2) if box else (cx - 12, cy + 12)
-        r = 8.0
     return bx + ox + r * 0.75, by + oy
+
+
+def badges_clear_of_counters(win: Any) -> None:
+    """No badge lies on a counter of its space: the numbers hide no unit."""
+    for sid, (bx, by, r) in win.computer_badges.items():
+        for c in win.layer.counters:
+            if c[0] != sid:
+                continue
+            x, y, w, h = c[3:]
+            nx, ny = min(max(bx, x), x + w), min(max(by, y), y + h)      # the counter's nearest point
+            assert (nx - bx) ** 2 + (ny - by) ** 2 >= (r * 0.9) ** 2, (sid, c[1:3])
 
 
 def test_the_computers_attack_lights_where_from_and_where_to(bulge_rs, make_window, tmp_path):
@@ -91,11 +92,12 @@ def test_the_computers_attack_lights_where_from_and_where_to(bulge_rs, make_wind
     assert spaces == {"1713", "1613"}
     win.refresh()
     img = draw(win, tmp_path / "computer_attack.png")
-    assert win.computer_lights == {"1713": 1, "1613": 1}
+    assert win.computer_lights == {"1713": 1, "1613": 1} and set(win.computer_badges) == {"1713", "1613"}
     # the badges are drawn in the computer's colour, on the map
     for sid in ("1713", "1613"):
         r, g, b = pixel(img, *badge_point(win, sid))
         assert abs(r - COMPUTER_LIGHT[0]) + abs(g - COMPUTER_LIGHT[1]) + abs(b - COMPUTER_LIGHT[2]) < 60, (sid, r, g, b)
+    badges_clear_of_counters(win)
     # the log tells it, naming the same hexes; the panel lists it under its number
     told = "\n".join(win.narration)
     assert "Axis attacks Clervaux (1613) from Dasburg (1713)" in told
@@ -156,7 +158,7 @@ def test_the_world_map_lights_the_computers_moves(lhtr_rs, make_window, tmp_path
     assert played and win.human_turn()
     # group the answers to the rules' questions with the action that raised them
     moves: list[tuple[str, set[str]]] = []
-    for i, (d, action, spaces) in enumerate(played):
+    for i, (d, _, spaces) in enumerate(played):
         if d.kind == "choose" and moves and played[i - 1][0].player == d.player and moves[-1][0] == d.player:
             moves[-1][1].update(spaces)
         elif spaces:
@@ -170,6 +172,7 @@ def test_the_world_map_lights_the_computers_moves(lhtr_rs, make_window, tmp_path
     told = "\n".join(win.narration)
     assert "USSR Fighter moves from Karelia S.S.R. to West Russia" in told
     assert "Karelia S.S.R." in win.computer_lights and "West Russia" in win.computer_lights
+    badges_clear_of_counters(win)
     r, g, b = pixel(img, *badge_point(win, "West Russia"))
     assert abs(r - COMPUTER_LIGHT[0]) + abs(g - COMPUTER_LIGHT[1]) + abs(b - COMPUTER_LIGHT[2]) < 60, (r, g, b)
     assert any("move USSR Fighter" in m.label and "→ West Russia" in m.label for m in win.computer_moves)
@@ -194,6 +197,7 @@ def test_screenshots_of_the_computers_moves(bulge_rs, lhtr_rs, make_window, tmp_
     win.render_to_png(out / "bulge_computer_moves.png")
     newest = win.computer_moves[-1].spaces[0]
     zoom_on(win, newest, 2.2)
+    badges_clear_of_counters(win)
     win.render_to_png(out / "bulge_computer_moves_close.png")
 
     game = Game(lhtr_rs, None, seed=1)
@@ -204,4 +208,5 @@ def test_screenshots_of_the_computers_moves(bulge_rs, lhtr_rs, make_window, tmp_
     draw(win)
     win.render_to_png(out / "lhtr_computer_moves.png")
     zoom_on(win, "West Russia", 3.0)
+    badges_clear_of_counters(win)
     win.render_to_png(out / "lhtr_computer_moves_close.png")
