@@ -9,8 +9,11 @@ idle window costs.
 
 Prints the time to draw one full frame of the opening position (the map's shapes already
 built, as every frame but the first after a change), the time to build the map and draw
-(after a move or a zoom), and the CPU the process uses while the window sits idle in the
-event loop for 3 seconds. Each idle measurement runs in a process of its own (pyglet's
+(after a move or a zoom), the window's rebuild after each action of a game (what it does
+between the engine's answer and the frame drawn: the panel, the lights, the spaces the
+action changed; CPU time, the engine's own time taken out, against a full frame measured
+in the same run), and the CPU the process uses while the window sits idle in the event
+loop for 3 seconds. Each idle measurement runs in a process of its own (pyglet's
 event loop runs once a process). A world map keeps a picture of itself, copied to each frame
 while nothing on the map changes; `--direct` draws its polygons every frame instead.
 """
@@ -31,7 +34,9 @@ if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
     os.environ.setdefault("PYGLET_HEADLESS", "1")
 
 
-def make_window(ruleset: str, width: int, height: int):  # type: ignore[no-untyped-def]
+def make_window(ruleset: str, width: int, height: int, people: bool = False):  # type: ignore[no-untyped-def]
+    """A window on a new game of `ruleset`; the computer plays every side but the first, or
+    none with `people`."""
     import pyglet
 
     from clients import seats
@@ -42,7 +47,7 @@ def make_window(ruleset: str, width: int, height: int):  # type: ignore[no-untyp
     rs = plugins.load(ruleset)
     game = Game(rs, None, seed=1)
     config = pyglet.gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, double_buffer=True)
-    return GameWindow(game, seats.assign(rs, []), None, width=width, height=height, config=config,
+    return GameWindow(game, {} if people else seats.assign(rs, []), None, width=width, height=height, config=config,
                       visible=not os.environ.get("PYGLET_HEADLESS"), autoplay=False)
 
 
@@ -87,6 +92,72 @@ def frame_times(ruleset: str, width: int, height: int, n: int, direct: bool = Fa
     win.close()
 
 
+def recorded_actions(ruleset: str, n: int, skip: int) -> list:  # type: ignore[type-arg]
+    """`skip` + `n` actions of a game of `ruleset` (seed 1) played by its computer players on
+    every side, as the engine received them."""
+    from clients import seats
+    from engine import plugins
+    from engine.game import Game
+
+    rs = plugins.load(ruleset)
+    game = Game(rs, None, seed=1)
+    players = seats.assign(rs, ["all"], seed=1)
+    out = []
+    for _ in range(skip + n):
+        d = game.decision
+        if d is None:
+            break
+        action = players[seats.seat_of(rs, d.player)].choose(rs, game.state, d)
+        game.play(action)
+        out.append(action)
+    return out
+
+
+def action_rebuilds(ruleset: str, width: int, height: int, n: int, skip: int = 10) -> None:
+    """The window's CPU time from an action to its frame drawn, for `n` actions of a game
+    (after `skip`), the engine's time to play them taken out; against a full frame."""
+    import pyglet
+
+    actions = recorded_actions(ruleset, n, skip)
+    win = make_window(ruleset, width, height, people=True)
+    win.switch_to()
+    win.dispatch_events()
+    game = win.game
+    engine = [0.0]
+    play = game.play
+
+    def timed_play(action):  # type: ignore[no-untyped-def]
+        c = time.process_time()
+        try:
+            return play(action)
+        finally:
+            engine[0] += time.process_time() - c
+
+    game.play = timed_play
+    win.on_draw()
+    pyglet.gl.glFinish()
+    rebuilds, frames = [], []
+    for i, action in enumerate(actions):
+        engine[0] = 0.0
+        c = time.process_time()
+        assert win.choose(action), (action, win.refusal)
+        win.on_draw()
+        pyglet.gl.glFinish()
+        spent = (time.process_time() - c - engine[0]) * 1000
+        if i < skip:
+            continue
+        rebuilds.append(spent)
+        c = time.process_time()           # the baseline: the same window drawing a frame, nothing changed
+        win.on_draw()
+        pyglet.gl.glFinish()
+        frames.append((time.process_time() - c) * 1000)
+    rebuild, frame = statistics.median(rebuilds), statistics.median(frames)
+    print(f"per action (the window's rebuild and frame, engine excluded; CPU): median {rebuild:6.2f} ms, "
+          f"max {max(rebuilds):6.2f} ms over {len(rebuilds)} actions; a frame with nothing changed: "
+          f"median {frame:6.2f} ms; ratio {rebuild / frame:5.2f}")
+    win.close()
+
+
 def idle_cpu(ruleset: str, width: int, height: int, seconds: float, interval: float | None) -> None:
     """Run the event loop with the window idle; print the CPU % over `seconds`."""
     import pyglet
@@ -122,6 +193,7 @@ def main() -> int:
     p.add_argument("--height", type=int, default=880)
     p.add_argument("--frames", type=int, default=40)
     p.add_argument("--seconds", type=float, default=3.0)
+    p.add_argument("--actions", type=int, default=30, help="actions of a game to time the rebuild of")
     p.add_argument("--compare", action="store_true", help="also measure a 60 Hz redraw timer, as before")
     p.add_argument("--direct", action="store_true", help="a world map: draw every polygon each frame (no picture)")
     p.add_argument("--idle-only", choices=["window", "timer"], help=argparse.SUPPRESS)
@@ -130,6 +202,7 @@ def main() -> int:
         idle_cpu(args.ruleset, args.width, args.height, args.seconds, None if args.idle_only == "window" else 1 / 60)
         return 0
     frame_times(args.ruleset, args.width, args.height, args.frames, args.direct)
+    action_rebuilds(args.ruleset, args.width, args.height, args.actions)
     sys.stdout.flush()
     modes = ["window"] + (["timer"] if args.compare else [])
     for mode in modes:

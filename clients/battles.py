@@ -5,6 +5,14 @@ what), and its words for what followed (hits, losses, retreats), continued by th
 to the questions the rules ask on the way (`choose` decisions), until the next action of
 another kind or the next step.
 
+It also follows what became of each unit in the battle (`Battle.units`): the pieces that
+stood in the spaces the action named when it began (the attacker's and the defender's, the
+contested territory's), then, from the events after the first roll, those destroyed
+(`destroyed`), those that left a space of the battle (`move`: retreated, and where to), and,
+from the state after each action, those that took hits and lived (damaged); the rest
+survived. Which strip box held a unit and which die hit it are not in the events (the rules
+log them only as words), so they are not shown per unit.
+
 No pyglet here."""
 
 from __future__ import annotations
@@ -28,6 +36,27 @@ class Roll:
     why: str = ""
 
 
+#: what can become of a unit in a battle, in the order a box shows them
+FATES = ("destroyed", "damaged", "retreated", "survived")
+
+
+@dataclass
+class Fate:
+    """What became of one unit in a battle: `fate` is one of FATES; `to` where it retreated;
+    `hits` the hits it took and lived with."""
+
+    piece: int
+    owner: str
+    kind: str
+    space: str
+    fate: str = "survived"
+    to: str = ""
+    hits: int = 0
+    hits_before: int = 0
+    #: the log index of the event that decided its fate (-1: none yet)
+    at: int = -1
+
+
 @dataclass
 class Battle:
     """One battle: its title (the action that began it), and its items in order, each a line
@@ -36,6 +65,25 @@ class Battle:
     title: str
     who: str = ""
     items: list[tuple[int, str | Roll]] = field(default_factory=list)
+    #: the spaces the battle is in (those the action that began it named)
+    spaces: tuple[str, ...] = ()
+    #: what became of each unit in it, by piece id, in the order they were found
+    units: dict[int, Fate] = field(default_factory=dict)
+
+    def fates(self) -> list[tuple[str, str, list[Fate]]]:
+        """(owner, fate, units) for each owner (in the order met) and fate (in FATES order)
+        that has any."""
+        owners: list[str] = []
+        for f in self.units.values():
+            if f.owner not in owners:
+                owners.append(f.owner)
+        out = []
+        for owner in owners:
+            for fate in FATES:
+                units = [f for f in self.units.values() if f.owner == owner and f.fate == fate]
+                if units:
+                    out.append((owner, fate, units))
+        return out
 
     @property
     def rolls(self) -> list[Roll]:
@@ -56,17 +104,23 @@ class BattleLog:
         self.open = False
         self._told = False        # words came since the battle's last roll
 
-    def feed(self, events: Iterable[Event], start: int, source: tuple[str, str, str] | None = None) -> None:
+    def feed(self, events: Iterable[Event], start: int, source: tuple[str, str, str] | None = None,
+             before: Any = None, after: Any = None, where: Iterable[str] = ()) -> None:
         """Read the events an action caused (`start`: the log index of the first).
         `source` is (decision kind, player, action label) of that action, if known; without
         it (a log read whole, as when a saved game is opened) a roll after words about the
-        last one begins another battle."""
+        last one begins another battle. `before` and `after` are the states on either side
+        of the action, `where` the spaces it named: with them the battle follows its units."""
         asked = source is not None and source[0] == "choose"
         if not asked:
             self.open = False
         lead: list[tuple[int, str]] = []
+        gone: set[int] = set()                   # pieces destroyed before the dice: not in the battle
+        followed = self.open
         for i, event in enumerate(events, start):
             kind, data = event
+            if kind == "destroyed" and not self.open:
+                gone.add(data.get("piece"))      # type: ignore[arg-type]
             if kind == "roll":
                 if self.open and source is None and self._told:
                     self.open = False
@@ -77,7 +131,8 @@ class BattleLog:
                         self.battle = Battle(source[2], who, list(lead[-LEAD:]))
                     else:                # the words just before the dice say what they are for
                         self.battle = Battle(lead[-1][1] if lead else "dice", who)
-                    self.open = True
+                    self.open = followed = True
+                    self._enlist(self.battle, before, where, gone)
                 assert self.battle is not None
                 self.battle.items.append((i, Roll(tuple(data.get("faces", ())), int(data.get("sides", 6)),
                                                   str(data.get("why") or ""))))
@@ -87,6 +142,8 @@ class BattleLog:
                 self.open = False
                 lead = []
                 continue
+            if self.open and self.battle is not None:
+                self._follow(self.battle, kind, data, i)
             text = self.narrate(event)
             if not text:
                 continue
@@ -95,12 +152,64 @@ class BattleLog:
                 self._told = True
             lead.append((i, text.strip()))
 
+        if followed and self.battle is not None and after is not None:
+            self._hits(self.battle, after)
+
+    @staticmethod
+    def _enlist(battle: Battle, before: Any, where: Iterable[str], gone: set[int]) -> None:
+        """The units of a battle as it begins: the pieces in the spaces its action named
+        (but those the action destroyed before the dice: a supply paid for the attack)."""
+        battle.spaces = tuple(where)
+        if before is None:
+            return
+        for sid in battle.spaces:
+            for p in before.pieces_at(sid):
+                if p.id not in gone:
+                    battle.units.setdefault(p.id, Fate(p.id, p.owner, p.kind, sid, hits_before=p.hits))
+
+    @staticmethod
+    def _follow(battle: Battle, kind: str, data: dict[str, Any], index: int) -> None:
+        """What an event during the battle does to its units: destroyed, or gone from a space
+        of the battle (a retreat)."""
+        pid = data.get("piece")
+        if not isinstance(pid, int):
+            return
+        unit = battle.units.get(pid)
+        if kind == "destroyed":
+            if unit is None:                    # a unit the action did not name (one in the way)
+                unit = battle.units[pid] = Fate(pid, str(data.get("owner", "")), str(data.get("kind", "")),
+                                                str(data.get("space", "")))
+            unit.fate, unit.at = "destroyed", index
+        elif kind == "move" and unit is not None and unit.fate != "destroyed":
+            src, to = data.get("src"), data.get("to")
+            if src in battle.spaces and to not in battle.spaces:
+                unit.fate, unit.to, unit.at = "retreated", str(to), index
+
+    @staticmethod
+    def _hits(battle: Battle, after: Any) -> None:
+        """The hits the units still standing took (a damaged battleship)."""
+        for unit in list(battle.units.values()):
+            p = after.pieces.get(unit.piece)
+            if p is None and unit.fate != "destroyed":
+                del battle.units[unit.piece]      # gone without a word: nothing to say of it
+                continue
+            if p is None or unit.fate == "destroyed":
+                continue
+            unit.hits = max(0, p.hits - unit.hits_before)
+            if unit.hits and unit.fate == "survived":
+                unit.fate = "damaged"
+            elif not unit.hits and unit.fate == "damaged":
+                unit.fate = "survived"
+
     def forget_from(self, index: int) -> None:
         """The log was cut back to `index` events (an undo): forget what came after."""
         b = self.battle
         if b is None:
             return
         b.items = [(i, item) for i, item in b.items if i < index]
+        for unit in b.units.values():
+            if unit.at >= index:
+                unit.fate, unit.to, unit.at = "survived", "", -1
         if not b.rolls:
             self.battle = None
             self.open = False

@@ -15,7 +15,10 @@ themselves, one action per clock tick, so that a person can follow and the windo
 responsive. The window draws only when something changed (`invalidate`): an idle window
 costs nothing.
 
-The window only shows what the engine says and sends it Actions: no rules live here.
+The window only shows what the engine says and sends it Actions: no rules live here. The
+side panel is laid out by `clients.gui_panel` (a part of the window), the map by
+`clients.gui_map` and `clients.gui_world`, the tracks and charts under it by
+`clients.gui_areas`.
 
 `GameWindow` draws and reacts without `pyglet.app.run()` (tests dispatch its events
 directly); `play_window` runs the event loop for a person; `save_screenshot` draws one
@@ -27,6 +30,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +48,7 @@ except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller fal
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
 from clients import seats
-from clients.battles import BattleLog, Roll
+from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
 from clients.gui_map import (
@@ -60,9 +64,11 @@ from clients.gui_map import (
     side_colours,
     unit_looks,
 )
+from clients.gui_panel import ACCENT, DIM, TEXT, Panel
 from clients.gui_screens import NewGameScreen, TextPrompt
 from clients.gui_world import map_view_for
 from clients.launch import Launcher
+from clients.textmap import space_noun
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.asking import space_name
@@ -71,43 +77,17 @@ from engine.game import Game
 Saver = Callable[[Game], None]
 Rect = tuple[float, float, float, float]
 
-PANEL_WIDTH = 440
-PAD = 12
-ROW_H = 24
-ROW_LINES = 3                # an option's label wraps to this many lines at most (the rest in a tooltip)
-LOG_LINES = 12
 COMPUTER_DELAY = 0.25
-DIE = 20                     # a die's side, in pixels
 
-PANEL_BG = (28, 30, 34)
-PANEL_EDGE = (70, 74, 82)
-TEXT = (226, 228, 232, 255)
-DIM = (150, 154, 162, 255)
-ACCENT = (255, 214, 0, 255)
-WARN = (236, 170, 60, 255)
-REFUSED = (255, 92, 80, 255)
-ROW_BG = (40, 43, 49)
-ROW_ALT = (34, 37, 42)
-ROW_HOVER = (58, 64, 76)
-ROW_CURSOR = (74, 88, 118)
-BUTTON = (64, 80, 112)
-BUTTON_OFF = (46, 48, 54)
-FINISH = (112, 84, 20)
-BATTLE_BG = (36, 32, 30)
-BATTLE_EDGE = (120, 96, 70)
-DICE = ((240, 236, 224), (206, 222, 240))        # alternate rolls in two tints
-PIP = (28, 28, 32, 255)
+#: the computer's last actions on the map: how many stay lit (until the person acts), and their
+#: light, a colour none of the person's lights use, newest brightest, each numbered
+COMPUTER_MARKS = 5
+COMPUTER_LIGHT = (236, 56, 216)
 
 #: the map's lights: where the selection can go, and where a click does something
 TARGET: tuple[int, int, int, int] = (0, 190, 120, 255)
 TARGET_FILL: tuple[int, int, int, int] = (40, 230, 150, 80)
 SOURCE: tuple[int, int, int, int] = (255, 255, 255, 150)
-
-HELP = ("Click a unit or stack (on the map or a chart under it), then a lit hex: move / attack / load · "
-        "click an unlit hex: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
-        "Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · "
-        "T: tracks and charts · F: fast computer · "
-        "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
 
 
 def play_window(game: Game | None, computer: dict[str, Any] | None, saver: Saver | None,
@@ -200,6 +180,38 @@ def mentioned_spaces(action: Action, state: Any, spaces: Iterable[str] | Any) ->
     return out
 
 
+#: events that say where the game is in its sequence, not where something happened
+_SEQUENCE_EVENTS = ("_start", "_end", "_skipped")
+
+
+def touched_spaces(action: Action, before: Any, events: Iterable[tuple[str, dict[str, Any]]],
+                   spaces: Iterable[str] | Any) -> list[str]:
+    """The spaces an action played on: those its arguments name (read against the state
+    `before` it, so that a piece names the space it left), then those the events it caused
+    name (where a piece went, where one was destroyed, a space that changed hands). Generic:
+    any value equal to a space id counts, whatever its key."""
+    out = mentioned_spaces(action, before, spaces)
+    for kind, data in events:
+        if kind.endswith(_SEQUENCE_EVENTS) or not isinstance(data, dict):
+            continue
+        for value in data.values():
+            for v in _values(value):
+                if isinstance(v, str) and v in spaces and v not in out:
+                    out.append(v)
+    return out
+
+
+@dataclass(frozen=True)
+class Played:
+    """A computer player's action as the map shows it: its index in the game's actions, who
+    played it, its words and the spaces it played on."""
+
+    index: int
+    player: str
+    label: str
+    spaces: tuple[str, ...]
+
+
 def mentions(action: Action, space: str, pieces_here: frozenset[int] = frozenset()) -> bool:
     """Whether an action names `space` in its arguments, or the id of a piece standing there
     (`pieces_here`)."""
@@ -209,14 +221,6 @@ def mentions(action: Action, space: str, pieces_here: frozenset[int] = frozenset
                 return True
     return False
 
-
-def result_text(game: Game) -> str:
-    r = game.result
-    if r is None:
-        return ""
-    who = f"{r.winner} wins" if r.winner else "Draw"
-    score = ", ".join(f"{k} {v}" for k, v in r.score.items())
-    return f"{who} — {r.reason}" + (f" ({score})" if score else "")
 
 
 class _Clickable:
@@ -231,7 +235,7 @@ class _Clickable:
         return sid in self.hexes or sid in self.areas
 
 
-class GameWindow(pyglet.window.Window):
+class GameWindow(Panel, pyglet.window.Window):
     """A game in a window. Everything it does is reachable without the event loop: draw with
     ``dispatch_event('on_draw')``, act with `choose`, `click_space`, `select_space`, `undo`,
     `step_computer`. With `game=None` it opens on the new-game screen (`launcher` says what
@@ -255,6 +259,15 @@ class GameWindow(pyglet.window.Window):
         self._overlay_items: list[Any] = []
         self.panel = pyglet.graphics.Batch()
         self._panel_items: list[Any] = []
+        #: the panel's labels by what they show, this build's and the last one's (to reuse)
+        self._labels: dict[Any, list[pyglet.text.Label]] = {}
+        self._spare_labels: dict[Any, list[pyglet.text.Label]] = {}
+        self._pooled: set[int] = set()
+        self._legend_key: Any = None
+        self.chart_batch = pyglet.graphics.Batch()        # a world map's turn chart, in the panel
+        self._chart_items: list[Any] = []
+        self._chart_key: Any = None
+        self._chart_bottom = 0.0
         self.top = pyglet.graphics.Batch()       # tooltip and game-over banner
         self._top_items: list[Any] = []
         self.legend = pyglet.graphics.Batch()
@@ -333,6 +346,12 @@ class GameWindow(pyglet.window.Window):
         self.narrowed: list[Action] | None = None
         #: what a click played, while the rules ask about it (where the unit it moves goes)
         self.focus: Pick | None = None
+        #: the computer's last actions since the person's last one, oldest first (lit on the map)
+        self.computer_moves: list[Played] = []
+        #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
+        #: where its number's badge is (centre and radius, in the map's coordinates)
+        self.computer_lights: dict[str, int] = {}
+        self.computer_badges: dict[str, tuple[float, float, float]] = {}
         self._reader: Reader | None = None
         self._reader_key: Any = None
         self._cache: dict[Any, Any] = {}
@@ -349,10 +368,6 @@ class GameWindow(pyglet.window.Window):
         self._schedule_computer()
 
     # -- layout ------------------------------------------------------------------------------
-    @property
-    def panel_x(self) -> int:
-        return max(self.width - PANEL_WIDTH, self.width // 2)
-
     @property
     def tray_height(self) -> int:
         tray = getattr(self, "tray", None) if self.game is not None else None
@@ -606,6 +621,7 @@ class GameWindow(pyglet.window.Window):
             self.refresh(map_changed=False)
             return False
         source = self._source(action)
+        before = self.game.state
         try:
             self.game.play(action)
         except IllegalAction as e:
@@ -615,7 +631,8 @@ class GameWindow(pyglet.window.Window):
         self.refusal = ""
         self.notice = ""
         self.why = ""
-        self._after_action(human=True, source=source)
+        self.computer_moves = []                 # the person has seen them: a fresh start
+        self._after_action(human=True, source=source, before=before, action=action)
         return True
 
     def _source(self, action: Action) -> tuple[str, str, str]:
@@ -659,6 +676,7 @@ class GameWindow(pyglet.window.Window):
         self.refusal = ""
         self.why = ""
         self.focus = None
+        self.computer_moves = [m for m in self.computer_moves if m.index < len(self.game.actions)]
         self._narrate(rebuild=True)
         self.notice = f"Undone: {n} action{'s' if n != 1 else ''}" + (" (yours and the computer's answers)"
                                                                         if n > 1 else "")
@@ -678,6 +696,7 @@ class GameWindow(pyglet.window.Window):
         player = self.computer[self.seat()]  # type: ignore[index]
         action = player.choose(self.game.ruleset, self.game.state, d)
         source = self._source(action)
+        before, n_log = self.game.state, len(self.game.log)
         try:
             self.game.play(action)
         except IllegalAction as e:
@@ -686,8 +705,26 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"computer player `{name}` chose a refused action ({action}): {e.reason}"
             self.refresh(map_changed=False)
             return False
-        self._after_action(human=False, source=source)
+        self._note_computer_move(d, action, source[2], before, n_log)
+        self._after_action(human=False, source=source, before=before, action=action)
         return True
+
+    def _note_computer_move(self, d: Decision, action: Action, label: str, before: Any, n_log: int) -> None:
+        """Keep the spaces a computer action just played on, to light them. The answer to a
+        question the rules asked on the way of the same player's previous action (a
+        `choose` decision: where the unit it picked goes) belongs to that action."""
+        index = len(self.game.actions) - 1
+        spaces = touched_spaces(action, before, self.game.log[n_log:], self.map.hexes)
+        moves = self.computer_moves
+        last = moves[-1] if moves else None
+        if last is not None and d.kind == "choose" and last.player == d.player and last.index == index - 1:
+            first = last.label.split(" → ")[0]
+            merged = last.spaces + tuple(s for s in spaces if s not in last.spaces)
+            moves[-1] = Played(index, d.player, f"{first} → {label}", merged)
+            return
+        if spaces:
+            moves.append(Played(index, d.player, label, tuple(spaces)))
+            del moves[:-COMPUTER_MARKS]
 
     def save_now(self) -> bool:
         """Save at once (Ctrl+S); with no save file yet, ask for one."""
@@ -701,9 +738,11 @@ class GameWindow(pyglet.window.Window):
         self.refresh(map_changed=False)
         return True
 
-    def _after_action(self, human: bool, source: tuple[str, str, str] | None = None) -> None:
+    def _after_action(self, human: bool, source: tuple[str, str, str] | None = None, before: Any = None,
+                      action: Action | None = None) -> None:
         self.focus = None
-        self._narrate(source=source)
+        where = mentioned_spaces(action, before, before.board) if action is not None and before is not None else []
+        self._narrate(source=source, before=before, where=where)
         self._keep_pick(source[0] if source else None)
         self.cursor = min(self.cursor, max(0, len(self.visible_options()) - 1))
         if self.game.over:
@@ -742,7 +781,8 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"the computer player failed: {type(e).__name__}: {e}"
             self.refresh(map_changed=False)
 
-    def _narrate(self, rebuild: bool = False, source: tuple[str, str, str] | None = None) -> None:
+    def _narrate(self, rebuild: bool = False, source: tuple[str, str, str] | None = None, before: Any = None,
+                 where: Iterable[str] = ()) -> None:
         """Tell the events logged since last time (all of them again with `rebuild`), and
         follow the battle they belong to."""
         log = self.game.log
@@ -759,7 +799,7 @@ class GameWindow(pyglet.window.Window):
             if text:
                 self.narration.append(text)
         if start < len(log):
-            self.battles.feed(log[start:], start, source)
+            self.battles.feed(log[start:], start, source, before=before, after=self.game.state, where=where)
         self._seen = len(log)
         del self.narration[:-200]
 
@@ -1013,7 +1053,48 @@ class GameWindow(pyglet.window.Window):
             items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
         if self.selected is not None and self.selected in hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
+        self._light_computer(items)
         self._light_tray(playing, options, row)
+
+    def _light_computer(self, items: list[Any]) -> None:
+        """The spaces the computer's last actions played on: an outline inside the space's
+        edge (the person's lights are on it) in COMPUTER_LIGHT, brighter the newer, and a
+        badge with the action's number (1 the oldest shown). A space two actions touched
+        shows the newer."""
+        self.computer_lights = {}
+        self.computer_badges = {}
+        moves = self.computer_moves
+        if not moves:
+            return
+        hexes, size = self.map.hexes, self.map.size
+        for n, move in enumerate(moves, 1):
+            for sid in move.spaces:
+                if sid in hexes:
+                    self.computer_lights[sid] = n
+        ring, badge, digits = (pyglet.graphics.Group(order=i) for i in (5, 6, 7))
+        on_hexes = isinstance(self.map, MapView)
+        r = min(11.0, max(6.5, size * 0.16)) if on_hexes else 8.0
+        for sid, n in self.computer_lights.items():
+            alpha = round(255 - 130 * (len(moves) - n) / max(1, COMPUTER_MARKS - 1))
+            items.append(self.map.outline(sid, (*COMPUTER_LIGHT, alpha), max(2.5, size * 0.075), self.overlay, 0.8))
+            cx, cy = self.map.world(sid)
+            name = None if on_hexes or self.layer is None else self.layer.names.get(sid)
+            here = [c for c in self.layer.counters if c[0] == sid] if self.layer is not None else []
+            if name is not None:
+                bx, by = name[0] - r - 2, (name[1] + name[3]) / 2     # before the space's name
+            elif here:
+                left = min(here, key=lambda c: c[3])                  # before its counters
+                bx, by = left[3] - r - 2, left[4] + left[6] / 2
+            elif on_hexes:
+                bx, by = cx - size * 0.6, cy - size * 0.05            # the hex's west corner
+            else:
+                bx, by = cx - 12, cy + 12
+            self.computer_badges[sid] = (bx, by, r)
+            items.append(shapes.Circle(bx, by, r + 1.5, color=(20, 20, 24, alpha), batch=self.overlay, group=ring))
+            items.append(shapes.Circle(bx, by, r, color=(*COMPUTER_LIGHT, alpha), batch=self.overlay, group=badge))
+            items.append(pyglet.text.Label(str(n), x=round(bx), y=round(by), anchor_x="center", anchor_y="center",
+                                           font_name=FONT, font_size=r * 0.95, weight="bold",
+                                           color=(255, 255, 255, 255), batch=self.overlay, group=digits))
 
     def _light_tray(self, playing: bool, options: list[Action], row: int | None) -> None:
         """The tray's lights: the map's, for the off-board areas."""
@@ -1056,6 +1137,23 @@ class GameWindow(pyglet.window.Window):
             return space_name(self.game.state, sid)
         return self.tray.names.get(sid) or space_name(self.game.state, sid)
 
+    def _noun(self, sids: Iterable[str] | None = None) -> str:
+        """What the players call these spaces of the map (all of them when None): "hex",
+        "territory", "sea zone", or "space" for several kinds or an area off the map."""
+        board = self.game.state.board
+        if sids is not None:
+            sids = list(sids)
+            if not sids or any(s not in board for s in sids):
+                return space_noun(board) if not sids else "space"
+        return space_noun(board, sids)
+
+    def _lit(self) -> list[str]:
+        """The spaces lit for the person to click, with or without a selection."""
+        if self.pick is not None:
+            return list(self.targets()[0])
+        direct, _ = self.at_rest()
+        return list(direct)
+
     def _tint(self, sid: str, group: pyglet.graphics.Group) -> Any:
         """A lit space's fill, drawn with the map (over its ground, under names and counters)."""
         assert self.layer is not None
@@ -1065,431 +1163,30 @@ class GameWindow(pyglet.window.Window):
         return shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL, batch=self.layer.batch, group=group)
 
     def _build_legend(self) -> None:
+        """The legend, made again only when what it shows changed: who holds or has pieces,
+        the kinds on the map, where it stands."""
+        state = self.game.state
+        own_legend = getattr(self.map, "build_legend", None)       # a world map's legend, at the bottom left
+        key = (self.show_legend, id(self.map), self.tray_height if own_legend is None else 0, len(self.looks),
+               frozenset(state.control.values()) | {p.owner for p in state.pieces.values()},
+               frozenset(p.kind for p in state.pieces.values() if p.space in self.map.hexes))
+        if key == self._legend_key:
+            return
+        self._legend_key = key
         self.legend = pyglet.graphics.Batch()
         self._legend_items = []
         self.legend_rect = None
         if not self.show_legend:
             return
-        state = self.game.state
         order = {k: i for i, k in enumerate(self.units)}
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
-        own_legend = getattr(self.map, "build_legend", None)       # a world map's legend
         if own_legend is not None:
             self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
             return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
         self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
                                         kinds, state.board, self.legend, self._legend_items)
-
-    def _label(self, text: str, x: float, y: float, *, size: float = 10, color: tuple[int, int, int, int] = TEXT,
-               bold: bool = False, width: int | None = None, anchor_y: str = "top", anchor_x: str = "left",
-               batch: pyglet.graphics.Batch | None = None, group: pyglet.graphics.Group | None = None,
-               items: list[Any] | None = None) -> pyglet.text.Label:
-        label = pyglet.text.Label(text, x=round(x), y=round(y), width=width, multiline=width is not None,
-                                  anchor_x=anchor_x, anchor_y=anchor_y, font_name=FONT, font_size=size,
-                                  weight="bold" if bold else "normal", color=color,
-                                  batch=batch or self.panel, group=group)
-        (self._panel_items if items is None else items).append(label)
-        return label
-
-    def _fit_text(self, text: str, width: float, **kw: Any) -> pyglet.text.Label:
-        """A one-line label shortened with an ellipsis to fit `width` pixels."""
-        label = self._label(text, **kw)
-        while label.content_width > width and len(label.text) > 4:
-            keep = max(3, int(len(label.text) * width / label.content_width) - 2)
-            label.text = label.text[:keep].rstrip() + "…"
-        return label
-
-    def _build_panel(self) -> None:
-        self.panel = pyglet.graphics.Batch()
-        self._panel_items = []
-        self._row_shapes = {}
-        bg, fg = pyglet.graphics.Group(order=0), pyglet.graphics.Group(order=1)
-        x0 = self.panel_x
-        w = self.width - x0
-        inner = w - 2 * PAD
-        items = self._panel_items
-        items.append(shapes.Rectangle(x0, 0, w, self.height, color=PANEL_BG, batch=self.panel, group=bg))
-        items.append(shapes.Rectangle(x0, 0, 2, self.height, color=PANEL_EDGE, batch=self.panel, group=bg))
-        lx = x0 + PAD
-        game = self.game
-        info = game.ruleset.info
-
-        # top: title, fidelity, status, score, the question
-        y = self.height - PAD
-        scenario = info.scenario(game.scenario)
-        title = self._label(info.title, lx, y, size=12.5, bold=True, width=inner, group=fg)
-        y -= title.content_height + 2
-        sub = self._label(f"Scenario: {scenario.title}", lx, y, size=9.5, color=DIM, width=inner, group=fg)
-        y -= sub.content_height + 2
-        if scenario.fidelity != "exact":
-            note = self._label("Map: approximate" + (f" ({scenario.fidelity})" if scenario.fidelity != "approximate" else "")
-                               + " — a designer's approximation, not the printed board",
-                               lx, y, size=9, color=WARN, width=inner, group=fg)
-            y -= note.content_height + 2
-        y -= 6
-        self.status_label = self._label(game.status(), lx, y, size=10.5, width=inner, group=fg)
-        y -= self.status_label.content_height + 3
-        chart = getattr(self.map, "build_chart", None)             # a world map's turn order and treasuries
-        if chart is not None:
-            y = chart(game, self.colours, lx, y - 4, inner, self.panel, (bg, fg), items)
-        score = "" if chart is not None else self._score_line()
-        if score:
-            sl = self._label(score, lx, y, size=10, color=DIM, width=inner, group=fg)
-            y -= sl.content_height + 3
-        y -= 6
-        items.append(shapes.Rectangle(lx, y, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
-        y -= 8
-
-        # bottom, upwards: help, log, the last battle, refusal, why not, undo, the finish button
-        yb = PAD
-        helpl = self._label(HELP, lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
-        yb += helpl.content_height + 8
-        battle = self.battles.battle
-        log_top = self._build_log(lx, yb, inner, fg, short=battle is not None)
-        yb = log_top + 6
-        self.battle_rect = None
-        if battle is not None:
-            yb = self._build_battle(lx, yb, inner, bg, fg) + 6
-        items.append(shapes.Rectangle(lx, yb, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
-        yb += 8
-        self.refusal_label = None
-        if self.refusal:
-            self.refusal_label = self._label(f"Refused: {self.refusal}", lx, yb, size=10, color=REFUSED,
-                                             bold=True, width=inner, anchor_y="bottom", group=fg)
-            yb += self.refusal_label.content_height + 6
-        self.why_label = None
-        if self.why:
-            self.why_label = self._label(self.why, lx, yb, size=10, color=WARN, bold=True, width=inner,
-                                         anchor_y="bottom", group=fg)
-            yb += self.why_label.content_height + 6
-        can_undo = self.can_undo()
-        bw, bh = 96, 26
-        self.undo_rect = (lx, yb, bw, bh)
-        items += framed(lx, yb, bw, bh, 1, BUTTON if can_undo else BUTTON_OFF,
-                        (120, 130, 150) if can_undo else (70, 72, 78), self.panel, bg)
-        self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
-                    anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
-        if self.pick is not None:
-            self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
-                           x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
-        elif self.focus is not None:
-            self._fit_text(self._pick_words(self.focus) + ": click a lit hex, or a row", inner - bw - 12,
-                           x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
-        elif self.notice:
-            self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
-                           anchor_y="center", group=fg)
-        yb += bh + 8
-        self.finish_rect, self.finish_label = None, None
-        d = self.decision
-        if d is not None and d.finish is not None:
-            on = self.human_turn()
-            text = f"End the step: {d.finish.label or d.finish}   (E)"
-            label = self._label(text, lx + 10, yb + 6, size=10, bold=True, width=inner - 20, anchor_y="bottom",
-                                color=TEXT if on else DIM, group=fg)
-            fh = label.content_height + 12
-            self.finish_rect = (lx, yb, inner, fh)
-            self.finish_label = label
-            items += framed(lx, yb, inner, fh, 1, FINISH if on else BUTTON_OFF,
-                            (200, 160, 60) if on else (70, 72, 78), self.panel, bg)
-            yb += fh + 8
-
-        if game.over:
-            self.option_rows = []
-            self._build_result(lx, y, inner, fg)
-            return
-        self._build_options(lx, y, inner, yb, bg, fg)
-
-    def _pick_words(self, pick: Pick) -> str:
-        """What a click took, in words."""
-        where = self.place_name(pick.space)
-        if pick.counter is not None:
-            owner, kind = pick.counter
-            n = len(pick.pieces)
-            what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
-        else:
-            what = where
-        return what
-
-    def _score_line(self) -> str:
-        by_owner: dict[str, list[str]] = {}
-        for (owner, name), value in sorted(self.game.state.resources.items()):
-            by_owner.setdefault(owner, []).append(f"{name} {value}")
-        if not by_owner:
-            return ""
-        order = sorted(by_owner, key=lambda o: self.sides.index(o) if o in self.sides else len(self.sides))
-        return "   ".join(f"{o}: {', '.join(by_owner[o])}" for o in order)
-
-    def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group, short: bool = False) -> float:
-        """The last narrated events, newest at the bottom; returns the top of the block."""
-        lines = self.narration[-LOG_LINES:]
-        share = 0.14 if short else 0.24
-        budget = max(70, min(LOG_LINES * 16, int(self.height * share)))
-        top = y
-        for i, text in enumerate(reversed(lines)):
-            colour = TEXT if i == 0 else DIM
-            label = self._label(text, lx, top, size=9, color=colour, width=inner, anchor_y="bottom", group=fg)
-            if top + label.content_height - y > budget:
-                label.delete()
-                self._panel_items.remove(label)
-                break
-            top += label.content_height + 1
-        head = self._label("Recent events", lx, top + 4, size=9, bold=True, color=DIM, anchor_y="bottom", group=fg)
-        return top + 4 + head.content_height
-
-    def _build_battle(self, lx: float, y: float, inner: int, bg: pyglet.graphics.Group,
-                      fg: pyglet.graphics.Group) -> float:
-        """The last battle's box, its bottom at `y`: what began it, the dice rolled (faces
-        drawn as dice) and what came of them, the newest kept when it does not all fit.
-        Returns the top of the box."""
-        battle = self.battles.battle
-        assert battle is not None
-        self.dice_labels = []
-        pad = 7
-        width = inner - 2 * pad
-        budget = max(90, int(self.height * 0.17))
-        blocks: list[tuple[str, Any]] = []          # ("text", str) or ("dice", [Roll, ...])
-        for _, item in battle.items:
-            if isinstance(item, Roll):
-                if blocks and blocks[-1][0] == "dice" and not item.why:
-                    blocks[-1][1].append(item)
-                else:
-                    if item.why:
-                        blocks.append(("text", f"{item.why}:"))
-                    blocks.append(("dice", [item]))
-            else:
-                blocks.append(("text", item))
-        head = self._label(f"Last battle — {battle.title}", lx + pad, 0, size=9.5, bold=True, color=ACCENT,
-                           width=width, group=fg)
-        used = head.content_height + 2 * pad + 4
-        shown: list[tuple[str, Any, float]] = []
-        for what, payload in reversed(blocks):
-            if what == "text":
-                h = self._text_height(payload, width)
-            else:
-                h = self._dice_rows(payload, width) * (DIE + 3)
-            if used + h + 2 > budget and shown:
-                break
-            shown.append((what, payload, h))
-            used += h + 2
-        shown.reverse()
-        cut = len(shown) < len(blocks)
-        if cut:
-            used += 14
-        box_h = used
-        items = self._panel_items
-        items += framed(lx, y, inner, box_h, 1, BATTLE_BG, BATTLE_EDGE, self.panel, bg)
-        self.battle_rect = (lx, y, inner, box_h)
-        ty = y + box_h - pad
-        head.y = round(ty)
-        ty -= head.content_height + 4
-        if cut:
-            self._label("(earlier rolls above: see Recent events)", lx + pad, ty, size=8, color=DIM, group=fg)
-            ty -= 14
-        dice_group = pyglet.graphics.Group(order=2)
-        face_group = pyglet.graphics.Group(order=3)
-        for what, payload, h in shown:
-            if what == "text":
-                self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
-            else:
-                self._draw_dice(payload, lx + pad, ty, width, dice_group, face_group)
-            ty -= h + 2
-        return y + box_h
-
-    def _text_height(self, text: str, width: int) -> int:
-        key_ = ("battle:" + text, width)
-        got = self._heights.get(key_)
-        if got is None:
-            label = pyglet.text.Label(text, width=width, multiline=True, font_name=FONT, font_size=9)
-            got = self._heights[key_] = (label.content_height, text)
-            label.delete()
-        return got[0]
-
-    @staticmethod
-    def _dice_rows(rolls: list[Roll], width: int) -> int:
-        rows, x = 1, 0
-        for n, roll in enumerate(rolls):
-            for i, _ in enumerate(roll.faces):
-                step = DIE + 3 + (6 if i == 0 and n else 0)
-                if x + step > width and x:
-                    rows, x = rows + 1, 0
-                x += step
-        return rows
-
-    def _draw_dice(self, rolls: list[Roll], x0: float, top: float, width: int, group: pyglet.graphics.Group,
-                   face_group: pyglet.graphics.Group) -> None:
-        x, y = 0.0, top - DIE
-        for n, roll in enumerate(rolls):
-            colour = DICE[n % len(DICE)]
-            for i, face in enumerate(roll.faces):
-                gap = 6 if i == 0 and n else 0
-                if x + gap + DIE + 3 > width and x:
-                    x, y, gap = 0.0, y - DIE - 3, 0
-                x += gap
-                self._panel_items += framed(x0 + x, y, DIE, DIE, 1, colour, (90, 90, 96), self.panel, group)
-                label = self._label(str(face), x0 + x + DIE / 2, y + DIE / 2, size=9.5, bold=True, color=PIP,
-                                    anchor_x="center", anchor_y="center", group=face_group)
-                self.dice_labels.append(label)
-                x += DIE + 3
-
-    def _build_result(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group) -> None:
-        head = self._label("Game over", lx, y, size=18, bold=True, color=ACCENT, group=fg)
-        y -= head.content_height + 6
-        self._label(result_text(self.game), lx, y, size=12, width=inner, group=fg)
-
-    def _row_text(self, text: str, width: int) -> tuple[int, str]:
-        """How tall an option row is with its label wrapped to `width`, and the label as shown:
-        cut (with an ellipsis) past ROW_LINES lines. Cached."""
-        key_ = (text, width)
-        got = self._heights.get(key_)
-        if got is None:
-            label = pyglet.text.Label(text, width=width, multiline=True, font_name=FONT, font_size=10)
-            most = self._lines_height(width)
-            shown = text
-            if label.content_height > most + 1:
-                lo, hi = 1, len(text)
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    label.text = text[:mid].rstrip() + "…"
-                    if label.content_height <= most + 1:
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                shown = text[:lo].rstrip() + "…"
-                label.text = shown
-            got = self._heights[key_] = (max(ROW_H, label.content_height + 8), shown)
-            label.delete()
-        return got
-
-    def _lines_height(self, width: int) -> int:
-        key_ = ("\n" * ROW_LINES, width)
-        got = self._heights.get(key_)
-        if got is None:
-            label = pyglet.text.Label("\n".join("Ag" for _ in range(ROW_LINES)), width=width, multiline=True,
-                                      font_name=FONT, font_size=10)
-            got = self._heights[key_] = (label.content_height, "")
-            label.delete()
-        return got[0]
-
-    def _row_height(self, text: str, width: int) -> int:
-        return self._row_text(text, width)[0]
-
-    def _build_options(self, lx: float, y: float, inner: int, bottom: float, bg: pyglet.graphics.Group,
-                       fg: pyglet.graphics.Group) -> None:
-        d = self.decision
-        assert d is not None
-        seat = self.seat()
-        who = self._label(f"{d.player}" + (" (computer)" if self.computer_turn() else ""), lx, y, size=12,
-                          bold=True, color=self._side_ink(seat), group=fg)
-        y -= who.content_height + 2
-        prompt = self._label(d.prompt, lx, y, size=10.5, width=inner, group=fg)
-        y -= prompt.content_height + 4
-        options = self.visible_options()
-        if self.pick is not None:
-            where = self.place_name(self.second.space if self.narrowed is not None and self.second
-                                    else self.pick.space)
-            if self.narrowed is not None:
-                note = f"{len(options)} options go to {where}: choose one"
-            elif options:
-                lit = len(self.targets()[0])
-                note = (f"{len(options)} of {len(d.options)} options name {where}"
-                        + ((" · click the lit hex" if lit == 1 else f" · click one of the {lit} lit hexes")
-                           if lit and self.human_turn() else ""))
-            else:
-                note = f"no option names {where}"
-        elif self.computer_turn():
-            note = ("the computer is choosing…" if self.autoplay and not self._computer_stopped
-                    else "the computer's turn (stopped)" if self._computer_stopped else "the computer's turn")
-        else:
-            note = f"{len(d.options)} option{'s' if len(d.options) != 1 else ''}"
-            direct, sources = self.at_rest()
-            if direct or sources:
-                note += " · click a unit or an outlined hex on the map"
-        nl = self._fit_text(note, inner, x=lx, y=y, size=9, color=ACCENT if self.pick else DIM, group=fg)
-        y -= nl.content_height + 6
-
-        space = max(ROW_H, y - bottom)
-        self.cursor = min(max(self.cursor, 0), max(0, len(options) - 1))
-        row_w = inner - 10
-        text_w = int(row_w - 44)
-
-        def fits_from(start: int) -> int:
-            used, n = 0, 0
-            for a in options[start:]:
-                h = self._row_height(a.label or str(a), text_w)
-                if used + h > space and n:
-                    break
-                used += h
-                n += 1
-            return n
-
-        self.scroll = min(max(0, self.scroll), max(0, len(options) - 1))
-        if self.cursor < self.scroll:
-            self.scroll = self.cursor
-        while self.scroll < self.cursor and self.scroll + fits_from(self.scroll) <= self.cursor:
-            self.scroll += 1
-        fit = fits_from(self.scroll)
-        # no empty space at the end of a list that is scrolled
-        while self.scroll > 0 and fits_from(self.scroll - 1) > fit:
-            self.scroll -= 1
-            fit = fits_from(self.scroll)
-        self.rows_fit = max(1, fit)
-        scrollbar = len(options) > fit
-        if not scrollbar:
-            row_w = inner
-        self.option_rows = []
-        self._row_full = {}
-        enabled = self.human_turn()
-        ry = y
-        for index in range(self.scroll, self.scroll + fit):
-            action = options[index]
-            text = action.label or str(action)
-            h, shown = self._row_text(text, text_w)
-            if shown != text:
-                self._row_full[index] = text
-            ry -= h
-            rect = shapes.Rectangle(lx, ry + 1, row_w, h - 2, color=self._row_colour(index, enabled),
-                                    batch=self.panel, group=bg)
-            self._panel_items.append(rect)
-            self._row_shapes[index] = rect
-            self._label(f"{index + 1}.", lx + 30, ry + h - 6, size=9.5, color=DIM, anchor_x="right",
-                        anchor_y="top", group=fg)
-            colour = TEXT if enabled else DIM
-            if d.finish is not None and action == d.finish:
-                colour = ACCENT if enabled else DIM
-            self._label(shown, lx + 36, ry + h - 5, size=10, width=text_w, color=colour, anchor_y="top", group=fg)
-            self.option_rows.append((index, action, (lx, ry, row_w, h)))
-        if not options:
-            self._label("(no option names this hex)" if self.pick else "(no options)", lx + 8, y - 6,
-                        size=10, color=DIM, group=fg)
-        if scrollbar and options:
-            track_h = y - ry
-            knob_h = max(16, track_h * fit / len(options))
-            knob_y = y - knob_h - (track_h - knob_h) * self.scroll / max(1, len(options) - fit)
-            self._panel_items.append(shapes.Rectangle(lx + inner - 6, ry, 6, track_h, color=ROW_ALT,
-                                                      batch=self.panel, group=bg))
-            self._panel_items.append(shapes.Rectangle(lx + inner - 6, knob_y, 6, knob_h, color=(110, 116, 128),
-                                                      batch=self.panel, group=fg))
-
-    def _row_colour(self, index: int, enabled: bool) -> tuple[int, int, int]:
-        if index == self.hover_row and enabled:
-            return ROW_HOVER
-        if index == self.cursor and enabled:
-            return ROW_CURSOR
-        return ROW_BG if index % 2 == 0 else ROW_ALT
-
-    def _recolour_rows(self) -> None:
-        enabled = self.human_turn()
-        for index, rect in self._row_shapes.items():
-            rect.color = self._row_colour(index, enabled)
-
-    def _side_ink(self, side: str | None) -> tuple[int, int, int, int]:
-        if side is None or side not in self.colours:
-            return TEXT
-        r, g, b = self.colours[side]
-        # lighten for the dark panel
-        return (min(255, r + 40), min(255, g + 40), min(255, b + 40), 255)
 
     def _build_top(self) -> None:
         self.top = pyglet.graphics.Batch()
@@ -1571,6 +1268,8 @@ class GameWindow(pyglet.window.Window):
         self.tray.draw()
         self.legend.draw()
         self.panel.draw()
+        if self._chart_items:
+            self.chart_batch.draw()
         self.top.draw()
         if self.prompt is not None:
             self.prompt.batch.draw()

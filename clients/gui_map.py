@@ -19,6 +19,7 @@ from typing import Any
 import pyglet
 from pyglet import shapes
 
+from clients.textmap import space_noun
 from engine import hexgrid
 from engine.board import Board
 from engine.hexgrid import Hex
@@ -499,11 +500,12 @@ class MapLayer:
         groups = [pyglet.graphics.Group(order=i) for i in range(10)]
         self.fills: dict[str, shapes.Polygon] = {}
         self.items: list[Any] = []
-        #: where each drawn counter is, in world coordinates: (space, owner, kind, x, y, w, h)
-        self.counters: list[tuple[str, str, str, float, float, float, float]] = []
-        #: (space, owner) whose one counter stands for all the owner's pieces there (kind "" in
-        #: `counters` means the same: a mark for a side's pieces)
-        self.mixed: set[tuple[str, str]] = set()
+        #: per space shown with pieces: what its counters were drawn from, their shapes, where
+        #: they are, and the owners whose one counter stands for several kinds
+        self._drawn: dict[str, tuple[Any, list[Any], list[tuple[str, str, str, float, float, float, float]],
+                                     set[str]]] = {}
+        self._counters_cache: list[tuple[str, str, str, float, float, float, float]] | None = None
+        self._mixed_cache: set[tuple[str, str]] | None = None
         #: the place names drawn, with their boxes in world coordinates
         self.names: dict[str, tuple[float, float, float, float]] = {}
         size = view.size
@@ -593,7 +595,9 @@ class MapLayer:
                                           anchor_y="center", font_name=FONT, font_size=font_pt(id_px),
                                           color=(20, 20, 20, 190), batch=self.batch, group=groups[4]))
         self.pieces = pyglet.graphics.Batch()
-        self.piece_items: list[Any] = []
+        self.piece_items: list[Any] = []       # the shapes of the space being drawn
+        self._space_counters: list[tuple[str, str, str, float, float, float, float]] = []
+        self._space_mixed: set[str] = set()
         self._place_counters(state, colours)
 
     def _fill(self, state: GameState, sid: str, colours: SideColours) -> Colour:
@@ -612,16 +616,47 @@ class MapLayer:
                 poly.color = fill
         self._place_counters(state, colours)
 
+    @property
+    def counters(self) -> list[tuple[str, str, str, float, float, float, float]]:
+        """Where each drawn counter is, in world coordinates: (space, owner, kind, x, y, w, h)
+        (kind "" for a mark standing for a side's pieces, where no counter fits)."""
+        if self._counters_cache is None:
+            self._counters_cache = [c for sid in self.shown if sid in self._drawn for c in self._drawn[sid][2]]
+        return self._counters_cache
+
+    @property
+    def mixed(self) -> set[tuple[str, str]]:
+        """(space, owner) whose one counter stands for all the owner's pieces there."""
+        if self._mixed_cache is None:
+            self._mixed_cache = {(sid, o) for sid, drawn in self._drawn.items() for o in drawn[3]}
+        return self._mixed_cache
+
+    @staticmethod
+    def _stack_key(state: GameState, sid: str) -> tuple[tuple[tuple[str, str], int], ...]:
+        counts: dict[tuple[str, str], int] = {}
+        for p in state.pieces_at(sid):
+            counts[(p.owner, p.kind)] = counts.get((p.owner, p.kind), 0) + 1
+        return tuple(sorted(counts.items()))
+
     def _place_counters(self, state: GameState, colours: SideColours) -> None:
-        for item in self.piece_items:
-            item.delete()
-        self.pieces = pyglet.graphics.Batch()
-        self.piece_items = []
-        self.counters = []
-        self.mixed = set()
+        """The counters of every space shown, drawn again only where the pieces changed (who
+        and how many of each kind)."""
         for sid in self.shown:
-            if state.pieces_at(sid):
-                self._counters(state, sid, self.view, colours, self.side_order, self.groups)
+            key = self._stack_key(state, sid)
+            old = self._drawn.get(sid)
+            if old is not None and old[0] == key:
+                continue
+            if old is not None:
+                for item in old[1]:
+                    item.delete()
+                del self._drawn[sid]
+            self._counters_cache = self._mixed_cache = None
+            if not key:
+                continue
+            self.piece_items, self._space_counters, self._space_mixed = [], [], set()
+            self._counters(state, sid, self.view, colours, self.side_order, self.groups)
+            self._drawn[sid] = (key, self.piece_items, self._space_counters, self._space_mixed)
+        self.piece_items = []
 
     def _counters(self, state: GameState, sid: str, view: MapView, colours: SideColours,
                   side_order: Sequence[str], groups: list[pyglet.graphics.Group]) -> None:
@@ -649,7 +684,7 @@ class MapLayer:
                 first, n = by_owner.get(owner, (kind, 0))
                 by_owner[owner] = (first, n + counts[(owner, kind)])
             mixed = {o for o in by_owner if sum(1 for ok in stacks if ok[0] == o) > 1}
-            self.mixed |= {(sid, o) for o in mixed}
+            self._space_mixed |= mixed
             counts = {(o, k): n for o, (k, n) in by_owner.items()}
             stacks = [(o, k) for o, (k, _) in by_owner.items()]
             cols, rows, h = counter_layout(len(stacks), size, lo, hi, cap)
@@ -681,7 +716,7 @@ class MapLayer:
                              groups[5:9], self.piece_items)
             else:
                 draw_counter(x, y, h, colour, look, counts[(owner, kind)], self.pieces, groups[5:9], self.piece_items)
-            self.counters.append((sid, owner, kind, x, y, w, h))
+            self._space_counters.append((sid, owner, kind, x, y, w, h))
 
     def _kind_rank(self, kind: str) -> int:
         order = ("infantry", "armour", "artillery", "aircraft", "naval", "transport", "supply", "letter")
@@ -702,7 +737,7 @@ class MapLayer:
                                                batch=self.pieces, group=groups[5]))
             self.piece_items.append(shapes.Rectangle(x, cy - s / 2, s, s, color=colours.counter(owner),
                                                batch=self.pieces, group=groups[6]))
-            self.counters.append((sid, owner, "", x, cy - s / 2, s, s))
+            self._space_counters.append((sid, owner, "", x, cy - s / 2, s, s))
             x += s + 2
 
     def counter_at(self, x: float, y: float) -> tuple[str, str, str, float, float, float, float] | None:
@@ -767,7 +802,7 @@ def build_legend(x: float, y: float, sides: Sequence[str], colours: SideColours,
         rows.append(("bridge", ("line", BRIDGE)))
     if any(sp.get("vp") for sp in board.spaces.values()):
         rows.append(("victory points", ("vp", None)))
-    rows.append(("H: hex ids   L: this legend", ("note", None)))
+    rows.append((f"H: {space_noun(board)} ids   L: this legend", ("note", None)))
     row_h, pad, swatch = 19, 8, 38
     labels = []
     for text, _ in rows:

@@ -23,12 +23,27 @@ HELP = """\
 Answer with the number of an option, or type words from its name: one match is shown and
 asked before it is done; several make a narrower list (`all` shows every option again).
   done          end this step (also `pass`, `finish`, `end`): the option marked `done`
-  map           the board            map HEX    the hexes around HEX (id or town name)
-  look HEX      what stands in a space          log        the last events
+  {map_line}
+  {look_line}log        the last events
   undo          take back your last action in this step (and the computer's answers to it)
   save [FILE]   save now (to FILE, and after every action from then on)
   quit          stop playing (saved first when there is a save file)
 """
+
+
+
+def help_text(board: Any) -> str:
+    """The commands, in the words of the board: "HEX" on a hex map, "SPACE" (or the one
+    kind its spaces share: "TERRITORY"...) on another."""
+    noun = textmap.space_noun(board)
+    word = noun.upper().replace(" ", "_")
+    if any(sp.hex is not None for sp in board.spaces.values()):
+        map_line = f"map           the board            map {word:<6} the {textmap.plural(noun)} around {word} (id or name)"
+    else:
+        map_line = "map           the board (its spaces, each with its neighbours)"
+    look_line = f"look {word}".ljust(14) + f"what stands in a {noun}".ljust(32)
+    return HELP.format(map_line=map_line, look_line=look_line)
+
 
 MAX_SHOWN = 40
 FINISH_WORDS = frozenset(("done", "pass", "finish", "end"))
@@ -300,7 +315,7 @@ class TerminalGame:
             if word in ("q", "quit", "exit"):
                 raise _Quit
             if word in ("h", "help", "?"):
-                write(HELP)
+                write(help_text(game.state.board))
                 continue
             if word in ("m", "map"):
                 around = game.state.board.find(rest) if rest else None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.board import Board
@@ -22,6 +22,32 @@ from engine.state import GameState
 
 WIDTH = 80          # the terminal's columns
 PREFIX = 4          # the row numbers on the left
+
+
+# -- what the players call a space ----------------------------------------------------------------
+#: a space's word by its kind on the board (`Space.kind`); any other kind is a "space"
+NOUNS = {"hex": "hex", "land": "territory", "sea": "sea zone", "area": "area", "zone": "zone", "box": "box"}
+
+
+def space_noun(board: Board, sids: Iterable[str] | None = None) -> str:
+    """What the players call the spaces `sids` of `board` (all its spaces when None): the
+    word for their kind ("hex", "territory", "sea zone"...) when they share one, else
+    "space". A map whose spaces are hexes says "hex"; a world map of land and sea says
+    "territory" of a land, "sea zone" of a sea, and "space" of both at once."""
+    spaces = board.spaces
+    kinds = {spaces[s].kind for s in (spaces if sids is None else sids) if s in spaces}
+    if len(kinds) != 1:
+        return "space"
+    return NOUNS.get(next(iter(kinds)), "space")
+
+
+def plural(noun: str) -> str:
+    """The plural of a space noun: hexes, territories, sea zones, boxes."""
+    if noun.endswith(("x", "s", "sh", "ch")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
 
 
 def hex_map(state: GameState, logic: GameLogic, around: str | None = None, radius: int = 4,
@@ -51,7 +77,7 @@ def hex_map(state: GameState, logic: GameLogic, around: str | None = None, radiu
         if centre is None:
             centre = _centre_of_interest(state, pos) or ((x0 + x1) // 2, (y0 + y1) // 2)
         lo = min(max(x0, centre[0] - span // 2), x1 - span)
-        note = "(part of the map: `map HEX` shows the hexes around another one)"
+        note = "(part of the map: `map HEX` shows the hexes around another one)"  # a hex map only
         x0, x1 = lo, lo + span
 
     def start(x: int) -> int:
