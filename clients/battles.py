@@ -10,8 +10,8 @@ stood in the spaces the action named when it began (the attacker's and the defen
 contested territory's), then, from the events after the first roll, those destroyed
 (`destroyed`), those that left a space of the battle (`move`: retreated, and where to), and,
 from the state after each action, those that took hits and lived (damaged); the rest
-survived. Which strip box held a unit and which die hit it are not in the events (the rules
-log them only as words), so they are not shown per unit.
+survived. Where the rules say where hits landed (`hits_on` events: a box of a combat strip,
+a target group), each unit keeps its box and the hits on it.
 
 No pyglet here."""
 
@@ -55,6 +55,9 @@ class Fate:
     hits_before: int = 0
     #: the log index of the event that decided its fate (-1: none yet)
     at: int = -1
+    #: where the rules said hits landed on it (`hits_on`: "box 2"), and how many
+    box: str = ""
+    box_hits: int = 0
 
 
 @dataclass
@@ -171,6 +174,12 @@ class BattleLog:
     def _follow(battle: Battle, kind: str, data: dict[str, Any], index: int) -> None:
         """What an event during the battle does to its units: destroyed, or gone from a space
         of the battle (a retreat)."""
+        if kind == "hits_on":
+            for pid in data.get("pieces") or ():
+                hit = battle.units.get(pid) if isinstance(pid, int) else None
+                if hit is not None:
+                    hit.box, hit.box_hits = str(data.get("box", "")), int(data.get("hits", 0))
+            return
         pid = data.get("piece")
         if not isinstance(pid, int):
             return

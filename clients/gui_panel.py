@@ -457,19 +457,22 @@ class Panel:
         return y + box_h
 
     def _unit_words(self, units: list[Fate]) -> str:
-        """Units of one side that met one fate, in words: "Infantry #132 to 1514, Tank #135",
-        several of a kind counted ("Infantry ×4"), the hits a unit lived with in brackets."""
-        groups: dict[tuple[str, str], list[Fate]] = {}
+        """Units of one side that met one fate, in words: "Infantry #132 (box 1: 1 hit) to
+        1514, Tank #135", several of a kind counted ("Infantry ×4"), the box the hits landed
+        in and the hits a unit lived with in brackets."""
+        groups: dict[tuple[str, str, str, int], list[Fate]] = {}
         for u in units:
-            groups.setdefault((u.kind, u.to), []).append(u)
+            groups.setdefault((u.kind, u.to, u.box, u.box_hits), []).append(u)
         parts = []
-        for (kind, to), us in groups.items():
+        for (kind, to, box, box_hits), us in groups.items():
             if len(us) == 1:
                 words = f"{kind} #{us[0].piece}"
             elif len(us) <= 3:
                 words = f"{kind} ×{len(us)} (" + ", ".join(f"#{u.piece}" for u in us) + ")"
             else:
                 words = f"{kind} ×{len(us)}"
+            if box:
+                words += f" ({box}: {box_hits} hit{'s' if box_hits != 1 else ''})"
             hits = sum(u.hits for u in us)
             if hits:
                 words += f" ({hits} hit{'s' if hits != 1 else ''})"

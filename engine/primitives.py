@@ -323,6 +323,12 @@ def note(state: GameState, message: str) -> None:
     state.emit("note", message=message)
 
 
+def hits_on(state: GameState, units: list[Piece], hits: int, box: str) -> None:
+    """Where a battle's hits landed, for the clients: `units` (one box of a combat strip, a
+    target group) took `hits` hits. Changes nothing; the rules still apply the hits."""
+    state.emit("hits_on", pieces=[u.id for u in units], hits=hits, box=box)
+
+
 def register_core(registry: Any) -> None:
     """Add the engine's record types, events and primitives to a rules-language registry."""
     registry.record("Unit", fields=UNIT_FIELDS, unit_stats=True)
@@ -419,3 +425,6 @@ def register_core(registry: Any) -> None:
     P("end_game", end_game, params=[("winner", "str"), ("reason", "str")], context=True,
       doc="the game is over: winner wins (\"\" for a draw) because of reason")
     P("note", note, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")
+    P("hits_on", hits_on, params=[("units", "list[Unit]"), ("hits", "int"), ("box", "str")], returns="none",
+      context=True, doc="tell the clients that units (a box of a combat strip, a target group) took hits there; "
+                        "changes nothing, the rules apply the hits themselves")

@@ -69,8 +69,12 @@ def test_example_a_each_unit_and_what_became_of_it(bulge_rs, make_window, tmp_pa
     assert all(fate[a] == "survived" for a in attackers)
     draw(win, tmp_path / "example_a.png")
     texts = box_texts(win)
-    assert f"Allies destroyed: Tank #{tank}, Truck #{truck}, Supply #{supply}" in texts
-    assert f"Allies survived: Infantry ×2 (#{inf1}, #{inf2})" in texts
+    # the boxes of the strip, counted Inf1, Inf2, Tank, Truck, Supply, and the hits in each
+    assert {pid: (u.box, u.box_hits) for pid, u in battle.units.items() if u.box} == {
+        inf1: ("box 1", 1), tank: ("box 3", 2), truck: ("box 4", 1), supply: ("box 5", 1)}
+    assert (f"Allies destroyed: Tank #{tank} (box 3: 2 hits), Truck #{truck} (box 4: 1 hit), "
+            f"Supply #{supply} (box 5: 1 hit)") in texts
+    assert f"Allies survived: Infantry #{inf1} (box 1: 1 hit), Infantry #{inf2}" in texts
     assert any(x.startswith("Axis survived: Infantry #") for x in texts)
     # the Allies say where the hit Infantry goes: it retreated, and where to
     answer_retreats(win, game)
@@ -114,9 +118,15 @@ def test_example_b_the_box_says_who_retreated_where(bulge_rulebook_stacking, mak
     assert len(gone) == 1 and gone[0] in (infs[1], arts[0])
     draw(win, tmp_path / "example_b.png")
     texts = box_texts(win)
+    # NOTES §4.5: 3 -> Inf3, 6 6 -> Tank3, 7 -> Art1, 9 -> the Truck, 11 -> box 2 (Inf2), 12 -> box 3 (Inf3)
+    assert {pid: (u.box, u.box_hits) for pid, u in battle.units.items() if u.box} == {
+        infs[1]: ("box 2", 1), infs[2]: ("box 3", 2), tanks[2]: ("box 6", 2), arts[0]: ("box 7", 1),
+        truck: ("box 9", 1)}
     first = battle.units[gone[0]]
-    assert f"Allies retreated: {first.kind} #{first.piece} to {win.place_name(first.to)}" in texts
-    assert f"Allies destroyed: Infantry #{infs[2]}, Tank #{tanks[2]}, Truck #{truck}" in texts
+    assert (f"Allies retreated: {first.kind} #{first.piece} ({first.box}: 1 hit) "
+            f"to {win.place_name(first.to)}") in texts
+    assert (f"Allies destroyed: Infantry #{infs[2]} (box 3: 2 hits), Tank #{tanks[2]} (box 6: 2 hits), "
+            f"Truck #{truck} (box 9: 1 hit)") in texts
     answer_retreats(win, game)
     assert {p for p, u in battle.units.items() if u.fate == "retreated"} == {infs[1], arts[0]}
     assert {p for p, u in battle.units.items() if u.owner == "Allies" and u.fate == "survived"} == {
