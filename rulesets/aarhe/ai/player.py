@@ -421,8 +421,9 @@ class HeuristicPlayer:
             if v.attack_p(u) <= 0 or int(v.t(u).carrier_capacity) > 0:
                 continue
             if "air" in tags:
-                ps = paths(u.space, lambda s: geo.air_nb[s], left)
-                reach[u.id] = {t: p for t, p in ps.items() if p and t in back and back[t] <= left - len(p)
+                ps = paths(u.space, v.air_steps(u, True), left)
+                home = v.air_home(u, back, False)
+                reach[u.id] = {t: p for t, p in ps.items() if p and t in home and home[t] <= left - len(p)
                                and (v.is_enemy_land(t) or (t in geo.sea and v.hostile_sea(t)))}
             elif "sea" in tags:
                 reach[u.id] = {t: p for t, p in self.sea_paths(v, u, left, True).items()
@@ -894,7 +895,7 @@ class HeuristicPlayer:
         for u in sorted(planes, key=lambda u: (v.moves_left(u), u.id)):
             tags = v.tags(u)
             left = v.moves_left(u)
-            ps = paths(u.space, lambda s: geo.air_nb[s], left)
+            ps = paths(u.space, v.air_steps(u, False), left)
             spots = []
             for s in ps:
                 if s in geo.land_set:
@@ -1067,6 +1068,7 @@ class HeuristicPlayer:
         if here in choices and self._landed(v, u):
             return choices[here]
         reach = v.state.vars.get("carrier_reach" if "lands_on_carrier" in v.tags(u) else "land_reach") or {}
+        reach = v.air_home(u, reach, False)
         steps = [c for c in choices if isinstance(c, str) and c != here and c in reach]
         if not steps:
             return choices.get(here)
