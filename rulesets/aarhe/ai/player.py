@@ -999,6 +999,12 @@ class HeuristicPlayer:
         if step == "resolve_missions" and ints and all(c in state.pieces for c in choices):
             # casualties of an air mission: the rules list them cheapest first
             return d.options[0]
+        spaces = all(isinstance(c, str) and (c in v.geo.land_set or c in v.geo.sea) for c in choices)
+        attacking = d.player == rs.structure.power(state)
+        if spaces and move == "fight" and attacking:
+            # retreating aircraft fly to a landing place now: the rules list them nearest
+            # first, which leaves them the most moves to fly on in non-combat move
+            return d.options[0]
         if all(isinstance(c, str) and c in v.geo.land_set for c in choices) and move == "fight":
             # aircraft leaving a fallen territory: where they are safest
             return choices[min(choices, key=lambda s: (v.threat().get(s, 0.0) - v.defence_at(s), s))]
