@@ -74,6 +74,8 @@ class Plan:
     steps: int = 0
     #: aircraft the combat plan wants (they fly no air mission)
     busy: set[int] = field(default_factory=set)
+    #: (unit, transport): a unit stepping into a sea zone to board the transport planned
+    boarding: tuple[int, int] | None = None
 
     def pending(self) -> Task | None:
         for t in self.tasks:
@@ -929,6 +931,7 @@ class HeuristicPlayer:
     # -- carrying out a plan -------------------------------------------------------------------
     def _next_move(self, v: View, d: Decision) -> Action | None:
         assert self.plan is not None
+        self._boarded(v)
         go = {o.get("u"): o for o in d.options if o.kind == "go"}
         land = {o.get("t"): o for o in d.options if o.kind == "land"}
         while True:
@@ -965,6 +968,20 @@ class HeuristicPlayer:
                 self.active = task
                 return found
             task.done = True
+
+    def _boarded(self, v: View) -> None:
+        """The rules ask which transport a unit boards only when they differ (in cargo):
+        among alike ones they take one themselves, maybe not the one planned. Then the
+        two swap their orders, so that the cargo planned for each still fits."""
+        assert self.plan is not None
+        if self.plan.boarding is None:
+            return
+        uid, want = self.plan.boarding
+        self.plan.boarding = None
+        u = v.state.pieces.get(uid)
+        got = v.state.pieces.get(u.carrier) if u is not None and u.carrier is not None else None
+        if got is not None and got.id != want and got.owner == v.me:
+            self.plan.swap(want, got.id)
 
     def _twin(self, v: View, uid: int, offered: dict[Any, Action]) -> int | None:
         """An offered unit the rules treat as the same as `uid` (same place, type, moves left
@@ -1027,6 +1044,8 @@ class HeuristicPlayer:
         ints = [c for c in choices if isinstance(c, int) and not isinstance(c, bool)]
         if ints and len(ints) == len(choices):
             # which transport to board: the planned one, else the one with the same load
+            if self.plan is not None:
+                self.plan.boarding = None          # asked: the answer keeps the plan right
             want = task.board if task is not None else None
             if want in choices:
                 return choices[want]
@@ -1041,6 +1060,9 @@ class HeuristicPlayer:
         if task is not None and task.uid == uid and task.path:
             nxt = task.path[0]
             if nxt in choices:
+                if task.board is not None and nxt in v.geo.sea and u is not None and "land" in v.tags(u):
+                    assert self.plan is not None
+                    self.plan.boarding = (uid, task.board)
                 task.path.pop(0)
                 if not task.path:
                     task.done = True
