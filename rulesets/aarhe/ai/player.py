@@ -15,11 +15,13 @@ answers the phase's one-step-at-a-time decisions from that plan:
   its cheapest unit, lands amphibious assaults from its transports, and keeps enough units at
   home to hold its capital and factories against what the enemy could bring;
 * conduct combat: sea battles first; casualties cheapest first, keeping a land unit to take
-  the territory; it presses on while the odds are with it and retreats otherwise;
+  the territory; it presses on while the odds are with it and retreats otherwise, its
+  retreating aircraft flying to the nearest landing place the rules offer;
 * non-combat move: units go where the enemy threatens what matters most, the rest toward the
   front; transports ferry the units of a power cut off by sea to friendly land at the front;
   warships keep with the transports; every aircraft lands where its side may land it, in
-  the best such place in reach;
+  the best such place in reach, flying only where a layer lets them enter (AARHE's
+  `entry_refusal`);
 * mobilize: land units at the factory nearest the front or most threatened, ships in the
   zone its transports sail from.
 
