@@ -281,3 +281,32 @@ def test_its_aircraft_land_after_missions_and_battles_in_aarhe(side: str) -> Non
 
     state, fought = play_rounds(side, seed=3, rounds=3, ruleset=aarhe())    # checks every landing
     assert fought > 0
+
+
+# -- retreating aircraft ----------------------------------------------------------------------------
+def test_its_retreating_aircraft_fly_to_the_nearest_landing_place() -> None:
+    from tests.lhtr.play import asked, fight, step
+
+    # a tank and a fighter against three infantry: when everybody misses, the odds are
+    # against it, and it retreats; the fighter is asked where it flies (RULES.md A.5 step 6)
+    g, ids = at_aarhe("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 1), ("Fighter", "Germany", "Eastern Europe", 1),
+                                  ("Infantry", "USSR", "West Russia", 4)], control={"West Russia": "USSR"})
+    tank, fighter = ids["Germany Tank Ukraine S.S.R."][0], ids["Germany Fighter Eastern Europe"][0]
+    step(g, tank, "West Russia")
+    step(g, fighter, "Belorussia")
+    step(g, fighter, "West Russia")
+    g.walk_to("Germany", "conduct_combat")
+    fight(g, "West Russia", [6] * 6)                # everybody misses
+    ai = heuristic()
+    flights = []
+    while g.decision is not None and g.decision.kind == "choose":
+        player, prompt, labels = asked(g)
+        a = ai.choose(g.rs, g.state, g.decision)
+        assert a in g.decision.options
+        if "retreating" in prompt:
+            flights.append((prompt, labels, a.label))
+        g.act(a.kind, **dict(a.args))
+    assert [(p, chosen) for p, _, chosen in flights] == \
+        [("where do the 1 retreating Fighter from West Russia fly?", "Belorussia (1 away)")]
+    assert flights[0][1][0] == "Belorussia (1 away)"          # the rules' first option, nearest
+    assert g.piece(fighter).space == "Belorussia" and g.piece(tank).space == "Ukraine S.S.R."

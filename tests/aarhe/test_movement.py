@@ -54,7 +54,9 @@ def test_aircraft_have_their_whole_movement_in_combat_move_and_again_after_and_a
 def test_with_one_allowance_a_turn_as_in_lhtr_aircraft_keep_the_moves_to_fly_home() -> None:
     soviet = {t: "USSR" for t in ("Belorussia", "West Russia", "Ukraine S.S.R.", "Eastern Europe", "Karelia S.S.R.",
                                   "Caucasus")}
-    g, ids = at_aarhe("Germany", [("Fighter", "Germany", "Germany", 1)], control=soviet, air_moves_each_phase=False)
+    # a Soviet infantry in West Russia to attack: combat move is for attacks (LHTR, RULES.md A.2)
+    g, ids = at_aarhe("Germany", [("Fighter", "Germany", "Germany", 1), ("Infantry", "USSR", "West Russia", 1)],
+                      control=soviet, air_moves_each_phase=False)
     fighter = ids["Germany Fighter Germany"][0]
     step(g, fighter, "Eastern Europe")
     step(g, fighter, "Belorussia")
@@ -274,6 +276,7 @@ def test_a_tank_taking_desert_snow_or_mountains_may_not_blitz_on() -> None:
     step(g, t2, "Eastern Europe")                  # plain: LHTR's blitz
     assert left(g, t2) == 1
     desert = ids["Germany Tank Libya"][0]
+    to_step(g, "noncombat_move")                   # combat move is for attacks: Algeria is friendly
     step(g, desert, "Algeria")                     # a friendly desert is crossed at full move
     assert left(g, desert) == 1
 
@@ -359,6 +362,7 @@ def test_the_other_allies_keep_out_of_soviet_territory_and_soviet_units() -> Non
         "Stalinist xenophobia: UK may not move units into Caucasus, an original Soviet territory the USSR holds"
     assert refused_step(g, t2, "Trans-Jordan") == \
         "Stalinist xenophobia: UK may not move units into Trans-Jordan, where Soviet units are"
+    to_step(g, "noncombat_move")                   # combat move is for attacks: Persia is the UK's
     step(g, inf, "Persia")                         # a UK territory without Soviet units
     assert g.piece(inf).space == "Persia"
     fighter = ids["UK Fighter India"][0]

@@ -153,8 +153,8 @@ def test_a_complex_where_units_were_placed_this_turn_is_not_destroyed() -> None:
 
 
 # -- Soviet factories -----------------------------------------------------------------------------------------
-def relocating() -> Play:
-    g = buying("USSR", USSR_COMPLEXES, control={"Eastern Europe": "USSR"})
+def relocating(**options: Any) -> Play:
+    g = buying("USSR", USSR_COMPLEXES, control={"Eastern Europe": "USSR"}, **options)
     g.act("buy", kind="Tank")
     g.act("buy", kind="Tank")
     g.walk_to("USSR", "relocate_factory")
@@ -162,7 +162,7 @@ def relocating() -> Play:
 
 
 def test_the_ussr_moves_one_complex_a_turn_between_original_soviet_territories() -> None:
-    g = relocating()
+    g = relocating(unplaced_units_wait=True)      # the tank waits, to be placed at the moved complex next turn
     assert g.decision.finish.label == "keep the industrial complexes where they are"
     assert g.why_not("relocate", **{"from": "Caucasus", "to": "Eastern Europe"}) == \
         "Eastern Europe is no original territory of USSR it holds without a complex"
@@ -254,9 +254,18 @@ def test_the_uk_places_no_unit_where_soviet_units_are() -> None:
         "Stalinist xenophobia: UK may not move units into India, where Soviet units are"
     g.act("place", u=destroyer, at="United Kingdom", to="SZ 6")
     assert g.kinds_at("SZ 6", "UK") == {"Destroyer": 1}
-    # the infantry waits for a later turn
+    # the infantry was placed nowhere: when mobilize ends it is lost (LHTR), or with
+    # `unplaced_units_wait` it waits for a later turn; it never goes to India
     g.finish()
-    assert g.at("India", "UK") == [] and inf in pending(g, "UK")
+    assert g.piece(inf) is None
+    g = buying("UK", [("IndustrialComplex", "UK", "United Kingdom", 1), ("Tank", "USSR", "India", 1)],
+               unplaced_units_wait=True)
+    g.act("buy_at_city", kind="Infantry", city="India")
+    g.walk_to("UK", "mobilize")
+    (inf,) = pending(g, "UK")
+    assert places(g, inf) == []
+    g.finish()
+    assert inf in pending(g, "UK") and inf not in [p.id for p in g.at("India")]
 
 
 def test_a_new_us_fighter_does_not_land_on_a_carrier_beside_soviet_units() -> None:

@@ -171,3 +171,23 @@ def test_the_heuristic_wins_nine_games_in_ten_against_random(side: str) -> None:
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["games"] == 100 and figures["win_rate"] >= 0.9, figures
+
+
+def test_a_unit_boarding_another_alike_transport_than_planned_lands_with_that_one() -> None:
+    # the rules ask which transport a unit boards only among transports that differ: of two
+    # empty ones they take one themselves. The plan says the other: their orders swap
+    from rulesets.aarhe.ai.player import Task
+
+    g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 2), ("Infantry", "Germany", "Germany", 1),
+                                   ("Infantry", "UK", "Norway", 1)], control={"Norway": "UK"}, spare=False)
+    inf = ids["Germany Infantry Germany"][0]
+    taken = g.proc("transports_for", g.piece(inf), "SZ 5")
+    assert len(taken) == 1                          # alike: not asked
+    planned = next(t for t in ids["Germany Transport SZ 5"] if t != taken[0].id)
+    ai = HeuristicPlayer(0, debug=True)
+    ai.choose(g.rs, g.state, g.decision)           # it plans the phase ...
+    assert ai.plan is not None
+    ai.plan.tasks = [Task("go", inf, ["SZ 5"], board=planned), Task("land", planned, ["Norway"])]   # ... to this
+    run_step(g, ai, "combat_move", "Germany")
+    assert g.piece(inf).space == "Norway" and g.piece(inf).carrier is None
+    assert g.kinds_at("Norway", "Germany") == {"Infantry": 1}

@@ -15,11 +15,13 @@ answers the phase's one-step-at-a-time decisions from that plan:
   its cheapest unit, lands amphibious assaults from its transports, and keeps enough units at
   home to hold its capital and factories against what the enemy could bring;
 * conduct combat: sea battles first; casualties cheapest first, keeping a land unit to take
-  the territory; it presses on while the odds are with it and retreats otherwise;
+  the territory; it presses on while the odds are with it and retreats otherwise, its
+  retreating aircraft flying to the nearest landing place the rules offer;
 * non-combat move: units go where the enemy threatens what matters most, the rest toward the
   front; transports ferry the units of a power cut off by sea to friendly land at the front;
   warships keep with the transports; every aircraft lands where its side may land it, in
-  the best such place in reach;
+  the best such place in reach, flying only where a layer lets them enter (AARHE's
+  `entry_refusal`);
 * mobilize: land units at the factory nearest the front or most threatened, ships in the
   zone its transports sail from.
 
@@ -74,6 +76,8 @@ class Plan:
     steps: int = 0
     #: aircraft the combat plan wants (they fly no air mission)
     busy: set[int] = field(default_factory=set)
+    #: (unit, transport): a unit stepping into a sea zone to board the transport planned
+    boarding: tuple[int, int] | None = None
 
     def pending(self) -> Task | None:
         for t in self.tasks:
@@ -421,8 +425,9 @@ class HeuristicPlayer:
             if v.attack_p(u) <= 0 or int(v.t(u).carrier_capacity) > 0:
                 continue
             if "air" in tags:
-                ps = paths(u.space, lambda s: geo.air_nb[s], left)
-                reach[u.id] = {t: p for t, p in ps.items() if p and t in back and back[t] <= left - len(p)
+                ps = paths(u.space, v.air_steps(u, True), left)
+                home = v.air_home(u, back, False)
+                reach[u.id] = {t: p for t, p in ps.items() if p and t in home and home[t] <= left - len(p)
                                and (v.is_enemy_land(t) or (t in geo.sea and v.hostile_sea(t)))}
             elif "sea" in tags:
                 reach[u.id] = {t: p for t, p in self.sea_paths(v, u, left, True).items()
@@ -894,7 +899,7 @@ class HeuristicPlayer:
         for u in sorted(planes, key=lambda u: (v.moves_left(u), u.id)):
             tags = v.tags(u)
             left = v.moves_left(u)
-            ps = paths(u.space, lambda s: geo.air_nb[s], left)
+            ps = paths(u.space, v.air_steps(u, False), left)
             spots = []
             for s in ps:
                 if s in geo.land_set:
@@ -928,6 +933,7 @@ class HeuristicPlayer:
     # -- carrying out a plan -------------------------------------------------------------------
     def _next_move(self, v: View, d: Decision) -> Action | None:
         assert self.plan is not None
+        self._boarded(v)
         go = {o.get("u"): o for o in d.options if o.kind == "go"}
         land = {o.get("t"): o for o in d.options if o.kind == "land"}
         while True:
@@ -965,6 +971,20 @@ class HeuristicPlayer:
                 return found
             task.done = True
 
+    def _boarded(self, v: View) -> None:
+        """The rules ask which transport a unit boards only when they differ (in cargo):
+        among alike ones they take one themselves, maybe not the one planned. Then the
+        two swap their orders, so that the cargo planned for each still fits."""
+        assert self.plan is not None
+        if self.plan.boarding is None:
+            return
+        uid, want = self.plan.boarding
+        self.plan.boarding = None
+        u = v.state.pieces.get(uid)
+        got = v.state.pieces.get(u.carrier) if u is not None and u.carrier is not None else None
+        if got is not None and got.id != want and got.owner == v.me:
+            self.plan.swap(want, got.id)
+
     def _twin(self, v: View, uid: int, offered: dict[Any, Action]) -> int | None:
         """An offered unit the rules treat as the same as `uid` (same place, type, moves left
         and cargo)."""
@@ -998,6 +1018,12 @@ class HeuristicPlayer:
         if step == "resolve_missions" and ints and all(c in state.pieces for c in choices):
             # casualties of an air mission: the rules list them cheapest first
             return d.options[0]
+        spaces = all(isinstance(c, str) and (c in v.geo.land_set or c in v.geo.sea) for c in choices)
+        attacking = d.player == rs.structure.power(state)
+        if spaces and move == "fight" and attacking:
+            # retreating aircraft fly to a landing place now: the rules list them nearest
+            # first, which leaves them the most moves to fly on in non-combat move
+            return d.options[0]
         if all(isinstance(c, str) and c in v.geo.land_set for c in choices) and move == "fight":
             # aircraft leaving a fallen territory: where they are safest
             return choices[min(choices, key=lambda s: (v.threat().get(s, 0.0) - v.defence_at(s), s))]
@@ -1020,6 +1046,8 @@ class HeuristicPlayer:
         ints = [c for c in choices if isinstance(c, int) and not isinstance(c, bool)]
         if ints and len(ints) == len(choices):
             # which transport to board: the planned one, else the one with the same load
+            if self.plan is not None:
+                self.plan.boarding = None          # asked: the answer keeps the plan right
             want = task.board if task is not None else None
             if want in choices:
                 return choices[want]
@@ -1034,6 +1062,9 @@ class HeuristicPlayer:
         if task is not None and task.uid == uid and task.path:
             nxt = task.path[0]
             if nxt in choices:
+                if task.board is not None and nxt in v.geo.sea and u is not None and "land" in v.tags(u):
+                    assert self.plan is not None
+                    self.plan.boarding = (uid, task.board)
                 task.path.pop(0)
                 if not task.path:
                     task.done = True
@@ -1067,6 +1098,7 @@ class HeuristicPlayer:
         if here in choices and self._landed(v, u):
             return choices[here]
         reach = v.state.vars.get("carrier_reach" if "lands_on_carrier" in v.tags(u) else "land_reach") or {}
+        reach = v.air_home(u, reach, False)
         steps = [c for c in choices if isinstance(c, str) and c != here and c in reach]
         if not steps:
             return choices.get(here)

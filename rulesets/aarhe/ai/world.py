@@ -149,6 +149,7 @@ class View:
                 self.mine.append(p)
         self._threat: dict[str, float] | None = None
         self._front: dict[str, int] | None = None
+        self._enters: dict[tuple[str, str, bool, str], bool] = {}
 
     # -- rules ------------------------------------------------------------------------------------
     def call(self, name: str, *args: Any) -> Any:
@@ -192,6 +193,33 @@ class View:
 
     def carried(self, t: Piece) -> list[Piece]:
         return [p for p in self.state.pieces.values() if p.carrier == t.id]
+
+    def enters(self, u: Piece, s: str, combat: bool) -> bool:
+        """May u step into s at all, wherever it comes from? A layer's bars on entering a
+        space (AARHE's `entry_refusal`: xenophobia, co-operation, neutrals, small islands);
+        the map's impassable spaces are already out of its neighbours."""
+        if not self.rules.has_procedure("entry_refusal"):
+            return True
+        key = (u.owner, u.kind, combat, s)
+        ok = self._enters.get(key)
+        if ok is None:
+            ok = self._enters[key] = self.call("entry_refusal", u, s, combat) == ""
+        return ok
+
+    def air_steps(self, u: Piece, combat: bool) -> Callable[[str], list[str]]:
+        """Where aircraft u may fly from a space, one step (see `enters`)."""
+        nb = self.geo.air_nb
+        return lambda s: [n for n in nb[s] if self.enters(u, n, combat)]
+
+    def air_home(self, u: Piece, dist: dict[str, int], combat: bool) -> dict[str, int]:
+        """The rules' distances to a landing place (`land_reach`, `carrier_reach`: the map's,
+        flying over anything passable) walked again where u may fly: the fewest steps from
+        each space to one of the places at distance 0 in `dist`."""
+        if not self.rules.has_procedure("entry_refusal"):
+            return dist
+        homes = [s for s, k in dist.items() if k == 0]
+        return bfs(homes, self.geo.air_nb, limit=max(dist.values(), default=0),
+                   through=lambda s: self.enters(u, s, combat))
 
     def moves_left(self, p: Piece) -> int:
         return int(self.call("moves_left", p))
