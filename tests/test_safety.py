@@ -184,8 +184,8 @@ def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
 
 # -- bad command lines ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, says", [
-    (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "options changed for this game: die=1"),
-    (["info", "bulge", "--option", 'supply_income={"Axis": 10000000, "Allies": 11}'], "10,000,000 is beyond ±1,000,000"),
+    (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "option `die` must lie in 2..100; 1 is outside"),
+    (["info", "bulge", "--option", 'supply_income={"Axis": 10000000, "Allies": 11}'], "must lie in 0..30; 10000000 is outside"),
     (["info", "bulge", "--option", "stacking_limit=" + "9" * 5000], "not a whole number"),
     (["info", "bulge", "--option", "supply_income=" + "[" * 6000 + "]" * 6000], "over the limit of 10,000"),
     (["info", "bulge", "--option", "supply_income=[" + "1," * 4000 + "1]"], "supply_income"),
@@ -205,11 +205,13 @@ def test_a_bad_command_line_is_one_message(capsys, argv, says):
     refused(capsys, *argv, says=says)
 
 
-def test_an_option_value_within_the_generic_bounds_is_accepted(capsys):
-    # 100,000 supply tokens a turn is absurd for Bulge (they are pieces: a game takes minutes),
-    # but only a bound in the option's own spec can say so; the generic bound is ±1,000,000
-    code, out, _ = run(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 100000, "Allies": 11}')
-    assert code == 0 and json.loads(out)["options"]["supply_income"]["value"] == {"Axis": 100000, "Allies": 11}
+def test_an_option_value_outside_the_options_range_is_refused_with_the_range(capsys):
+    # 100,000 supply tokens a turn is absurd for Bulge (they are pieces: a game takes minutes);
+    # within the generic bound of ±1,000,000, but Bulge's options have ranges of their own
+    refused(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 100000, "Allies": 11}',
+            says="option `supply_income` must lie in 0..30; 100000 is outside")
+    code, out, _ = run(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 30, "Allies": 11}')
+    assert code == 0 and json.loads(out)["options"]["supply_income"]["value"] == {"Axis": 30, "Allies": 11}
 
 
 def test_an_option_spec_with_bounds_is_kept_to_them():
