@@ -40,9 +40,10 @@ __all__ = ["MAX_RANGE", "DEFAULT_STEPS", "DEFAULT_ITEMS", "INT_MAX", "Limits", "
 #: the largest number of items one `range` may produce
 MAX_RANGE = 100_000
 
-#: the steps one call into the rules may take (100 times the largest call measured in random
-#: games of Bulge and LHTR; see docs/rules-language.md §13)
-DEFAULT_STEPS = 20_000_000
+#: the steps one call into the rules may take: about 100 times the largest call measured in
+#: random games (Bulge's movement: 266,000 steps; LHTR's: 81,000), and a few seconds of work
+#: for rules that never stop (see docs/rules-language.md §13)
+DEFAULT_STEPS = 25_000_000
 #: the most items a list or a map may hold, and characters a string
 DEFAULT_ITEMS = 1_000_000
 #: integers in rules stay within -INT_MAX..INT_MAX (a fixed limit: 64-bit integers)
@@ -364,8 +365,11 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
-        outer = not b.depth
+        # an outermost call (or one into other compiled rules than the call under way) starts
+        # a budget; one from inside the same rules shares it
+        outer = not b.depth or b.ns is not g
         if outer:
+            caller = b.ns
             g["_L"] = b.steps - cost
             g["_I"] = b.items
             b.ns = g
@@ -392,6 +396,6 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
                 used = b.steps - g["_L"]
                 if used > b.peak:
                     b.peak = used
-                b.ns = None
+                b.ns = caller
 
     return run

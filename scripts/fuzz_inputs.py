@@ -1,7 +1,7 @@
 """Abuse the `wargame` command with damaged saves, broken mod manifests, bad command lines and
 hostile rules files, and count how it copes.
 
-    python scripts/fuzz_inputs.py --cases 200 --seed 0 [--json] [--timeout 20] [--memory-mb 1024]
+    python scripts/fuzz_inputs.py --cases 200 --seed 0 [--json] [--timeout 20] [--memory-mb 1024] [--family rules]
 
 Each case runs `clients.cli.main([...])` in a forked child (so that a hang can be stopped and
 memory capped with an address-space limit), with stdout and stderr captured; the closed-pipe
@@ -470,13 +470,18 @@ FAMILIES: list[tuple[Callable[[random.Random, Fixtures], Case], int]] = [
 ]
 
 
-def generate(n: int, seed: int, fx: Fixtures) -> list[Case]:
+FAMILY_NAMES = {"save": (save_case, odd_file_case), "manifest": (manifest_case,), "command line": (command_line_case,),
+                "rules": (rules_case,)}
+
+
+def generate(n: int, seed: int, fx: Fixtures, families: set[str] | None = None) -> list[Case]:
     cases = []
-    makers = [m for m, w in FAMILIES for _ in range(w)]
+    wanted = {m for name in (families or FAMILY_NAMES) for m in FAMILY_NAMES[name]}
+    makers = [m for m, w in FAMILIES for _ in range(w) if m in wanted]
     for i in range(n):
         r = random.Random(f"{seed}:{i}")
         # one closed pipe in every 20 cases (and in any run of at least 10)
-        maker = pipe_case if i % 20 == 9 else r.choice(makers)
+        maker = pipe_case if i % 20 == 9 and families is None else r.choice(makers)
         cases.append(maker(r, fx))
     return cases
 
@@ -630,11 +635,12 @@ def run_case(case: Case, timeout: float, memory_mb: int) -> Outcome:
 
 
 def fuzz(n: int, seed: int, timeout: float = 20.0, memory_mb: int = 1024,
-         progress: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
-    """Run `n` cases; the counts and every case that did not end `ok` or `clean`."""
+         progress: Callable[[Outcome], None] | None = None, families: set[str] | None = None) -> dict[str, Any]:
+    """Run `n` cases (of some families only, if given); the counts and every case that did not
+    end `ok` or `clean`."""
     with tempfile.TemporaryDirectory(prefix="wargame-fuzz-") as tmp:
         fx = make_fixtures(Path(tmp), seed)
-        cases = generate(n, seed, fx)
+        cases = generate(n, seed, fx, families)
         outcomes = []
         for case in cases:
             outcome = run_case(case, timeout, memory_mb)
@@ -674,6 +680,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds a case may take")
     ap.add_argument("--memory-mb", type=int, default=1024, help="memory a case may add")
+    ap.add_argument("--family", action="append", choices=sorted(FAMILY_NAMES),
+                    help="only cases of this family (may be repeated)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--verbose", action="store_true", help="a line per case")
     a = ap.parse_args(argv)
@@ -682,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.verbose:
             print(f"{o.kind:9} {o.seconds:6.2f}s {o.case.family:12} {o.case.what}", file=sys.stderr)
 
-    summary = fuzz(a.cases, a.seed, a.timeout, a.memory_mb, progress)
+    summary = fuzz(a.cases, a.seed, a.timeout, a.memory_mb, progress, set(a.family) if a.family else None)
     if a.json:
         print(json.dumps(summary, indent=1))
     else:

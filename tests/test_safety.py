@@ -237,6 +237,71 @@ def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_
     assert not saved.exists() and not (tmp_path / "game.json.tmp").exists()
 
 
+# -- hostile rules: they must end cleanly and quickly -----------------------------------------------
+def hostile_mod(tmp_path: Path, rules: str) -> Path:
+    return mod(tmp_path, {"name": "hostile", "extends": "bulge", "rules": ["house.rules"]},
+               rules="extends bulge\n\n" + rules)
+
+
+def stops_cleanly(capsys, folder: Path, says: str, where: str | None) -> str:
+    import time
+
+    t0 = time.perf_counter()
+    code, out, err = run(capsys, "--mod", folder, "play", "hostile", "--ai", "all=random", "--quiet", "--seed", "1",
+                         "--max-turns", "1")
+    assert time.perf_counter() - t0 < 90
+    assert code != 0 and says in err, err
+    if where is not None:       # the rules position: a runtime error, or the compiler's block
+        assert f"{folder / 'house.rules'}:{where}" in err, err
+    return err
+
+
+@pytest.mark.parametrize("case, says, where", [
+    ("a list extended while it is iterated", "a list of 1,000,001 items is over the limit of 1,000,000", "6:9"),
+    ("a string doubled in a loop", "a string of 1,048,576 characters is over the limit", "6:9"),
+    ("a list doubled in a loop", "a list of 1,048,576 items is over the limit", "6:9"),
+    ("two nested range(0, 100000)", "steps in one call", "6:9"),
+    ("roll(100000000, 6)", "the number of dice to roll must be from 0 to 10,000, not 100,000,000", "4:5"),
+    ("an integer squared in a loop", "integers in rules lie within", "6:9"),
+])
+def test_hostile_rules_stop_at_their_statement(capsys, tmp_path, case, says, where):
+    rules = "rule boom on turn_start(t) {\n    " + fuzz_inputs.HOSTILE_RULES[case] + "\n}\n"
+    err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), says, where)
+    assert err.startswith("wargame: ") and "error in the rules" in err
+    assert "--rules-" in err or "fixed" in err or "roll" in err
+
+
+def test_a_unit_rolling_100000000_dice_stops_the_game_cleanly(capsys, tmp_path):
+    err = stops_cleanly(capsys, hostile_mod(tmp_path, fuzz_inputs.HOSTILE_FILES["a unit attacking with 100000000 dice"]),
+                        "the number of dice to roll must be from 0 to 10,000, not", None)
+    assert err.startswith("wargame: the game stopped after") and "combat.rules:" in err
+
+
+@pytest.mark.parametrize("case, says", [
+    ("a recursive procedure with no base case", "`boom` calls itself (boom -> boom); recursion is not allowed"),
+    ('"a" * 1000000000', "cannot apply `*` to `str` and `int`"),
+    ("a 4,301-digit integer literal", "(4,301 digits) is too big"),
+])
+def test_hostile_rules_are_refused_before_they_run(capsys, tmp_path, case, says):
+    folder = hostile_mod(tmp_path, fuzz_inputs.HOSTILE_FILES[case])
+    err = stops_cleanly(capsys, folder, says, "")
+    assert len(err) < 2000          # the 4,301-digit line is shown cut short
+    code, out, _ = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and says in out
+
+
+def test_the_rules_budget_can_be_raised_and_lowered_from_the_command_line(capsys, tmp_path):
+    folder = hostile_mod(tmp_path, "rule busy on turn_start(t) {\n    let n = 0\n    for i in range(0, 100000) {\n"
+                                   "        n += 1\n    }\n}\n")
+    code, out, err = run(capsys, "--rules-budget", "1000", "--mod", folder, "play", "hostile", "--ai", "all=random",
+                         "--quiet", "--seed", "1", "--max-turns", "1")
+    assert code == 1 and "more than 1,000 steps" in err and "--rules-budget" in err
+    code, out, err = run(capsys, "--mod", folder, "play", "hostile", "--ai", "all=random", "--quiet", "--seed", "1",
+                         "--max-turns", "1")
+    assert code == 0, err
+    refused(capsys, "--rules-budget", "0", "rulesets", says="--rules-budget wants a whole number of at least 1")
+
+
 def test_a_computer_player_refused_by_the_rules_is_one_message():
     from engine import plugins
     from engine.actions import Action
