@@ -35,6 +35,9 @@ __all__ = ["Artifact", "compile_program", "instantiate"]
 _ATTR_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 #: the most a loop's weight or a call's cost is counted as (beyond any budget)
 _MAX_COST = 1 << 62
+#: a loop with no loop inside over at most this many items (a hex's units, its neighbours)
+#: pays nothing as it starts: the code around it counts it as this many rounds
+SMALL_LOOP = 8
 
 
 @dataclass
@@ -60,6 +63,8 @@ class _Gen:
         self._temps = 0
         self.procrefs: set[str] = set()
         self._proc_cost: dict[str, int] = {}
+        self._innermost: dict[int, bool] = {}
+        self._loopy: dict[str, bool] = {}
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -78,7 +83,13 @@ class _Gen:
             return 0
         if isinstance(node, (list, tuple)):
             return sum(self.size(x) for x in node)
-        if isinstance(node, (A.For, A.Generator)):
+        if isinstance(node, A.For):
+            if self.innermost(node) and not self.is_range(node.iter):
+                return min(1 + self.size(node.iter) + SMALL_LOOP * self.loop_weight(node), _MAX_COST)
+            return 1 + self.size(node.iter)
+        if isinstance(node, A.Generator):
+            if self.innermost(node):
+                return min(1 + self.size(node.iter) + SMALL_LOOP * self.gen_weight(node), _MAX_COST)
             return 1 + self.size(node.iter)
         if isinstance(node, A.Call) and isinstance(node.func, A.Name):
             n = 1 + self.size(node.args) + (self.size(node.gen) if node.gen is not None else 0)
@@ -97,6 +108,57 @@ class _Gen:
             if f != "pos":
                 n += self.size(getattr(node, f))
         return min(n, _MAX_COST)
+
+    def innermost(self, loop: A.For | A.Generator) -> bool:
+        """A loop with no loop inside it (nor in the procedures it calls): one over at most
+        SMALL_LOOP items pays nothing at run time, as the code around it counts it as that
+        many rounds."""
+        key = id(loop)
+        got = self._innermost.get(key)
+        if got is None:
+            inside = (loop.cond, loop.body) if isinstance(loop, A.For) else (loop.elt, loop.cond)
+            got = self._innermost[key] = not self.loops_in(inside)
+        return got
+
+    def loops_in(self, node: Any) -> bool:
+        if node is None:
+            return False
+        if isinstance(node, (list, tuple)):
+            return any(self.loops_in(x) for x in node)
+        if isinstance(node, (A.For, A.Generator)):
+            return True
+        if isinstance(node, A.Name) and self.info.names.get(id(node)) == "procref":
+            return True
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
+            kind = self.info.calls.get(id(node))
+            callee = {"procedure": node.func.name, "sequence": node.func.name, "table": "t:" + node.func.name,
+                      "base": self.info.names.get(id(node), "")}.get(kind or "")
+            if callee is not None and self.callee_loops(callee):
+                return True
+        if not hasattr(node, "__dataclass_fields__"):
+            return False
+        return any(self.loops_in(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+    def callee_loops(self, name: str) -> bool:
+        got = self._loopy.get(name)
+        if got is not None:
+            return got
+        self._loopy[name] = True   # (recursion is refused by the checker)
+        d = self._decls.get(name)
+        if isinstance(d, A.ProcedureDecl):
+            got = self.loops_in(d.body)
+        elif isinstance(d, A.SequenceDecl):
+            got = d.while_ is not None or any(self.callee_loops(s) for s, _ in d.steps)
+        elif isinstance(d, A.TableDecl):
+            got = self.loops_in([en.value for en in d.entries if en.keys is None])
+        else:
+            got = False
+        self._loopy[name] = got
+        return got
+
+    def is_range(self, e: A.Expr) -> bool:
+        return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
+            and self.info.calls.get(id(e)) == "builtin"
 
     def callee_cost(self, name: str) -> int:
         """The straight-line steps of a procedure, sequence or table (recursion is refused
@@ -127,10 +189,12 @@ class _Gen:
     def entry(self, name: str, node: Any, pos: Pos | None) -> None:
         self.costs[name] = (min(1 + self.size(node), _MAX_COST), pos)
 
-    def charge(self, indent: int, items: str | None, weight: int, pos: Pos | None) -> None:
-        """Pay `weight` steps (for each item of `items`), inline: no call."""
+    def charge(self, indent: int, items: str | None, weight: int, pos: Pos | None, small: bool = False) -> None:
+        """Pay `weight` steps (for each item of `items`; with `small`, only past SMALL_LOOP
+        items), inline: no call."""
         paid = str(weight) if items is None else f"len({items})" if weight == 1 else f"len({items}) * {weight}"
-        self.emit(indent, f"if (_L := _L - {paid}) < 0:\n    _spent()", pos)
+        test = f"len({items}) > {SMALL_LOOP} and " if small else ""
+        self.emit(indent, f"if {test}(_L := _L - {paid}) < 0:\n    _spent()", pos)
 
     @staticmethod
     def pure(e: A.Expr) -> bool:
@@ -355,7 +419,7 @@ class _Gen:
                 self.charge(ind + 1, None, w, st.pos)
             else:
                 self.emit(ind, f"_i = {it}", st.pos)
-                self.charge(ind, "_i", w, st.pos)
+                self.charge(ind, "_i", w, st.pos, small=self.innermost(st))
                 self.emit(ind, f"for v_{st.var} in _i:", st.pos)
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
@@ -509,6 +573,10 @@ class _Gen:
         body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
+        if self.innermost(g):
+            paid = f"len({tmp})" + ("" if w == 1 else f" * {w}")
+            return (f"((len({tmp} := {self.iterable(g.iter)}) <= {SMALL_LOOP} or (_L := _L - {paid}) >= 0 "
+                    f"or _spent()) and {make.replace('...', body)})")
         return f"(((_L := _L - {paid}) >= 0 or _spent()) and {make.replace('...', body)})"
 
     def attr_name(self, obj: str, name: str) -> str:

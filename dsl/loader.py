@@ -274,7 +274,12 @@ def coerce_option(t: Type, value: Any) -> Any:
                 value = json.loads(text)
             except ValueError:
                 raise ValueError(f"`{value}` is not a JSON {t}") from None
-    return _check_value(t, value)
+            except RecursionError:
+                raise ValueError(f"`{value}` nests too deeply for a {t}") from None
+    try:
+        return _check_value(t, value)
+    except RecursionError:
+        raise ValueError(f"the value nests too deeply for a {t}") from None
 
 
 def _check_value(t: Type, v: Any) -> Any:

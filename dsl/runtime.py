@@ -40,10 +40,10 @@ __all__ = ["MAX_RANGE", "DEFAULT_STEPS", "DEFAULT_ITEMS", "INT_MAX", "Limits", "
 #: the largest number of items one `range` may produce
 MAX_RANGE = 100_000
 
-#: the steps one call into the rules may take: about 100 times the largest call measured in
-#: random games (Bulge's movement: 266,000 steps; LHTR's: 81,000), and a few seconds of work
-#: for rules that never stop (see docs/rules-language.md §13)
-DEFAULT_STEPS = 25_000_000
+#: the steps one call into the rules may take: 70 times the largest call measured in full
+#: random games of Bulge (its movement: about 700,000 steps), many times LHTR's (see
+#: docs/rules-language.md §13), and a few seconds of work for rules that never stop
+DEFAULT_STEPS = 50_000_000
 #: the most items a list or a map may hold, and characters a string
 DEFAULT_ITEMS = 1_000_000
 #: integers in rules stay within -INT_MAX..INT_MAX (a fixed limit: 64-bit integers)
