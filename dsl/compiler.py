@@ -27,7 +27,7 @@ from .checker import Program
 from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
-from .runtime import BUDGET, FREE_ITEMS, HELPERS, frozen_value
+from .runtime import BUDGET, FREE_ITEMS, HELPERS, INT_MAX, frozen_value
 from .types import FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
@@ -449,7 +449,7 @@ class _Gen:
         extends a list in place), integers checked for size."""
         if op == "+":
             if t == INT:
-                return f"_ci({left} + {right})"
+                return self.int_checked(f"{left} + {right}")
             if t == FLOAT:
                 return f"({left} + {right})"
             if t == STR or isinstance(t, ListType):
@@ -460,7 +460,7 @@ class _Gen:
                 return f"({tmp} if len({tmp} := {left} + {right}) <= {FREE_ITEMS} else _long({tmp}))"
             return f"_add({left}, {right})"
         if op in ("-", "*") and t == INT:
-            return f"_ci({left} {op} {right})"
+            return self.int_checked(f"{left} {op} {right}")
         return f"({left} {op} {right})"
 
     def chain(self, e: A.BinOp, t: Type) -> str:
@@ -476,10 +476,16 @@ class _Gen:
         code = self.expr(node)
         for op, right in reversed(ops):
             code = f"{code} {op} {self.expr(right)}"
-        if t == INT:
-            return f"_ci({code})"
         tmp = self.temp()
+        if t == INT:
+            return self.int_checked(code)
         return f"({tmp} if len({tmp} := {code}) <= {FREE_ITEMS} else _long({tmp}, {len(ops)}))"
+
+    def int_checked(self, code: str) -> str:
+        """An integer result kept within 64 bits: the test is inline (integer arithmetic is
+        everywhere in movement rules), the error a call."""
+        tmp = self.temp()
+        return f"({tmp} if -{INT_MAX} <= ({tmp} := {code}) <= {INT_MAX} else _ci({tmp}))"
 
     def grows(self, target: A.Expr, ind: int, pos: Pos, code: str) -> None:
         """After `m[k] = v` on a map: it may not grow past the limit."""
@@ -541,10 +547,11 @@ class _Gen:
 
     def var_read(self, name: str) -> str:
         t = self.p.vars[name].type
-        if isinstance(t, ListType):
-            return f"list(_many(ctx.vars[{name!r}]))"
-        if isinstance(t, MapType):
-            return f"dict(_many(ctx.vars[{name!r}]))"
+        if isinstance(t, (ListType, MapType)):
+            # a copy (the state keeps the variable): a long one is paid for, a short one is tested inline
+            tmp = self.temp()
+            make = "list" if isinstance(t, ListType) else "dict"
+            return f"{make}({tmp} if len({tmp} := ctx.vars[{name!r}]) <= {FREE_ITEMS} else _many({tmp}))"
         return f"ctx.vars[{name!r}]"
 
     def target(self, t: A.Expr) -> str:

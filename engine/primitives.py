@@ -54,8 +54,9 @@ def _count(what: str, value: int, lo: int, hi: int) -> None:
 
 
 def roll(state: GameState, n: int, sides: int) -> list[int]:
-    _count("the number of dice to roll", n, 0, MAX_DICE)
-    _count("the sides of a die", sides, 2, MAX_SIDES)
+    if not (0 <= n <= MAX_DICE and 2 <= sides <= MAX_SIDES):     # (tested inline: dice are rolled often)
+        _count("the number of dice to roll", n, 0, MAX_DICE)
+        _count("the sides of a die", sides, 2, MAX_SIDES)
     if n > FREE_ITEMS:
         charge(n)
     return state.roll(n, sides)
@@ -159,7 +160,8 @@ def clear_marks(state: GameState, names: list[str]) -> None:
 
 
 def damage(state: GameState, unit: Piece, hits: int) -> None:
-    _count("the hits of `damage`", hits, -MAX_AMOUNT, MAX_AMOUNT)
+    if not -MAX_AMOUNT <= hits <= MAX_AMOUNT:
+        _count("the hits of `damage`", hits, -MAX_AMOUNT, MAX_AMOUNT)
     p = state.piece(unit.id)
     state.update(p.id, hits=p.hits + hits)
 
@@ -280,13 +282,15 @@ def resource(state: GameState, owner: str, name: str) -> int:
 
 
 def gain(state: GameState, owner: str, name: str, amount: int) -> None:
-    _count("the amount of `gain`", amount, -MAX_AMOUNT, MAX_AMOUNT)
+    if not -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+        _count("the amount of `gain`", amount, -MAX_AMOUNT, MAX_AMOUNT)
     state.gain(owner, name, amount)
     state.emit("gain", owner=owner, resource=name, amount=amount)
 
 
 def pay(state: GameState, owner: str, name: str, amount: int) -> None:
-    _count("the amount of `pay`", amount, -MAX_AMOUNT, MAX_AMOUNT)
+    if not -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+        _count("the amount of `pay`", amount, -MAX_AMOUNT, MAX_AMOUNT)
     if state.resource(owner, name) < amount:
         raise IllegalAction(f"{owner} cannot pay {amount} {name}: only {state.resource(owner, name)} left")
     state.spend(owner, name, amount)
@@ -295,7 +299,8 @@ def pay(state: GameState, owner: str, name: str, amount: int) -> None:
 
 def transfer(state: GameState, source: str, target: str, name: str, amount: int) -> int:
     """Move up to `amount` of a resource between owners; returns what actually moved."""
-    _count("the amount of `transfer`", amount, -MAX_AMOUNT, MAX_AMOUNT)
+    if not -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+        _count("the amount of `transfer`", amount, -MAX_AMOUNT, MAX_AMOUNT)
     moved = max(0, min(amount, state.resource(source, name)))
     state.spend(source, name, moved)
     state.gain(target, name, moved)
