@@ -41,8 +41,9 @@ __all__ = ["MAX_RANGE", "DEFAULT_STEPS", "DEFAULT_ITEMS", "INT_MAX", "Limits", "
 MAX_RANGE = 100_000
 
 #: the steps one call into the rules may take: 70 times the largest call measured in full
-#: random games of Bulge (its movement: about 700,000 steps), many times LHTR's (see
-#: docs/rules-language.md §13), and a few seconds of work for rules that never stop
+#: random games of Bulge (its movement: about 700,000 steps), 30 times LHTR's (a battle check
+#: after 200 turns: 1,700,000; see docs/rules-language.md §13), and a few seconds of work for
+#: rules that never stop
 DEFAULT_STEPS = 50_000_000
 #: the most items a list or a map may hold, and characters a string
 DEFAULT_ITEMS = 1_000_000
