@@ -1,14 +1,18 @@
-"""How fast the window draws the Battle of the Bulge, and what an idle window costs.
+"""How fast the window draws the Battle of the Bulge (or another ruleset's map), and what an
+idle window costs.
 
     PYGLET_HEADLESS=1 python benchmarks/bench_gui_frame.py          # EGL, software rendering
     xvfb-run -a python benchmarks/bench_gui_frame.py                 # the same under an X server
     python benchmarks/bench_gui_frame.py --compare                   # also the old 60 Hz redraw timer
+    python benchmarks/bench_gui_frame.py --ruleset lhtr              # the world map (Axis & Allies)
+    python benchmarks/bench_gui_frame.py --ruleset lhtr --direct     # ... drawing every polygon each frame
 
 Prints the time to draw one full frame of the opening position (the map's shapes already
 built, as every frame but the first after a change), the time to build the map and draw
 (after a move or a zoom), and the CPU the process uses while the window sits idle in the
 event loop for 3 seconds. Each idle measurement runs in a process of its own (pyglet's
-event loop runs once a process).
+event loop runs once a process). A world map keeps a picture of itself, copied to each frame
+while nothing on the map changes; `--direct` draws its polygons every frame instead.
 """
 
 from __future__ import annotations
@@ -42,10 +46,12 @@ def make_window(ruleset: str, width: int, height: int):  # type: ignore[no-untyp
                       visible=not os.environ.get("PYGLET_HEADLESS"), autoplay=False)
 
 
-def frame_times(ruleset: str, width: int, height: int, n: int) -> None:
+def frame_times(ruleset: str, width: int, height: int, n: int, direct: bool = False) -> None:
     import pyglet
 
     win = make_window(ruleset, width, height)
+    if direct and hasattr(win.map, "cache"):
+        win.map.cache = False
     win.switch_to()
     win.dispatch_events()
 
@@ -70,7 +76,8 @@ def frame_times(ruleset: str, width: int, height: int, n: int) -> None:
         zoomed.append(frame())
     renderer = pyglet.gl.gl_info.get_renderer()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"renderer: {renderer}; window {width}x{height}; {len(win.game.state.board)} hexes, "
+    kind = "hexes" if type(win.map).__name__ == "MapView" else "spaces (a world map)"
+    print(f"renderer: {renderer}; window {width}x{height}; {len(win.game.state.board)} {kind}, "
           f"{len(win.layer.counters)} counters; load average {load:.1f} on {os.cpu_count()} cores")
     print(f"full frame, shapes built:     median {statistics.median(cached):6.2f} ms, "
           f"max {max(cached):6.2f} ms  ({n} frames; CPU time of the process, rendering threads "
@@ -116,12 +123,13 @@ def main() -> int:
     p.add_argument("--frames", type=int, default=40)
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--compare", action="store_true", help="also measure a 60 Hz redraw timer, as before")
+    p.add_argument("--direct", action="store_true", help="a world map: draw every polygon each frame (no picture)")
     p.add_argument("--idle-only", choices=["window", "timer"], help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.idle_only:
         idle_cpu(args.ruleset, args.width, args.height, args.seconds, None if args.idle_only == "window" else 1 / 60)
         return 0
-    frame_times(args.ruleset, args.width, args.height, args.frames)
+    frame_times(args.ruleset, args.width, args.height, args.frames, args.direct)
     sys.stdout.flush()
     modes = ["window"] + (["timer"] if args.compare else [])
     for mode in modes:

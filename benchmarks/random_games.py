@@ -2,10 +2,12 @@
 random choice among its options, with no invariant checks, timed in CPU time.
 
     python benchmarks/random_games.py bulge --games 20 [--seed 0] [--max-turns T] [--json]
+    python benchmarks/random_games.py aarhe --games 5 --json      # 10-round games
 
 Game i has seed SEED + i for the dice and `random.Random(SEED + i)` for the choices, so a run
-is reproducible. Loading the rules is not timed. Prints games_per_s, actions_per_s,
-decisions_per_game (mean), cpu_s and games.
+is reproducible. Loading the rules is not timed. A ruleset of unlimited turns (lhtr, aarhe)
+plays 10 turns (rounds) a game unless --max-turns says otherwise. Prints games_per_s,
+actions_per_s, decisions_per_game (mean), cpu_s and games.
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         ap.error("--games must be at least 1")
     rs = randplay.load(args)
+    max_turns = randplay.turn_limit(rs, args)
     actions = 0
     failures = []
     t0 = time.process_time()
     for i in range(args.games):
-        run = randplay.random_game(rs, args.seed + i, args.scenario, args.max_turns)
+        run = randplay.random_game(rs, args.seed + i, args.scenario, max_turns)
         actions += run.actions
         if run.failure:
             failures.append({"seed": run.seed, "action_index": run.failure[0], "error": run.failure[1]})
@@ -45,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_s": cpu,
         "actions": actions,
         "seed": args.seed,
-        "max_turns": args.max_turns,
+        "max_turns": max_turns,
         "failures": failures,
     }
     randplay.report(figures, args.json, ["ruleset", "games", "games_per_s", "actions_per_s",

@@ -79,12 +79,25 @@ def common_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0, help="game i has seed SEED + i")
     ap.add_argument("--max-turns", type=int, default=None, metavar="T",
-                    help="stop a game when its turn passes T (counted as finished)")
+                    help="stop a game when its turn passes T (counted as finished); a ruleset of unlimited "
+                         f"turns (lhtr, aarhe) is stopped after {ENDLESS_TURNS} unless this says otherwise")
     ap.add_argument("--scenario")
     ap.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     ap.add_argument("--mod", action="append", default=[], metavar="FOLDER")
     ap.add_argument("--trust-code", action="store_true", help="run a mod folder's Python plugin")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+#: the turns (rounds) a game of a ruleset with `turns unlimited` is played for, without
+#: --max-turns: random players seldom end such a game (a random LHTR game went past 160,000 actions)
+ENDLESS_TURNS = 10
+
+
+def turn_limit(rs: Any, args: argparse.Namespace) -> int | None:
+    """--max-turns, or ENDLESS_TURNS for a ruleset whose turns are unlimited."""
+    if args.max_turns is not None:
+        return int(args.max_turns)
+    return ENDLESS_TURNS if rs.structure.turns is None else None
 
 
 def load(args: argparse.Namespace) -> Any:

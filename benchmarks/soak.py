@@ -6,10 +6,12 @@ Each decision is answered by a uniformly random choice (game i: seed SEED + i, a
 random_games.py). After every action the generic invariants hold for any ruleset: no piece
 in two places (the index by space agrees with every piece), every piece stands on a board
 space or in an off-board area (`area:name`, e.g. "offboard:Axis"), no resource is negative,
-and cargo is in its carrier's space. A ruleset that is, or extends, Battle of the Bulge also
-gets the Bulge invariants of tests/bulge/invariants.py (stacking in combat, VP and the front
-line, piece totals). Reports games, actions and every failure with its seed and action index;
-exits 1 if there was one.
+and cargo is in its carrier's space (engine/invariants.py); then each ruleset's of the chain,
+from its `wargame_invariants` hook (Battle of the Bulge: stacking in combat, VP and the front
+line, piece totals), and for lhtr and the layers over it (aarhe) those of
+tests/lhtr/invariants.py (IPCs, the kind of space each unit is on, cargo, aircraft landed at
+the end of each turn, placement, and AARHE's small islands and xenophobia). Reports games,
+actions and every failure with its seed and action index; exits 1 if there was one.
 """
 
 from __future__ import annotations
@@ -26,44 +28,31 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import randplay  # noqa: E402
 
+from engine import invariants  # noqa: E402
 from engine.state import GameState  # noqa: E402
 
 
 def generic_check(state: GameState, _n: int = 0) -> None:
-    """The invariants of any ruleset's state; AssertionError names the one broken."""
-    seen: dict[int, str] = {}
-    for space in list(state.occupied()):
-        for pid in state.ids_at(space):
-            assert pid not in seen, f"piece #{pid} is in both {seen[pid]} and {space}"
-            seen[pid] = space
-            assert pid in state.pieces, f"a removed piece #{pid} is still indexed in {space}"
-            assert state.pieces[pid].space == space, f"piece #{pid} is indexed in {space}"
-    assert set(seen) == set(state.pieces), "a piece is missing from the index by space"
-    board = state.board
-    for p in state.pieces.values():
-        area, colon, name = p.space.partition(":")
-        assert p.space in board or (colon and area and name), \
-            f"piece #{p.id} stands in `{p.space}`, neither a board space nor an off-board area"
-        if p.carrier is not None:
-            carrier = state.pieces.get(p.carrier)
-            assert carrier is not None, f"piece #{p.id} rides a missing carrier #{p.carrier}"
-            if carrier.space in board:
-                assert p.space == carrier.space, f"piece #{p.id} is not where its carrier #{carrier.id} is"
-    negative = {f"{owner} {name}": v for (owner, name), v in state.resources.items() if v < 0}
-    assert not negative, f"negative resource: {negative}"
+    """The invariants of any ruleset's state; AssertionError names the ones broken."""
+    broken = invariants.generic_problems(state)
+    assert not broken, "; ".join(broken)
 
 
 def checks_for(rs: Any) -> randplay.Check:
-    """A fresh checker for one game of `rs`: the generic invariants, plus the ruleset's own."""
-    if "bulge" not in {i.name for i in rs.chain}:
-        return generic_check
-    from tests.bulge import invariants  # plain code, no pytest
+    """A fresh checker for one game of `rs`: the generic invariants, plus the rulesets' own."""
+    previous: list[GameState | None] = [None]
+    lhtr = None
+    if "lhtr" in {i.name for i in rs.chain}:
+        from tests.lhtr.invariants import Invariants  # plain code, no pytest
 
-    totals: list[Counter | None] = [None]
+        lhtr = Invariants(rs)
 
     def check(state: GameState, n: int) -> None:
-        generic_check(state)
-        totals[0] = invariants.check(rs, state, totals[0])
+        broken = invariants.problems(rs, state, previous[0])
+        previous[0] = state
+        assert not broken, "; ".join(broken)
+        if lhtr is not None:
+            lhtr(state, n)
 
     return check
 
@@ -76,7 +65,7 @@ def _play(job: tuple[argparse.Namespace, int]) -> randplay.Run:
     args, seed = job
     if _RS is None:
         _RS = randplay.load(args)
-    return randplay.random_game(_RS, seed, args.scenario, args.max_turns, check=checks_for(_RS))
+    return randplay.random_game(_RS, seed, args.scenario, randplay.turn_limit(_RS, args), check=checks_for(_RS))
 
 
 def main(argv: list[str] | None = None) -> int:

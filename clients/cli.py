@@ -181,8 +181,21 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.set_defaults(func=cmd_check)
 
+    s = sub.add_parser("rules", help="look at rulesets' rules: `rules diff BASE MOD`")
+    rules_sub = s.add_subparsers(dest="rules_command", metavar="diff")
+    s.set_defaults(func=lambda args, rules=s: _missing_subcommand(rules))
+    d = rules_sub.add_parser("diff", help="what a mod changes against its base, in a player's words",
+                             description="What MOD changes against BASE: stats, tags, units, options, tables, "
+                                         "procedures, rules, phases, steps, scenarios and maps. BASE is a ruleset's "
+                                         "name or a folder; MOD a mod folder, or the name of one given with --mod.")
+    d.add_argument("diff_base", metavar="BASE")
+    d.add_argument("diff_mod", metavar="MOD")
+    d.add_argument("--json", action="store_true", help="print JSON")
+    d.set_defaults(func=cmd_rules_diff)
+
     s = sub.add_parser("play", help="play a game")
-    s.add_argument("ruleset", nargs="?", default="bulge")
+    s.add_argument("ruleset", nargs="?", default=None,
+                   help="what to play (with none, the window opens on its new-game screen; the terminal plays bulge)")
     s.add_argument("--scenario")
     s.add_argument("--ai", action="append", default=[], metavar="SIDE[=PLAYER]",
                    help="the computer plays SIDE (or 'all'); PLAYER picks which computer player")
@@ -243,25 +256,42 @@ def cmd_rulesets(args: argparse.Namespace) -> int:
         if isinstance(plugin, plugins.FolderRuleset) and plugin.has_code and not plugin.trusted:
             code = f" [contains Python: playing it needs {plugins.TRUST_HINT}]"
         print(f"{name}{base}: {info.title}{code}")
-        for s in info.scenarios:
+        scenarios = info.scenarios
+        try:
+            if info.extends:
+                scenarios = plugins.inherited_info(plugins.chain_of(name, found)).scenarios
+        except (plugins.ManifestError, plugins.RulesetNotFound):
+            pass            # a broken chain shows when the mod is loaded or checked
+        for s in scenarios:
             fid = f" [fidelity: {s.fidelity}]" if s.fidelity != "exact" else ""
             print(f"    {s.name}: {s.title}{fid}")
     return 0
 
 
 def cmd_info(args: argparse.Namespace) -> int:
+    from engine.rules_diff import option_origin
+
     rs = load_ruleset(args, args.ruleset)
+    given = parse_options(args.option)
     scenario = rs.info.scenario(args.scenario)
     state = rs.logic.new_state(scenario.name, 0)
+    options: dict[str, Any] = {}
+    for name, spec in rs.rules.option_specs.items():
+        origin = option_origin(rs, name)
+        options[name] = {"value": rs.options[name], "default": spec.default, "type": str(spec.type), "doc": spec.doc,
+                         **_provenance(spec), "base_default": origin["base_default"],
+                         "declared_by": origin["declared_by"], "set_by": origin["set_by"]}
+        if name in given:
+            options[name]["value_from"] = "--option"
+        if len(origin["layers"]) > 1:
+            options[name]["layers"] = origin["layers"]
     facts: dict[str, Any] = {
         "ruleset": rs.name,
         "title": rs.info.title,
         "scenario": scenario.name,
         "scenario_title": scenario.title,
         "fidelity": scenario.fidelity,
-        "options": {name: {"value": rs.options[name], "default": spec.default, "type": str(spec.type), "doc": spec.doc,
-                           **_provenance(spec)}
-                    for name, spec in rs.rules.option_specs.items()},
+        "options": options,
     }
     facts.update(rs.logic.facts(state))
     if args.json:
@@ -269,6 +299,27 @@ def cmd_info(args: argparse.Namespace) -> int:
     else:
         print(_facts_text(facts))
     return 0
+
+
+def _options_text(options: dict[str, Any], indent: str) -> list[str]:
+    """`name: type = value (who set it; the base's default): doc`, one option a line."""
+    from engine.rules_diff import show
+
+    lines = []
+    for name, o in options.items():
+        value = show(o["value"])
+        if o.get("value_from"):
+            where = f"{o['value_from']}; default {show(o['default'])} set by {o['set_by']}"
+        elif o["set_by"] != o["declared_by"]:
+            where = f"set by {o['set_by']}"
+        else:
+            where = o["set_by"]
+        if o["set_by"] != o["declared_by"] or (o.get("value_from") and o["default"] != o["base_default"]):
+            where += f"; {o['declared_by']}'s default: {show(o['base_default'])}"
+        sure = ", ".join(f"{k}: {o[k]}" for k in ("status", "source") if o.get(k))
+        lines.append(f"{indent}{name}: {o['type']} = {value} ({where})" + (f" [{sure}]" if sure else "")
+                     + (f": {o['doc']}" if o.get("doc") else ""))
+    return lines
 
 
 def _provenance(spec: Any) -> dict[str, str]:
@@ -279,7 +330,11 @@ def _provenance(spec: Any) -> dict[str, str]:
 def _facts_text(facts: dict[str, Any], indent: str = "") -> str:
     lines = []
     for k, v in facts.items():
-        if isinstance(v, dict) and v and all(not isinstance(x, (dict, list)) for x in v.values()) and len(v) <= 12:
+        if k == "options" and not indent and isinstance(v, dict) and all(
+                isinstance(o, dict) and "set_by" in o for o in v.values()):
+            lines.append("options:" if v else "options: none")
+            lines += _options_text(v, "  ")
+        elif isinstance(v, dict) and v and all(not isinstance(x, (dict, list)) for x in v.values()) and len(v) <= 12:
             lines.append(f"{indent}{k}: " + ", ".join(f"{a}={b}" for a, b in v.items()))
         elif isinstance(v, dict):
             lines.append(f"{indent}{k}:")
@@ -298,15 +353,22 @@ def _facts_text(facts: dict[str, Any], indent: str = "") -> str:
 
 def cmd_check(args: argparse.Namespace) -> int:
     diagnostics = plugins.check(args.path, args.mod, trust_code=args.trust_code)
-    errors = [d for d in diagnostics if d.severity == "error"]
-    sources = _sources(diagnostics)
-    for d in diagnostics:
-        print(f"note: {d.message}" if d.severity == "note" else d.render(sources))
+    text, errors = render_diagnostics(diagnostics)
+    if text:
+        print(text)
     if errors:
-        print(f"{len(errors)} error{'s' if len(errors) != 1 else ''}", file=sys.stderr)
+        print(f"{errors} error{'s' if errors != 1 else ''}", file=sys.stderr)
         return 1
     print(f"{args.path}: ok")
     return 0
+
+
+def render_diagnostics(diagnostics: Sequence[Any]) -> tuple[str, int]:
+    """What `wargame check` prints of its diagnostics (file:line:col, the line, a caret, a
+    hint; notes as `note: ...`), and how many are errors."""
+    sources = _sources(diagnostics)
+    text = "\n".join(f"note: {d.message}" if d.severity == "note" else d.render(sources) for d in diagnostics)
+    return text, sum(1 for d in diagnostics if d.severity == "error")
 
 
 def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
@@ -317,6 +379,22 @@ def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
         if d.pos.file not in out and d.pos.line and path.is_file():
             out[d.pos.file] = path.read_text(encoding="utf-8", errors="replace")
     return out
+
+
+def _missing_subcommand(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return 2
+
+
+def cmd_rules_diff(args: argparse.Namespace) -> int:
+    from engine import rules_diff
+
+    d = rules_diff.diff_rulesets(args.diff_base, args.diff_mod, args.mod, trust_code=args.trust_code)
+    if args.json:
+        print(json.dumps(d.to_json(), indent=1, ensure_ascii=False, default=str))
+    else:
+        print(d.render())
+    return 0
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -343,7 +421,22 @@ def has_display() -> bool:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from clients import seats
+    from clients.launch import Launcher
 
+    launcher = Launcher(args.mod, args.trust_code)
+    if not args.load and args.ruleset is None:
+        launcher.save_path = args.save        # the game started on the new-game screen saves there
+        said = args.scenario or args.ai or args.hotseat or args.option or args.seed is not None
+        if not said and (args.screenshot or (not args.no_gui and has_display())):
+            try:
+                from clients.gui import play_window, save_screenshot
+            except ImportError as e:   # pyglet or its system libraries missing: bulge in the terminal
+                print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
+            else:
+                if args.screenshot:
+                    return save_screenshot(None, None, args.screenshot, launcher=launcher)
+                return play_window(None, None, None, launcher)
+        args.ruleset = "bulge"
     if args.load:
         if args.option:
             raise OptionError("--option does not go with --load: a saved game keeps the options it was played with")
@@ -369,7 +462,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             except ImportError as e:   # pyglet or its system libraries missing: fall back
                 print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
             else:
-                return play_window(game, computer, saver)
+                return play_window(game, computer, saver, launcher)
         from clients.terminal import play_terminal
 
         return play_terminal(game, computer, saver)

@@ -1,12 +1,19 @@
 """Playing in a window (pyglet): the hex map on the left, the game on the right.
 
-The right-hand panel shows where the game stands, the question the engine asks and its
-options as rows to click (or keys: up/down and Enter, 1-9), the button that ends the step,
-an Undo button, the last events and why an action was refused. Clicking a hex narrows the
-options to those that name it. Computer players move by themselves, one action per clock
-tick, so that a person can follow and the window stays responsive.
+Click to play: clicking a stack or a counter selects it, and the spaces its options can take
+it to light up; clicking a lit space plays the option that goes there (or lists the few that
+do). The same two clicks attack (the attacking hex, then its target) or load a truck (the
+truck, then its cargo): whatever the ruleset's options name, pieces and spaces, read from the
+state (clients/clicks.py). A click on a space that is not lit says why the rules refuse the
+move there. Everything else is in the right-hand panel: where the game stands, the question
+the engine asks and its options as rows to click (or keys: up/down and Enter, 1-9), the
+button that ends the step, Undo, the dice of the last battle and the last events.
 
-The window draws only when something changed (`invalidate`): an idle window costs nothing.
+Without a game the window opens on the new-game screen (ruleset, scenario, who plays which
+side); Ctrl+N comes back to it and Ctrl+O loads a saved game. Computer players move by
+themselves, one action per clock tick, so that a person can follow and the window stays
+responsive. The window draws only when something changed (`invalidate`): an idle window
+costs nothing.
 
 The window only shows what the engine says and sends it Actions: no rules live here.
 
@@ -37,6 +44,9 @@ except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller fal
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
 from clients import seats
+from clients.battles import BattleLog, Roll
+from clients.clicks import Pick, Reader
+from clients.gui_areas import Tray
 from clients.gui_map import (
     BACKGROUND,
     FONT,
@@ -50,16 +60,24 @@ from clients.gui_map import (
     side_colours,
     unit_looks,
 )
+from clients.gui_screens import NewGameScreen, TextPrompt
+from clients.gui_world import map_view_for
+from clients.launch import Launcher
+from engine import flow
 from engine.actions import Action, Decision, IllegalAction
+from engine.asking import space_name
 from engine.game import Game
 
 Saver = Callable[[Game], None]
+Rect = tuple[float, float, float, float]
 
 PANEL_WIDTH = 440
 PAD = 12
 ROW_H = 24
+ROW_LINES = 3                # an option's label wraps to this many lines at most (the rest in a tooltip)
 LOG_LINES = 12
 COMPUTER_DELAY = 0.25
+DIE = 20                     # a die's side, in pixels
 
 PANEL_BG = (28, 30, 34)
 PANEL_EDGE = (70, 74, 82)
@@ -75,21 +93,34 @@ ROW_CURSOR = (74, 88, 118)
 BUTTON = (64, 80, 112)
 BUTTON_OFF = (46, 48, 54)
 FINISH = (112, 84, 20)
+BATTLE_BG = (36, 32, 30)
+BATTLE_EDGE = (120, 96, 70)
+DICE = ((240, 236, 224), (206, 222, 240))        # alternate rolls in two tints
+PIP = (28, 28, 32, 255)
 
-HELP = ("Up/Down Enter or 1-9: choose · E: end the step · U: undo · click hex: filter · Esc: clear · "
-        "drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · F: fast computer"
-        " · Ctrl+S: save")
+#: the map's lights: where the selection can go, and where a click does something
+TARGET: tuple[int, int, int, int] = (0, 190, 120, 255)
+TARGET_FILL: tuple[int, int, int, int] = (40, 230, 150, 80)
+SOURCE: tuple[int, int, int, int] = (255, 255, 255, 150)
+
+HELP = ("Click a unit or stack (on the map or a chart under it), then a lit hex: move / attack / load · "
+        "click an unlit hex: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
+        "Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: hex ids · L: legend · "
+        "T: tracks and charts · F: fast computer · "
+        "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
 
 
-def play_window(game: Game, computer: dict[str, Any], saver: Saver | None) -> int:
-    """Play `game` in a window until it is closed; the computer plays the sides in `computer`."""
+def play_window(game: Game | None, computer: dict[str, Any] | None, saver: Saver | None,
+                launcher: Launcher | None = None) -> int:
+    """Play `game` in a window until it is closed; the computer plays the sides in `computer`.
+    With no game the window opens on the new-game screen (which needs `launcher`)."""
     width, height = _window_size()
     window = None
     try:
         for config in (pyglet.gl.Config(sample_buffers=1, samples=4, double_buffer=True), None):
             try:
-                window = GameWindow(game, computer, saver, width=width, height=height, resizable=True,
-                                    config=config)
+                window = GameWindow(game, computer, saver, launcher=launcher, width=width, height=height,
+                                    resizable=True, config=config)
                 break
             except pyglet.window.NoSuchConfigException:      # no multisampling here: plain config
                 continue
@@ -102,7 +133,11 @@ def play_window(game: Game, computer: dict[str, Any], saver: Saver | None) -> in
         from clients.terminal import play_terminal
 
         print(f"(no window: {problem}; playing in the terminal)", file=sys.stderr)
-        return play_terminal(game, computer, saver)
+        if game is None:
+            assert launcher is not None
+            name = launcher.default_ruleset()
+            game, computer, saver = launcher.new_game(name, None, launcher.default_computer(name))
+        return play_terminal(game, computer or {}, saver)
     run_event_loop()
     return 0
 
@@ -112,15 +147,16 @@ def run_event_loop() -> None:
     pyglet.app.run(None)
 
 
-def save_screenshot(game: Game, computer: dict[str, Any] | None, path: str | Path, width: int = 1400,
-                    height: int = 880) -> int:
-    """Draw the game as it stands (the opening position of a new game) into a PNG at `path`."""
+def save_screenshot(game: Game | None, computer: dict[str, Any] | None, path: str | Path, width: int = 1400,
+                    height: int = 880, launcher: Launcher | None = None) -> int:
+    """Draw the game as it stands (the opening position of a new game), or the new-game
+    screen when there is no game, into a PNG at `path`."""
     config = pyglet.gl.Config(red_size=8, green_size=8, blue_size=8, alpha_size=8, double_buffer=True)
+    kw: dict[str, Any] = dict(launcher=launcher, width=width, height=height, visible=False, autoplay=False)
     try:
-        window = GameWindow(game, computer, None, width=width, height=height, visible=False, config=config,
-                            autoplay=False)
+        window = GameWindow(game, computer, None, config=config, **kw)
     except pyglet.window.NoSuchConfigException:
-        window = GameWindow(game, computer, None, width=width, height=height, visible=False, autoplay=False)
+        window = GameWindow(game, computer, None, **kw)
     try:
         window.render_to_png(path)
     finally:
@@ -139,42 +175,37 @@ def _window_size() -> tuple[int, int]:
         return 1400, 880
 
 
+def _values(value: Any) -> Iterable[Any]:
+    return value if isinstance(value, (tuple, list, frozenset, set)) else (value,)
+
+
+def _is_id(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def mentioned_spaces(action: Action, state: Any, spaces: Iterable[str] | Any) -> list[str]:
     """The spaces an action's arguments name: a value equal to a space id (or a list or tuple
-    holding one), or the space of a piece whose id an argument holds."""
+    holding one), or the space of a piece whose id an argument holds. Read from the state,
+    never from the arguments' names."""
     out: list[str] = []
-    for name, value in action.args.items():
-        values = value if isinstance(value, (tuple, list, frozenset, set)) else (value,)
-        for v in values:
+    for value in action.args.values():
+        for v in _values(value):
             sid = None
             if isinstance(v, str) and v in spaces:
                 sid = v
-            elif _is_piece_ref(name, v) and v in state.pieces:
+            elif _is_id(v) and v in state.pieces:
                 sid = state.pieces[v].space
             if sid is not None and sid in spaces and sid not in out:
                 out.append(sid)
     return out
 
 
-#: argument names whose whole numbers are amounts, never pieces
-_AMOUNTS = frozenset(("n", "count", "amount", "number", "dice", "hits", "value", "cost", "vp", "turn", "index"))
-
-
-def _is_piece_ref(name: str, value: Any) -> bool:
-    """Whether an argument's value may be a piece id: a whole number not named as an amount
-    (the caller checks that such a piece exists)."""
-    return isinstance(value, int) and not isinstance(value, bool) and name.lower() not in _AMOUNTS
-
-
 def mentions(action: Action, space: str, pieces_here: frozenset[int] = frozenset()) -> bool:
     """Whether an action names `space` in its arguments, or the id of a piece standing there
     (`pieces_here`)."""
-    for name, value in action.args.items():
-        values = value if isinstance(value, (tuple, list, frozenset, set)) else (value,)
-        for v in values:
-            if v == space:
-                return True
-            if _is_piece_ref(name, v) and v in pieces_here:
+    for value in action.args.values():
+        for v in _values(value):
+            if v == space or (_is_id(v) and v in pieces_here):
                 return True
     return False
 
@@ -188,34 +219,38 @@ def result_text(game: Game) -> str:
     return f"{who} — {r.reason}" + (f" ({score})" if score else "")
 
 
+class _Clickable:
+    """The spaces a click can take: the map's hexes and the tray's areas."""
+
+    __slots__ = ("hexes", "areas")
+
+    def __init__(self, hexes: Any, areas: Any) -> None:
+        self.hexes, self.areas = hexes, areas
+
+    def __contains__(self, sid: object) -> bool:
+        return sid in self.hexes or sid in self.areas
+
+
 class GameWindow(pyglet.window.Window):
     """A game in a window. Everything it does is reachable without the event loop: draw with
-    ``dispatch_event('on_draw')``, act with `choose`, `select_space`, `undo`, `step_computer`."""
+    ``dispatch_event('on_draw')``, act with `choose`, `click_space`, `select_space`, `undo`,
+    `step_computer`. With `game=None` it opens on the new-game screen (`launcher` says what
+    can be played)."""
 
-    def __init__(self, game: Game, computer: dict[str, Any] | None = None, saver: Saver | None = None,
-                 *, autoplay: bool = True, computer_delay: float = COMPUTER_DELAY, **kwargs: Any) -> None:
+    def __init__(self, game: Game | None, computer: dict[str, Any] | None = None, saver: Saver | None = None,
+                 *, launcher: Launcher | None = None, autoplay: bool = True, computer_delay: float = COMPUTER_DELAY,
+                 **kwargs: Any) -> None:
         kwargs.setdefault("width", 1280)
         kwargs.setdefault("height", 800)
-        kwargs.setdefault("caption", f"{game.ruleset.info.title} — {game.scenario}")
+        kwargs.setdefault("caption", self._title_of(game))
         self._ready = False
         super().__init__(**kwargs)
-        self.game = game
-        self.computer = dict(computer or {})
-        self.saver = saver
+        self.launcher = launcher
         self.autoplay = autoplay
         self.computer_delay = computer_delay
-        self.logic = game.ruleset.logic
-        self.sides = seats.sides(game.ruleset)
-        powers = [p for p in game.ruleset.structure.powers if p not in self.sides]
-        self.colours = side_colours(self.sides + powers)
-        units = getattr(game.ruleset.rules, "units", None)
-        self.units: dict[str, Any] = dict(units) if isinstance(units, dict) else {}
-        self.looks = unit_looks([p.kind for p in game.state.pieces.values()], self.units)
-
-        self.map = MapView(game.state.board)
-        self.layer: MapLayer | None = None
         self.show_ids = False
         self.show_legend = True
+        self.show_tray = True                    # the tracks and off-board areas under the map
         self.overlay = pyglet.graphics.Batch()
         self._overlay_items: list[Any] = []
         self.panel = pyglet.graphics.Batch()
@@ -224,41 +259,91 @@ class GameWindow(pyglet.window.Window):
         self._top_items: list[Any] = []
         self.legend = pyglet.graphics.Batch()
         self._legend_items: list[Any] = []
-        self.legend_rect: tuple[float, float, float, float] | None = None
-
-        self.hovered: str | None = None
-        self.selected: str | None = None
-        self.hover_text = ""
-        self.refusal = ""
-        self.notice = ""
-        self.cursor = 0
-        self.scroll = 0
-        self.hover_row: int | None = None
-        self.option_rows: list[tuple[int, Action, tuple[float, float, float, float]]] = []
-        self._row_shapes: dict[int, shapes.Rectangle] = {}
-        self.rows_fit = 10
-        self.undo_rect: tuple[float, float, float, float] = (0, 0, 0, 0)
-        self.finish_rect: tuple[float, float, float, float] | None = None
-        self.banner_rect: tuple[float, float, float, float] | None = None
-        self.narration: list[str] = []
-        self.refusal_label: pyglet.text.Label | None = None
-        self.status_label: pyglet.text.Label | None = None
-        self.finish_label: pyglet.text.Label | None = None
-        self._heights: dict[tuple[str, int], int] = {}
-        self._seen = 0
+        self.legend_rect: Rect | None = None
+        self.menu: NewGameScreen | None = None
+        self.prompt: TextPrompt | None = None
+        self._heights: dict[tuple[str, int], tuple[int, str]] = {}
         self._press: tuple[int, int, bool] | None = None
         self._dragged = False
         self._mouse = (0, 0)
         self._computer_pending = False
-        self._computer_stopped = False
-        self._saved_end = False
-        self._map_dirty = True
         self._draw_pending = False
         self._closed = False
         self.frames = 0                          # how many times the window was drawn
-
+        self.game: Game = None  # type: ignore[assignment]  # set by set_game, None on the new-game screen
         self._ready = True
+        if game is not None:
+            self.set_game(game, computer, saver)
+        else:
+            self.open_new_game()
+
+    @staticmethod
+    def _title_of(game: Game | None) -> str:
+        return f"{game.ruleset.info.title} — {game.scenario}" if game is not None else "wargame — new game"
+
+    def set_game(self, game: Game, computer: dict[str, Any] | None = None, saver: Saver | None = None) -> None:
+        """Show and play `game` (the one shown before, if any, is left as it is)."""
+        pyglet.clock.unschedule(self._computer_tick)
+        self._computer_pending = False
+        self.game = game
+        self.computer = dict(computer or {})
+        self.saver = saver
+        self.logic = game.ruleset.logic
+        self.sides = seats.sides(game.ruleset)
+        powers = [p for p in game.ruleset.structure.powers if p not in self.sides]
+        self.colours = side_colours(self.sides + powers)
+        units = getattr(game.ruleset.rules, "units", None)
+        self.units: dict[str, Any] = dict(units) if isinstance(units, dict) else {}
+        self.looks = unit_looks([p.kind for p in game.state.pieces.values()], self.units)
+        self.map: MapView | Any = map_view_for(game.state.board, self.colours)   # hexes, or a world map
+        self.layer: MapLayer | None = None
+        self.tray = Tray()                        # under the map: the tracks and the off-board areas
+        try:
+            self.areas: dict[str, str] = dict(self.logic.areas(game.scenario))
+        except Exception:  # noqa: BLE001 - a scenario file that cannot be read again: its pieces still show
+            self.areas = {}
+
+        self.hovered: str | None = None
+        self.hover_text = ""
+        self.row_tip = ""
+        self.refusal = ""
+        self.notice = ""
+        self.why = ""                             # why the clicked move is not offered
+        self.cursor = 0
+        self.scroll = 0
+        self.hover_row: int | None = None
+        self.option_rows: list[tuple[int, Action, Rect]] = []
+        self._row_shapes: dict[int, shapes.Rectangle] = {}
+        self._row_full: dict[int, str] = {}       # rows whose label was cut: their whole label
+        self.rows_fit = 10
+        self.undo_rect: Rect = (0, 0, 0, 0)
+        self.finish_rect: Rect | None = None
+        self.banner_rect: Rect | None = None
+        self.battle_rect: Rect | None = None
+        self.narration: list[str] = []
+        self.battles = BattleLog(self.logic.narrate)
+        self.refusal_label: pyglet.text.Label | None = None
+        self.why_label: pyglet.text.Label | None = None
+        self.status_label: pyglet.text.Label | None = None
+        self.finish_label: pyglet.text.Label | None = None
+        self.dice_labels: list[pyglet.text.Label] = []
+        # the selection: what the first click took, and the options a second click narrowed to
+        self.pick: Pick | None = None
+        self.second: Pick | None = None
+        self.narrowed: list[Action] | None = None
+        #: what a click played, while the rules ask about it (where the unit it moves goes)
+        self.focus: Pick | None = None
+        self._reader: Reader | None = None
+        self._reader_key: Any = None
+        self._cache: dict[Any, Any] = {}
+        self._seen = 0
+        self._computer_stopped = False
+        self._saved_end = False
+        self._map_dirty = True
+        self.menu = None
+        self.set_caption(self._title_of(game))
         self._narrate()
+        self._build_tray()
         self.map.fit(self.map_area())
         self.refresh()
         self._schedule_computer()
@@ -268,16 +353,27 @@ class GameWindow(pyglet.window.Window):
     def panel_x(self) -> int:
         return max(self.width - PANEL_WIDTH, self.width // 2)
 
+    @property
+    def tray_height(self) -> int:
+        tray = getattr(self, "tray", None) if self.game is not None else None
+        return int(round(tray.height)) if tray is not None else 0
+
     def map_area(self) -> tuple[int, int, int, int]:
-        return 0, 0, self.panel_x, self.height
+        th = self.tray_height
+        return 0, th, self.panel_x, self.height - th
 
     def in_map(self, x: float, y: float) -> bool:
-        return 0 <= x < self.panel_x and 0 <= y < self.height
+        return 0 <= x < self.panel_x and self.tray_height <= y < self.height
+
+    def in_tray(self, x: float, y: float) -> bool:
+        return self.game is not None and x < self.panel_x and self.tray.contains(x, y)
 
     # -- what the engine says ------------------------------------------------------------------
     @property
     def decision(self) -> Decision | None:
-        return None if self.game.over else self.game.decision
+        if self.game is None or self.game.over:
+            return None
+        return self.game.decision
 
     def seat(self) -> str | None:
         d = self.decision
@@ -295,25 +391,212 @@ class GameWindow(pyglet.window.Window):
         return seats.seat_of(self.game.ruleset, player) not in self.computer
 
     def can_undo(self) -> bool:
-        return not self.game.over and self.game.can_undo(self.mine)
-
-    def visible_options(self) -> list[Action]:
-        """The current options, narrowed to the selected hex when one is selected."""
-        d = self.decision
-        if d is None:
-            return []
-        if self.selected is None:
-            return list(d.options)
-        here = frozenset(p.id for p in self.game.state.pieces_at(self.selected))
-        return [a for a in d.options if mentions(a, self.selected, here)]
+        return self.game is not None and not self.game.over and self.game.can_undo(self.mine)
 
     def side_colour(self, side: str) -> tuple[int, int, int]:
         return self.colours[side]
+
+    def reader(self) -> Reader:
+        """What the current options name (made again when the decision changes)."""
+        d = self.decision
+        k = (id(d), len(self.game.actions), len(self.game.log))
+        if self._reader is None or self._reader_key != k:
+            self._reader = Reader(d, self.game.state, _Clickable(self.map.hexes, self.tray.boxes))
+            self._reader_key = k
+            self._cache = {}
+        return self._reader
+
+    def _cached(self, name: Any, make: Callable[[], Any]) -> Any:
+        self.reader()
+        if name not in self._cache:
+            self._cache[name] = make()
+        return self._cache[name]
+
+    # -- the selection -----------------------------------------------------------------------------
+    @property
+    def selected(self) -> str | None:
+        """The selected space, if any."""
+        return self.pick.space if self.pick is not None else None
+
+    @selected.setter
+    def selected(self, sid: str | None) -> None:
+        if sid is None:
+            self.pick = self.second = self.narrowed = None
+        else:
+            self.pick, self.second, self.narrowed = self.pick_at(sid), None, None
+
+    def candidates(self) -> list[Action]:
+        """The options the selection names (its pieces', or its space's)."""
+        pick = self.pick
+        if pick is None or self.decision is None:
+            return []
+        return self._cached(("candidates", pick), lambda: self.reader().candidates(pick))  # type: ignore[no-any-return]
+
+    def targets(self) -> tuple[dict[str, list[Action]], set[int]]:
+        """Where the selection can go: lit space -> the options a click there picks, and the
+        pieces a click can pick (a truck's cargo)."""
+        pick = self.pick
+        if pick is None:
+            return {}, set()
+        return self._cached(("targets", pick), lambda: self.reader().targets(self.candidates(), pick))  # type: ignore[no-any-return]
+
+    def at_rest(self) -> tuple[set[str], set[str]]:
+        """With nothing selected: where one click plays (or lists) options, and where it selects."""
+        if self.decision is None:
+            return set(), set()
+        return self._cached("rest", lambda: self.reader().at_rest())  # type: ignore[no-any-return]
+
+    def visible_options(self) -> list[Action]:
+        """The current options; with a selection, those it names (and after a second click
+        that several options fit, just those)."""
+        d = self.decision
+        if d is None:
+            return []
+        if self.pick is None:
+            return list(d.options)
+        if self.narrowed is not None:
+            return list(self.narrowed)
+        return self.candidates()
+
+    def pick_at(self, sid: str, counter: Any = None) -> Pick:
+        """What a click on `sid` takes: the pieces of the clicked counter, or all the hex's."""
+        state = self.game.state
+        if counter is not None and sid not in self.map.hexes:
+            return Pick(sid, self.tray.counter_pieces(state, counter), (counter[1], counter[2]))
+        if counter is not None and self.layer is not None:
+            return Pick(sid, self.layer.counter_pieces(state, counter), (counter[1], counter[2]))
+        return Pick(sid, frozenset(state.ids_at(sid)))
+
+    def counter_at(self, x: float, y: float) -> Any:
+        """The counter under a screen point, if any."""
+        if self.layer is None:
+            return None
+        ox, oy = self.map.offset
+        return self.layer.counter_at(x - ox, y - oy)
+
+    def select(self, pick: Pick | None) -> None:
+        self.pick, self.second, self.narrowed = pick, None, None
+        self.focus = None
+        self.cursor = 0
+        self.scroll = 0
+        self.refresh(map_changed=False)
+
+    def clear_selection(self) -> None:
+        self.why = ""
+        self.select(None)
+
+    def select_space(self, sid: str | None) -> None:
+        """Select a hex (narrowing the options to those naming it or its pieces), or clear the
+        selection with None or by selecting the selected hex again. Plays nothing."""
+        if sid is None or (self.pick is not None and self.pick.space == sid and self.pick.counter is None):
+            self.clear_selection()
+        else:
+            self.why = ""
+            self.select(self.pick_at(sid))
+
+    def click_space(self, sid: str | None, counter: Any = None) -> None:
+        """A click on the map: on space `sid` (None: off the board), on `counter` if one was
+        hit (an entry of the map layer's `counters`).
+
+        With nothing selected the click selects what it hit; when that leaves one option
+        naming nothing else to click, it plays it. With a selection, a click on what its
+        options name besides it (a lit space, a cargo's counter) picks those options: one is
+        played, several are listed. A click elsewhere selects the units hit, or says why the
+        rules refuse to take the selection there."""
+        if sid is None:
+            self.clear_selection()
+            return
+        self.why = ""
+        click = self.pick_at(sid, counter)
+        playing = self.human_turn()
+        r = self.reader()
+        first = self.pick
+        if first is not None:
+            matched = r.second(self.candidates(), first, click)
+            if matched:
+                if len(matched) == 1 and playing:
+                    self._play_click(matched[0])
+                    return
+                self.second, self.narrowed = click, matched
+                self.cursor = self.scroll = 0
+                self.refresh(map_changed=False)
+                return
+            if click.same(first):
+                self.clear_selection()
+                return
+            if not r.by_pieces(click) and playing:
+                reasons = self._why_not(first, click)
+                if reasons:
+                    self.why = f"Not to {self.place_name(sid)}: " + "; ".join(reasons)
+                    self.second, self.narrowed = None, None
+                    self.refresh(map_changed=False)
+                    return
+        self.select(click)
+        options = self.candidates()
+        if playing and len(options) == 1 and r.settled(options, click):
+            self._play_click(options[0])
+
+    def _play_click(self, action: Action) -> None:
+        """Play what a click picked. When the rules then ask its player a question on the way
+        (where the unit goes, which cargo...), what was clicked stays marked."""
+        focus = self.pick
+        self.second, self.narrowed = None, None
+        if not self.choose(action):
+            self.refresh(map_changed=False)
+            return
+        d = self.decision
+        if (focus is not None and d is not None and self.human_turn() and self.pick is None
+                and (d.kind == "choose" or d.context.get("asked"))):
+            here = focus.pieces & frozenset(self.game.state.ids_at(focus.space))
+            self.focus = Pick(focus.space, here, focus.counter) if here or focus.counter is None else None
+            self.refresh(map_changed=False)
+
+    def _why_not(self, first: Pick, click: Pick) -> list[str]:
+        """The rules' reasons the selection cannot do at `click` what its options do elsewhere."""
+        rs, state = self.game.ruleset, self.game.state
+        d = self.decision
+        if d is None:
+            return []
+        side = seats.seat_of(rs, d.player)
+
+        def own(pid: int) -> bool:
+            return seats.seat_of(rs, state.pieces[pid].owner) == side
+
+        reasons: list[str] = []
+        for probe in self.reader().probes(first, click, own):
+            try:
+                why = flow.why_not(rs, state, probe)
+            except Exception as e:  # noqa: BLE001 - a probe the rules cannot even read: say so, go on
+                why = f"{type(e).__name__}: {e}"
+            if why and why not in reasons:
+                reasons.append(why)
+            if len(reasons) >= 2:
+                break
+        return reasons
+
+    def _keep_pick(self, kind: str | None) -> None:
+        """After an action: keep the selection while the same kind of decision still has
+        options for its pieces (the rest of a stack, after some of it moved)."""
+        self.second, self.narrowed = None, None
+        pick = self.pick
+        d = self.decision
+        if pick is None:
+            return
+        if d is None or d.kind != kind:
+            self.pick = None
+            return
+        here = frozenset(self.game.state.ids_at(pick.space))
+        pieces = here if pick.counter is None else pick.pieces & here
+        self.pick = Pick(pick.space, pieces, pick.counter) if pieces else None
+        if self.pick is not None and not self.reader().by_pieces(self.pick):
+            self.pick = None
 
     # -- acting ----------------------------------------------------------------------------------
     def choose(self, action: Action) -> bool:
         """Send a person's action. False (and the reason shown) if refused, or if it is not a
         person's turn."""
+        if self.game is None:
+            return False
         if self.game.over:
             self.refusal = "the game is over"
             self.refresh(map_changed=False)
@@ -322,6 +605,7 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"it is the computer's turn ({self.seat()})"
             self.refresh(map_changed=False)
             return False
+        source = self._source(action)
         try:
             self.game.play(action)
         except IllegalAction as e:
@@ -330,8 +614,17 @@ class GameWindow(pyglet.window.Window):
             return False
         self.refusal = ""
         self.notice = ""
-        self._after_action(human=True)
+        self.why = ""
+        self._after_action(human=True, source=source)
         return True
+
+    def _source(self, action: Action) -> tuple[str, str, str]:
+        """What the battle box says of an action: the decision it answers, who, its words."""
+        d = self.decision
+        label = action.label
+        if not label and d is not None:
+            label = next((a.label for a in d.options if a == action), "") or str(action)
+        return (d.kind if d else "", d.player if d else "", label)
 
     def choose_row(self, index: int) -> bool:
         """Play the `index`-th (0-based) visible option."""
@@ -354,6 +647,8 @@ class GameWindow(pyglet.window.Window):
             return False
         pyglet.clock.unschedule(self._computer_tick)
         self._computer_pending = False
+        d = self.decision
+        kind = d.kind if d is not None else None
         try:
             n = self.game.undo(self.mine)
         except IllegalAction as e:
@@ -362,12 +657,13 @@ class GameWindow(pyglet.window.Window):
             self._schedule_computer()
             return False
         self.refusal = ""
+        self.why = ""
+        self.focus = None
         self._narrate(rebuild=True)
         self.notice = f"Undone: {n} action{'s' if n != 1 else ''}" + (" (yours and the computer's answers)"
                                                                         if n > 1 else "")
         self.narration.append(f"({self.notice.lower()})")
-        if self.selected is not None and not self.visible_options():
-            self.selected = None
+        self._keep_pick(kind)
         self._save()
         self.refresh()
         self._schedule_computer()
@@ -375,12 +671,13 @@ class GameWindow(pyglet.window.Window):
 
     def step_computer(self) -> bool:
         """Let the computer play the current decision, if it is a computer's. True if it did."""
-        if not self.computer_turn() or self._computer_stopped:
+        if self.game is None or not self.computer_turn() or self._computer_stopped:
             return False
         d = self.decision
         assert d is not None
         player = self.computer[self.seat()]  # type: ignore[index]
         action = player.choose(self.game.ruleset, self.game.state, d)
+        source = self._source(action)
         try:
             self.game.play(action)
         except IllegalAction as e:
@@ -389,31 +686,25 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"computer player `{name}` chose a refused action ({action}): {e.reason}"
             self.refresh(map_changed=False)
             return False
-        self._after_action(human=False)
+        self._after_action(human=False, source=source)
         return True
 
-    def select_space(self, sid: str | None) -> None:
-        """Select a hex (filtering the options to it), or clear the selection with None or by
-        selecting the selected hex again."""
-        self.selected = None if sid is None or sid == self.selected else sid
-        self.cursor = 0
-        self.scroll = 0
-        self.refresh(map_changed=False)
-
     def save_now(self) -> bool:
+        """Save at once (Ctrl+S); with no save file yet, ask for one."""
+        if self.game is None:
+            return False
         if self.saver is None:
-            self.notice = "no save file: start with --save FILE to save"
-            self.refresh(map_changed=False)
+            self.ask_save_file()
             return False
         if self._save():
             self.notice = "Saved."
         self.refresh(map_changed=False)
         return True
 
-    def _after_action(self, human: bool) -> None:
-        self._narrate()
-        if self.selected is not None and not self.visible_options():
-            self.selected = None
+    def _after_action(self, human: bool, source: tuple[str, str, str] | None = None) -> None:
+        self.focus = None
+        self._narrate(source=source)
+        self._keep_pick(source[0] if source else None)
         self.cursor = min(self.cursor, max(0, len(self.visible_options()) - 1))
         if self.game.over:
             if not self._saved_end:
@@ -425,7 +716,7 @@ class GameWindow(pyglet.window.Window):
         self._schedule_computer()
 
     def _save(self) -> bool:
-        if self.saver is None:
+        if self.saver is None or self.game is None:
             return False
         try:
             self.saver(self.game)
@@ -435,13 +726,14 @@ class GameWindow(pyglet.window.Window):
         return True
 
     def _schedule_computer(self) -> None:
-        if self.autoplay and not self._computer_pending and self.computer_turn() and not self._computer_stopped:
+        if (self.autoplay and self.game is not None and not self._computer_pending and self.computer_turn()
+                and not self._computer_stopped and self.menu is None):
             self._computer_pending = True
             pyglet.clock.schedule_once(self._computer_tick, self.computer_delay)
 
     def _computer_tick(self, dt: float) -> None:
         self._computer_pending = False
-        if self._closed:
+        if self._closed or self.menu is not None:
             return
         try:
             self.step_computer()
@@ -450,16 +742,24 @@ class GameWindow(pyglet.window.Window):
             self.refusal = f"the computer player failed: {type(e).__name__}: {e}"
             self.refresh(map_changed=False)
 
-    def _narrate(self, rebuild: bool = False) -> None:
+    def _narrate(self, rebuild: bool = False, source: tuple[str, str, str] | None = None) -> None:
+        """Tell the events logged since last time (all of them again with `rebuild`), and
+        follow the battle they belong to."""
         log = self.game.log
         if rebuild or self._seen > len(log):
             self.narration, self._seen = [], 0
+            self.battles.forget_from(max(0, len(log) - 1))
+            start = len(log)
+        else:
+            start = self._seen
         for event in log[self._seen:]:
             text = self.logic.narrate(event)
             if not text and event[0] == "move":
                 text = self._move_text(event[1])
             if text:
                 self.narration.append(text)
+        if start < len(log):
+            self.battles.feed(log[start:], start, source)
         self._seen = len(log)
         del self.narration[:-200]
 
@@ -470,7 +770,7 @@ class GameWindow(pyglet.window.Window):
             if isinstance(sid, str) and sid in board:
                 sp = board.space(sid)
                 return f"{sp.name} ({sid})" if sp.name != sid else sid
-            return str(sid)
+            return self.areas.get(sid, str(sid)) if isinstance(sid, str) else str(sid)
 
         to = data.get("to")
         if to is None:
@@ -479,6 +779,115 @@ class GameWindow(pyglet.window.Window):
         what = data.get("kind") or "piece"
         src = data.get("src", data.get("from"))
         return f"{who} {what} moves" + (f" from {name(src)}" if src is not None else "") + f" to {name(to)}"
+
+    # -- other games: new, loaded -------------------------------------------------------------------
+    def open_new_game(self) -> bool:
+        """Show the new-game screen (Ctrl+N). Needs a launcher."""
+        if self.launcher is None:
+            if self.game is not None:
+                self.notice = "no new game from here: start the window with `wargame play`"
+                self.refresh(map_changed=False)
+            return False
+        pyglet.clock.unschedule(self._computer_tick)
+        self._computer_pending = False
+        current = self.game.ruleset.name if self.game is not None else None
+        self.menu = NewGameScreen(self.launcher, can_go_back=self.game is not None, current=current,
+                                  unsaved=self._unsaved())
+        self.menu.build(self.width, self.height)
+        self.invalidate()
+        return True
+
+    def close_new_game(self) -> None:
+        """Back to the game from the new-game screen."""
+        if self.game is None:
+            return
+        self.menu = None
+        self.refresh()
+        self._schedule_computer()
+
+    def start_new_game(self) -> bool:
+        """Start the game the new-game screen describes."""
+        screen = self.menu
+        if screen is None or self.launcher is None:
+            return False
+        try:
+            game, computer, saver = self.launcher.new_game(screen.ruleset, screen.scenario, screen.computer)
+        except Exception as e:  # noqa: BLE001 - said on the screen, nothing lost
+            from clients.cli import error_message
+
+            screen.error = error_message(e).removeprefix("wargame: ")
+            screen.build(self.width, self.height)
+            self.invalidate()
+            return False
+        self.menu = None
+        self.launcher.save_path = None            # one game to the command line's --save file, not the next
+        self.set_game(game, computer, saver)
+        self.notice = "New game" + (" (saved after every action)" if saver is not None else
+                                    " — Ctrl+S saves it")
+        self.refresh(map_changed=False)
+        return True
+
+    def _unsaved(self) -> bool:
+        """Whether the game in the window would be lost by another: played, going on, no save file."""
+        return bool(self.game is not None and self.saver is None and self.game.actions and not self.game.over)
+
+    def ask_load_file(self) -> None:
+        """Ask for a saved game's file name (Ctrl+O)."""
+        hint = ("A file name, relative to " + os.getcwd() + " (~ for your home). "
+                + ("The game in the window has no save file: Ctrl+S first to keep it." if self._unsaved() else ""))
+        self.prompt = TextPrompt("Load a saved game", self.load_file, hint=hint)
+        self.prompt.build(self.width, self.height)
+        self.invalidate()
+
+    def load_file(self, name: str) -> str | None:
+        """Load the saved game in file `name` and play it (saving to the same file); an error
+        to show when it cannot be loaded (the game in the window is left as it is)."""
+        name = name.strip()
+        if not name:
+            return "type the name of a saved game's file"
+        launcher = self.launcher or Launcher()
+        try:
+            game = launcher.load(name)
+        except Exception as e:  # noqa: BLE001 - a damaged or foreign save: say why, lose nothing
+            from clients.cli import error_message
+
+            return "could not load it: " + error_message(e).removeprefix("wargame: ")
+        if self.game is not None and self.game.ruleset.name == game.ruleset.name:
+            sides = set(self.computer)
+        else:
+            sides = set(seats.sides(game.ruleset)[1:])
+        computer = launcher.computer_for(game, sides)
+        self.prompt = None
+        self.menu = None
+        self.set_game(game, computer, launcher.saver_to(name))
+        self.notice = f"Loaded {name} ({len(game.actions)} actions); saved there after every action"
+        self.refresh(map_changed=False)
+        return None
+
+    def ask_save_file(self) -> None:
+        """Ask for the file to save the game to (Ctrl+S with no save file yet)."""
+        self.prompt = TextPrompt("Save the game to a file", self.save_file, text="game.json",
+                                 hint="A file name, relative to " + os.getcwd()
+                                      + ". The game is saved there after every action from now on.")
+        self.prompt.build(self.width, self.height)
+        self.invalidate()
+
+    def save_file(self, name: str) -> str | None:
+        name = name.strip()
+        if not name:
+            return "type a file name"
+        saver = Launcher.saver_to(name)
+        try:
+            saver(self.game)
+        except Exception as e:  # noqa: BLE001 - a folder that is not there, no permission...
+            from clients.cli import error_message
+
+            return "could not save: " + error_message(e).removeprefix("wargame: ")
+        self.saver = saver
+        self.prompt = None
+        self.notice = f"Saved to {name} (and after every action from now on)"
+        self.refresh(map_changed=False)
+        return None
 
     # -- drawing ---------------------------------------------------------------------------------
     def invalidate(self) -> None:
@@ -500,10 +909,19 @@ class GameWindow(pyglet.window.Window):
         """Rebuild what is shown from the game (call after changing it from outside)."""
         if not self._ready:
             return
+        if self.menu is not None:
+            self.menu.build(self.width, self.height)
+        if self.prompt is not None:
+            self.prompt.build(self.width, self.height)
+        if self.game is None:
+            self.invalidate()
+            return
         if map_changed:
             self._map_dirty = True
+        self._build_tray()
+        self._reader = None                      # the options may have changed in place
         if self.hovered is not None:
-            self.hover_text = self.logic.describe_space(self.game.state, self.hovered)
+            self.hover_text = self.describe(self.hovered)
         self._build_overlay()
         self._build_panel()
         self._build_top()
@@ -517,20 +935,134 @@ class GameWindow(pyglet.window.Window):
         self.layer = self.map.build(self.game.state, self.colours, self.sides, self.looks, self.show_ids)
         self._map_dirty = False
 
+    def _ensure_layer(self) -> None:
+        """The map's shapes, made or updated for the state and the view (the overlay needs
+        the counters' places)."""
+        state = self.game.state
+        new_kinds = self._map_dirty and any(p.kind not in self.looks for p in state.pieces.values())
+        if self.layer is None or not self.layer.covers(self.map) or self.layer.show_ids != self.show_ids or new_kinds:
+            self._build_map()
+        elif self._map_dirty:
+            self.layer.update(state, self.colours)       # the same scale: colours and counters
+            self._map_dirty = False
+
     def _build_overlay(self) -> None:
+        """The map's lights: the selection, where it can go, the hexes the hovered option
+        names, the hex under the mouse."""
         self.overlay = pyglet.graphics.Batch()
+        for item in self._overlay_items:
+            if getattr(item, "batch", None) is not None and self.layer is not None and item.batch is self.layer.batch:
+                item.delete()                     # the tints drawn with the map
         items: list[Any] = []
-        size = self.map.size
-        options = self.visible_options()
-        row = self.hover_row if self.hover_row is not None else (self.cursor if options else None)
-        if row is not None and 0 <= row < len(options):
-            for sid in mentioned_spaces(options[row], self.game.state, self.map.hexes):
-                items.append(self.map.outline(sid, MENTIONED, max(2.0, size * 0.08), self.overlay, 0.86))
-        if self.hovered is not None and self.hovered != self.selected:
-            items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
-        if self.selected is not None and self.selected in self.map.hexes:
-            items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
         self._overlay_items = items
+        if self.game is None:
+            return
+        self._ensure_layer()
+        assert self.layer is not None
+        tint = pyglet.graphics.Group(order=2)     # over the hexes and roads, under names and counters
+        size = self.map.size
+        state = self.game.state
+        hexes = self.map.hexes
+        playing = self.human_turn()
+        if self.pick is None and playing and self.hover_row is None:
+            direct, sources = self.at_rest()
+            for sid in sources - direct:
+                if sid in hexes:
+                    items.append(self.map.outline(sid, SOURCE, max(1.2, size * 0.035), self.overlay, 0.84))
+            for sid in direct:                     # one click there plays (or lists) what it names
+                if sid in hexes:
+                    items.append(self._tint(sid, tint))
+                    items.append(self.map.outline(sid, TARGET, max(2.5, size * 0.08), self.overlay, 0.88))
+        elif self.pick is not None:
+            spaces, pieces = self.targets()
+            if self.narrowed is not None and self.second is not None:
+                spaces = {self.second.space: self.narrowed}
+            for sid in spaces:
+                if sid not in hexes:
+                    continue
+                items.append(self._tint(sid, tint))
+                items.append(self.map.outline(sid, TARGET, max(2.5, size * 0.08), self.overlay, 0.88))
+            if self.layer is not None:
+                line = max(1.5, size * 0.04)
+                for c in self.layer.counters_of(state, pieces):
+                    _, _, _, x, y, w, h = c
+                    items.append(shapes.Box(x - line, y - line, w + 2 * line, h + 2 * line, thickness=line,
+                                            color=TARGET, batch=self.overlay))
+                if self.pick.counter is not None:
+                    for c in self.layer.counters_of(state, self.pick.pieces):
+                        _, _, _, x, y, w, h = c
+                        items.append(shapes.Box(x - line, y - line, w + 2 * line, h + 2 * line, thickness=line,
+                                                color=SELECTED, batch=self.overlay))
+        focus = self.focus if self.pick is None else None
+        if focus is not None and focus.space in hexes:
+            items.append(self.map.outline(focus.space, SELECTED, max(2.0, size * 0.08), self.overlay, 0.93))
+            if focus.counter is not None and self.layer is not None:
+                line = max(1.5, size * 0.04)
+                for c in self.layer.counters_of(state, focus.pieces):
+                    _, _, _, x, y, w, h = c
+                    items.append(shapes.Box(x - line, y - line, w + 2 * line, h + 2 * line, thickness=line,
+                                            color=SELECTED, batch=self.overlay))
+        options = self.visible_options()
+        row = self.hover_row if self.hover_row is not None else (self.cursor if options and self.pick is not None
+                                                                 else None)
+        if row is not None and 0 <= row < len(options):
+            for sid in mentioned_spaces(options[row], state, hexes):
+                if sid != self.selected:
+                    items.append(self.map.outline(sid, MENTIONED, max(2.0, size * 0.08), self.overlay, 0.8))
+        if self.hovered is not None and self.hovered != self.selected and self.hovered in hexes:
+            items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
+        if self.selected is not None and self.selected in hexes:
+            items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
+        self._light_tray(playing, options, row)
+
+    def _light_tray(self, playing: bool, options: list[Action], row: int | None) -> None:
+        """The tray's lights: the map's, for the off-board areas."""
+        state = self.game.state
+        lights: dict[str, Any] = {"hovered": self.hovered, "focus": self.focus if self.pick is None else None}
+        if self.pick is None and playing and self.hover_row is None:
+            lights["direct"], lights["sources"] = self.at_rest()
+        elif self.pick is not None:
+            spaces, pieces = self.targets()
+            if self.narrowed is not None and self.second is not None:
+                spaces = {self.second.space: self.narrowed}
+            lights.update(targets=spaces, target_pieces=pieces, selected=self.pick)
+        if row is not None and 0 <= row < len(options):
+            lights["mentioned"] = [s for s in mentioned_spaces(options[row], state, self.tray.boxes)
+                                   if s != self.selected]
+        self.tray.light(state, **lights)
+
+    def _build_tray(self) -> None:
+        """The tray under the map, drawn again when what it shows changed; the map's area
+        follows its height."""
+        if self.game is None:
+            return
+        before = self.tray_height
+        self.tray.show(self.game, self.areas, 0, self.panel_x, self.height * 0.3, self.colours, self.looks,
+                       self.sides, hidden=not self.show_tray)
+        if self.tray_height != before:
+            self.map.area = self.map_area()
+            self._map_dirty = True
+
+    def describe(self, sid: str) -> str:
+        """A tooltip for a space of the map, or an area under it."""
+        state = self.game.state
+        if sid in state.board:
+            return self.logic.describe_space(state, sid)
+        return self.tray.describe(state, sid, self.game.ruleset.structure.turn_name)
+
+    def place_name(self, sid: str) -> str:
+        """What a space is called: the board's name, or the area's."""
+        if sid in self.game.state.board:
+            return space_name(self.game.state, sid)
+        return self.tray.names.get(sid) or space_name(self.game.state, sid)
+
+    def _tint(self, sid: str, group: pyglet.graphics.Group) -> Any:
+        """A lit space's fill, drawn with the map (over its ground, under names and counters)."""
+        assert self.layer is not None
+        own = getattr(self.layer, "tint", None)                  # a world map tints its polygons
+        if own is not None:
+            return own(sid, TARGET_FILL)
+        return shapes.Polygon(*self.map.corners(sid, 0.93), color=TARGET_FILL, batch=self.layer.batch, group=group)
 
     def _build_legend(self) -> None:
         self.legend = pyglet.graphics.Batch()
@@ -542,9 +1074,13 @@ class GameWindow(pyglet.window.Window):
         order = {k: i for i, k in enumerate(self.units)}
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
+        own_legend = getattr(self.map, "build_legend", None)       # a world map's legend
+        if own_legend is not None:
+            self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
+            return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
-        self.legend_rect = build_legend(10, 10, owners or self.sides, self.colours, self.looks, kinds, state.board,
-                                        self.legend, self._legend_items)
+        self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
+                                        kinds, state.board, self.legend, self._legend_items)
 
     def _label(self, text: str, x: float, y: float, *, size: float = 10, color: tuple[int, int, int, int] = TEXT,
                bold: bool = False, width: int | None = None, anchor_y: str = "top", anchor_x: str = "left",
@@ -595,7 +1131,10 @@ class GameWindow(pyglet.window.Window):
         y -= 6
         self.status_label = self._label(game.status(), lx, y, size=10.5, width=inner, group=fg)
         y -= self.status_label.content_height + 3
-        score = self._score_line()
+        chart = getattr(self.map, "build_chart", None)             # a world map's turn order and treasuries
+        if chart is not None:
+            y = chart(game, self.colours, lx, y - 4, inner, self.panel, (bg, fg), items)
+        score = "" if chart is not None else self._score_line()
         if score:
             sl = self._label(score, lx, y, size=10, color=DIM, width=inner, group=fg)
             y -= sl.content_height + 3
@@ -603,12 +1142,16 @@ class GameWindow(pyglet.window.Window):
         items.append(shapes.Rectangle(lx, y, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
         y -= 8
 
-        # bottom, upwards: help, log, refusal, undo, the finish button
+        # bottom, upwards: help, log, the last battle, refusal, why not, undo, the finish button
         yb = PAD
         helpl = self._label(HELP, lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
-        log_top = self._build_log(lx, yb, inner, fg)
-        yb = log_top + 4
+        battle = self.battles.battle
+        log_top = self._build_log(lx, yb, inner, fg, short=battle is not None)
+        yb = log_top + 6
+        self.battle_rect = None
+        if battle is not None:
+            yb = self._build_battle(lx, yb, inner, bg, fg) + 6
         items.append(shapes.Rectangle(lx, yb, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
         yb += 8
         self.refusal_label = None
@@ -616,6 +1159,11 @@ class GameWindow(pyglet.window.Window):
             self.refusal_label = self._label(f"Refused: {self.refusal}", lx, yb, size=10, color=REFUSED,
                                              bold=True, width=inner, anchor_y="bottom", group=fg)
             yb += self.refusal_label.content_height + 6
+        self.why_label = None
+        if self.why:
+            self.why_label = self._label(self.why, lx, yb, size=10, color=WARN, bold=True, width=inner,
+                                         anchor_y="bottom", group=fg)
+            yb += self.why_label.content_height + 6
         can_undo = self.can_undo()
         bw, bh = 96, 26
         self.undo_rect = (lx, yb, bw, bh)
@@ -623,8 +1171,11 @@ class GameWindow(pyglet.window.Window):
                         (120, 130, 150) if can_undo else (70, 72, 78), self.panel, bg)
         self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
                     anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
-        if self.selected is not None:
-            self._fit_text(f"Hex {self.selected} selected — Esc or click it again to clear", inner - bw - 12,
+        if self.pick is not None:
+            self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
+                           x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
+        elif self.focus is not None:
+            self._fit_text(self._pick_words(self.focus) + ": click a lit hex, or a row", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.notice:
             self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
@@ -650,6 +1201,17 @@ class GameWindow(pyglet.window.Window):
             return
         self._build_options(lx, y, inner, yb, bg, fg)
 
+    def _pick_words(self, pick: Pick) -> str:
+        """What a click took, in words."""
+        where = self.place_name(pick.space)
+        if pick.counter is not None:
+            owner, kind = pick.counter
+            n = len(pick.pieces)
+            what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
+        else:
+            what = where
+        return what
+
     def _score_line(self) -> str:
         by_owner: dict[str, list[str]] = {}
         for (owner, name), value in sorted(self.game.state.resources.items()):
@@ -659,12 +1221,12 @@ class GameWindow(pyglet.window.Window):
         order = sorted(by_owner, key=lambda o: self.sides.index(o) if o in self.sides else len(self.sides))
         return "   ".join(f"{o}: {', '.join(by_owner[o])}" for o in order)
 
-    def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group) -> float:
+    def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group, short: bool = False) -> float:
         """The last narrated events, newest at the bottom; returns the top of the block."""
         lines = self.narration[-LOG_LINES:]
-        budget = max(90, min(LOG_LINES * 16, int(self.height * 0.24)))
+        share = 0.14 if short else 0.24
+        budget = max(70, min(LOG_LINES * 16, int(self.height * share)))
         top = y
-        stack: list[pyglet.text.Label] = []
         for i, text in enumerate(reversed(lines)):
             colour = TEXT if i == 0 else DIM
             label = self._label(text, lx, top, size=9, color=colour, width=inner, anchor_y="bottom", group=fg)
@@ -672,25 +1234,146 @@ class GameWindow(pyglet.window.Window):
                 label.delete()
                 self._panel_items.remove(label)
                 break
-            stack.append(label)
             top += label.content_height + 1
         head = self._label("Recent events", lx, top + 4, size=9, bold=True, color=DIM, anchor_y="bottom", group=fg)
         return top + 4 + head.content_height
+
+    def _build_battle(self, lx: float, y: float, inner: int, bg: pyglet.graphics.Group,
+                      fg: pyglet.graphics.Group) -> float:
+        """The last battle's box, its bottom at `y`: what began it, the dice rolled (faces
+        drawn as dice) and what came of them, the newest kept when it does not all fit.
+        Returns the top of the box."""
+        battle = self.battles.battle
+        assert battle is not None
+        self.dice_labels = []
+        pad = 7
+        width = inner - 2 * pad
+        budget = max(90, int(self.height * 0.17))
+        blocks: list[tuple[str, Any]] = []          # ("text", str) or ("dice", [Roll, ...])
+        for _, item in battle.items:
+            if isinstance(item, Roll):
+                if blocks and blocks[-1][0] == "dice" and not item.why:
+                    blocks[-1][1].append(item)
+                else:
+                    if item.why:
+                        blocks.append(("text", f"{item.why}:"))
+                    blocks.append(("dice", [item]))
+            else:
+                blocks.append(("text", item))
+        head = self._label(f"Last battle — {battle.title}", lx + pad, 0, size=9.5, bold=True, color=ACCENT,
+                           width=width, group=fg)
+        used = head.content_height + 2 * pad + 4
+        shown: list[tuple[str, Any, float]] = []
+        for what, payload in reversed(blocks):
+            if what == "text":
+                h = self._text_height(payload, width)
+            else:
+                h = self._dice_rows(payload, width) * (DIE + 3)
+            if used + h + 2 > budget and shown:
+                break
+            shown.append((what, payload, h))
+            used += h + 2
+        shown.reverse()
+        cut = len(shown) < len(blocks)
+        if cut:
+            used += 14
+        box_h = used
+        items = self._panel_items
+        items += framed(lx, y, inner, box_h, 1, BATTLE_BG, BATTLE_EDGE, self.panel, bg)
+        self.battle_rect = (lx, y, inner, box_h)
+        ty = y + box_h - pad
+        head.y = round(ty)
+        ty -= head.content_height + 4
+        if cut:
+            self._label("(earlier rolls above: see Recent events)", lx + pad, ty, size=8, color=DIM, group=fg)
+            ty -= 14
+        dice_group = pyglet.graphics.Group(order=2)
+        face_group = pyglet.graphics.Group(order=3)
+        for what, payload, h in shown:
+            if what == "text":
+                self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
+            else:
+                self._draw_dice(payload, lx + pad, ty, width, dice_group, face_group)
+            ty -= h + 2
+        return y + box_h
+
+    def _text_height(self, text: str, width: int) -> int:
+        key_ = ("battle:" + text, width)
+        got = self._heights.get(key_)
+        if got is None:
+            label = pyglet.text.Label(text, width=width, multiline=True, font_name=FONT, font_size=9)
+            got = self._heights[key_] = (label.content_height, text)
+            label.delete()
+        return got[0]
+
+    @staticmethod
+    def _dice_rows(rolls: list[Roll], width: int) -> int:
+        rows, x = 1, 0
+        for n, roll in enumerate(rolls):
+            for i, _ in enumerate(roll.faces):
+                step = DIE + 3 + (6 if i == 0 and n else 0)
+                if x + step > width and x:
+                    rows, x = rows + 1, 0
+                x += step
+        return rows
+
+    def _draw_dice(self, rolls: list[Roll], x0: float, top: float, width: int, group: pyglet.graphics.Group,
+                   face_group: pyglet.graphics.Group) -> None:
+        x, y = 0.0, top - DIE
+        for n, roll in enumerate(rolls):
+            colour = DICE[n % len(DICE)]
+            for i, face in enumerate(roll.faces):
+                gap = 6 if i == 0 and n else 0
+                if x + gap + DIE + 3 > width and x:
+                    x, y, gap = 0.0, y - DIE - 3, 0
+                x += gap
+                self._panel_items += framed(x0 + x, y, DIE, DIE, 1, colour, (90, 90, 96), self.panel, group)
+                label = self._label(str(face), x0 + x + DIE / 2, y + DIE / 2, size=9.5, bold=True, color=PIP,
+                                    anchor_x="center", anchor_y="center", group=face_group)
+                self.dice_labels.append(label)
+                x += DIE + 3
 
     def _build_result(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group) -> None:
         head = self._label("Game over", lx, y, size=18, bold=True, color=ACCENT, group=fg)
         y -= head.content_height + 6
         self._label(result_text(self.game), lx, y, size=12, width=inner, group=fg)
 
-    def _row_height(self, text: str, width: int) -> int:
-        """How tall an option row is with its label wrapped to `width` (cached)."""
+    def _row_text(self, text: str, width: int) -> tuple[int, str]:
+        """How tall an option row is with its label wrapped to `width`, and the label as shown:
+        cut (with an ellipsis) past ROW_LINES lines. Cached."""
         key_ = (text, width)
-        h = self._heights.get(key_)
-        if h is None:
+        got = self._heights.get(key_)
+        if got is None:
             label = pyglet.text.Label(text, width=width, multiline=True, font_name=FONT, font_size=10)
-            h = self._heights[key_] = max(ROW_H, label.content_height + 8)
+            most = self._lines_height(width)
+            shown = text
+            if label.content_height > most + 1:
+                lo, hi = 1, len(text)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    label.text = text[:mid].rstrip() + "…"
+                    if label.content_height <= most + 1:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                shown = text[:lo].rstrip() + "…"
+                label.text = shown
+            got = self._heights[key_] = (max(ROW_H, label.content_height + 8), shown)
             label.delete()
-        return h
+        return got
+
+    def _lines_height(self, width: int) -> int:
+        key_ = ("\n" * ROW_LINES, width)
+        got = self._heights.get(key_)
+        if got is None:
+            label = pyglet.text.Label("\n".join("Ag" for _ in range(ROW_LINES)), width=width, multiline=True,
+                                      font_name=FONT, font_size=10)
+            got = self._heights[key_] = (label.content_height, "")
+            label.delete()
+        return got[0]
+
+    def _row_height(self, text: str, width: int) -> int:
+        return self._row_text(text, width)[0]
 
     def _build_options(self, lx: float, y: float, inner: int, bottom: float, bg: pyglet.graphics.Group,
                        fg: pyglet.graphics.Group) -> None:
@@ -703,19 +1386,31 @@ class GameWindow(pyglet.window.Window):
         prompt = self._label(d.prompt, lx, y, size=10.5, width=inner, group=fg)
         y -= prompt.content_height + 4
         options = self.visible_options()
-        if self.selected is not None:
-            note = f"{len(options)} of {len(d.options)} options name hex {self.selected}"
+        if self.pick is not None:
+            where = self.place_name(self.second.space if self.narrowed is not None and self.second
+                                    else self.pick.space)
+            if self.narrowed is not None:
+                note = f"{len(options)} options go to {where}: choose one"
+            elif options:
+                lit = len(self.targets()[0])
+                note = (f"{len(options)} of {len(d.options)} options name {where}"
+                        + ((" · click the lit hex" if lit == 1 else f" · click one of the {lit} lit hexes")
+                           if lit and self.human_turn() else ""))
+            else:
+                note = f"no option names {where}"
         elif self.computer_turn():
             note = ("the computer is choosing…" if self.autoplay and not self._computer_stopped
                     else "the computer's turn (stopped)" if self._computer_stopped else "the computer's turn")
         else:
             note = f"{len(d.options)} option{'s' if len(d.options) != 1 else ''}"
-        nl = self._label(note, lx, y, size=9, color=ACCENT if self.selected else DIM, group=fg)
+            direct, sources = self.at_rest()
+            if direct or sources:
+                note += " · click a unit or an outlined hex on the map"
+        nl = self._fit_text(note, inner, x=lx, y=y, size=9, color=ACCENT if self.pick else DIM, group=fg)
         y -= nl.content_height + 6
 
         space = max(ROW_H, y - bottom)
         self.cursor = min(max(self.cursor, 0), max(0, len(options) - 1))
-        scrollbar = True
         row_w = inner - 10
         text_w = int(row_w - 44)
 
@@ -744,12 +1439,15 @@ class GameWindow(pyglet.window.Window):
         if not scrollbar:
             row_w = inner
         self.option_rows = []
+        self._row_full = {}
         enabled = self.human_turn()
         ry = y
         for index in range(self.scroll, self.scroll + fit):
             action = options[index]
             text = action.label or str(action)
-            h = self._row_height(text, text_w)
+            h, shown = self._row_text(text, text_w)
+            if shown != text:
+                self._row_full[index] = text
             ry -= h
             rect = shapes.Rectangle(lx, ry + 1, row_w, h - 2, color=self._row_colour(index, enabled),
                                     batch=self.panel, group=bg)
@@ -760,10 +1458,10 @@ class GameWindow(pyglet.window.Window):
             colour = TEXT if enabled else DIM
             if d.finish is not None and action == d.finish:
                 colour = ACCENT if enabled else DIM
-            self._label(text, lx + 36, ry + h - 5, size=10, width=text_w, color=colour, anchor_y="top", group=fg)
+            self._label(shown, lx + 36, ry + h - 5, size=10, width=text_w, color=colour, anchor_y="top", group=fg)
             self.option_rows.append((index, action, (lx, ry, row_w, h)))
         if not options:
-            self._label("(no option names this hex)" if self.selected else "(no options)", lx + 8, y - 6,
+            self._label("(no option names this hex)" if self.pick else "(no options)", lx + 8, y - 6,
                         size=10, color=DIM, group=fg)
         if scrollbar and options:
             track_h = y - ry
@@ -809,7 +1507,8 @@ class GameWindow(pyglet.window.Window):
             small = pyglet.text.Label(self._result_detail(), x=round(bx + 16), y=0, width=round(bw - 32),
                                       multiline=True, align="center", anchor_y="top", font_name=FONT, font_size=13,
                                       color=TEXT, batch=self.top, group=pyglet.graphics.Group(order=1))
-            hint = pyglet.text.Label(f"{len(self.game.actions)} actions played · close the window to leave",
+            hint = pyglet.text.Label(f"{len(self.game.actions)} actions played · Ctrl+N: a new game · "
+                                     "close the window to leave",
                                      x=round(bx + bw / 2), y=0, anchor_x="center", anchor_y="top", font_name=FONT,
                                      font_size=9.5, color=DIM, batch=self.top, group=pyglet.graphics.Group(order=1))
             bh = big.content_height + small.content_height + hint.content_height + 56
@@ -820,15 +1519,19 @@ class GameWindow(pyglet.window.Window):
             self.banner_rect = (bx, by, bw, bh)
             items += framed(bx, by, bw, bh, 3, (20, 22, 26), ACCENT[:3], self.top)
             items += [big, small, hint]
-        if self.hover_text and self.hovered is not None:
+        tip = self.hover_text if self.hovered is not None else self.row_tip
+        if tip:
             mx, my = self._mouse
-            label = pyglet.text.Label(self.hover_text, x=0, y=0, width=340, multiline=True, anchor_y="top",
+            label = pyglet.text.Label(tip, x=0, y=0, width=340, multiline=True, anchor_y="top",
                                       font_name=FONT, font_size=9.5, color=TEXT, batch=self.top,
                                       group=pyglet.graphics.Group(order=3))
             tw = min(340, label.content_width + 4) + 16
             label.width = tw - 16
             th = label.content_height + 12
-            tx = min(mx + 18, self.panel_x - tw - 4)
+            if self.hovered is not None:
+                tx = min(mx + 18, self.panel_x - tw - 4)
+            else:
+                tx = max(4, mx - tw - 12)       # a row's tooltip: left of the mouse, over the map
             ty = my - 18
             if ty - th < 4:
                 ty = my + th + 18
@@ -846,24 +1549,31 @@ class GameWindow(pyglet.window.Window):
         return r.reason + (f"  ·  {score}" if score else "")
 
     def on_draw(self) -> None:
-        new_kinds = self._map_dirty and any(p.kind not in self.looks for p in self.game.state.pieces.values())
-        if self.layer is None or not self.layer.covers(self.map) or self.layer.show_ids != self.show_ids or new_kinds:
-            self._build_map()
-        elif self._map_dirty:
-            self.layer.update(self.game.state, self.colours)       # the same scale: colours and counters
-            self._map_dirty = False
         self.frames += 1
         pyglet.gl.glClearColor(BACKGROUND[0] / 255, BACKGROUND[1] / 255, BACKGROUND[2] / 255, 1.0)
         self.clear()
+        if self.menu is not None or self.game is None:
+            if self.menu is not None:
+                self.menu.batch.draw()
+            if self.prompt is not None:
+                self.prompt.batch.draw()
+            return
+        if self._map_dirty or self.layer is None or not self.layer.covers(self.map) \
+                or self.layer.show_ids != self.show_ids:
+            self._ensure_layer()
+            self._build_overlay()      # the counters may have moved: the lights follow them
         ox, oy = self.map.offset
         self.view = Mat4.from_translation(Vec3(ox, oy, 0))
         assert self.layer is not None
         self.layer.draw()
         self.overlay.draw()
         self.view = Mat4()
+        self.tray.draw()
         self.legend.draw()
         self.panel.draw()
         self.top.draw()
+        if self.prompt is not None:
+            self.prompt.batch.draw()
 
     def render_to_png(self, path: str | Path) -> None:
         """Draw a frame into an off-screen buffer and save it as a PNG (no window needed)."""
@@ -894,40 +1604,63 @@ class GameWindow(pyglet.window.Window):
         return None
 
     @staticmethod
-    def _inside(rect: tuple[float, float, float, float] | None, x: float, y: float) -> bool:
+    def _inside(rect: Rect | None, x: float, y: float) -> bool:
         if rect is None:
             return False
         rx, ry, rw, rh = rect
         return rx <= x < rx + rw and ry <= y < ry + rh
 
+    def _modal(self) -> bool:
+        """Whether a screen or an entry takes the input (not the game)."""
+        return self.menu is not None or self.prompt is not None or self.game is None
+
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self._mouse = (x, y)
+        if self._modal():
+            return
         hovered = self.map.space_at(x, y) if self.in_map(x, y) and not self._inside(self.legend_rect, x, y) else None
+        if self.in_tray(x, y):
+            hovered = self.tray.space_at(x, y)
         row = self.row_at(x, y)
         hex_changed, row_changed = hovered != self.hovered, row != self.hover_row
         if hex_changed:
-            self.hover_text = self.logic.describe_space(self.game.state, hovered) if hovered else ""
+            self.hover_text = self.describe(hovered) if hovered else ""
         self.hovered, self.hover_row = hovered, row
+        tip = self._row_full.get(row, "") if row is not None else ""
+        tip_changed = tip != self.row_tip
+        self.row_tip = tip
         if hex_changed or row_changed:
             self._build_overlay()
         if row_changed:
             self._recolour_rows()
-        if hovered is not None or hex_changed:
+        if hovered is not None or hex_changed or tip_changed or tip:
             self._build_top()              # the tooltip follows the mouse
-        if hex_changed or row_changed or hovered is not None:
+        if hex_changed or row_changed or hovered is not None or tip_changed or tip:
             self.invalidate()
 
     def on_mouse_leave(self, x: int, y: int) -> None:
-        self.hovered, self.hover_row, self.hover_text = None, None, ""
+        if self._modal():
+            return
+        self.hovered, self.hover_row, self.hover_text, self.row_tip = None, None, "", ""
         self.refresh(map_changed=False)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         self._mouse = (x, y)
-        if self.in_map(x, y):
+        self._press = None
+        if self.prompt is not None:
+            if button == mouse.LEFT:
+                self._prompt_do(self.prompt.click(x, y))
+            return
+        if self.menu is not None:
+            if button == mouse.LEFT:
+                self._screen_do(self.menu.click(x, y))
+            return
+        if self.game is None:
+            return
+        if self.in_map(x, y) or self.in_tray(x, y):
             self._press = (x, y, button == mouse.LEFT)
             self._dragged = False
             return
-        self._press = None
         if button != mouse.LEFT:
             return
         if self._inside(self.undo_rect, x, y):
@@ -943,9 +1676,11 @@ class GameWindow(pyglet.window.Window):
 
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
         self._mouse = (x, y)
-        if self._press is None:
+        if self._press is None or self._modal():
             return
         px, py, _ = self._press
+        if self.in_tray(px, py):
+            return                                # the tray does not pan: a click there stays a click
         if self._dragged or abs(x - px) + abs(y - py) > 4:
             if not self._dragged:
                 dx, dy = x - px, y - py
@@ -955,18 +1690,24 @@ class GameWindow(pyglet.window.Window):
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
         press, self._press = self._press, None
-        if press is None or self._dragged:
+        if press is None or self._dragged or self._modal():
             self._dragged = False
             return
         if button == mouse.RIGHT:
-            self.select_space(None)
+            self.clear_selection()
         elif button == mouse.LEFT:
+            if self.in_tray(x, y):
+                sid = self.tray.space_at(x, y)
+                self.click_space(sid, self.tray.counter_at(x, y) if sid is not None else None)
+                return
             if self._inside(self.legend_rect, x, y):
                 return
             sid = self.map.space_at(x, y)
-            self.select_space(sid if sid is not None else None)
+            self.click_space(sid, self.counter_at(x, y) if sid is not None else None)
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        if self._modal() or self.in_tray(x, y):
+            return
         if self.in_map(x, y):
             if self.map.zoom(1.15 ** scroll_y, (x, y)):
                 self.refresh()
@@ -977,17 +1718,67 @@ class GameWindow(pyglet.window.Window):
             self._build_panel()
             self.invalidate()
 
+    def on_text(self, text: str) -> None:
+        if self.prompt is not None:
+            self.prompt.on_text(text)
+            self.prompt.build(self.width, self.height)
+            self.invalidate()
+
+    def _prompt_do(self, what: str | None) -> None:
+        prompt = self.prompt
+        if prompt is None or what is None:
+            return
+        if what == "cancel":
+            self.prompt = None
+        elif what == "submit":
+            error = prompt.submit(prompt.text)
+            if error is not None and self.prompt is prompt:
+                prompt.error = error
+        if self.prompt is not None:
+            self.prompt.build(self.width, self.height)
+        self.invalidate()
+
+    def _screen_do(self, what: str | None) -> None:
+        if what is None or self.menu is None:
+            return
+        if what == "start":
+            self.start_new_game()
+        elif what == "load":
+            self.ask_load_file()
+        elif what == "back":
+            self.close_new_game()
+        else:
+            self.menu.build(self.width, self.height)
+            self.invalidate()
+
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         shift = modifiers & key.MOD_SHIFT
         ctrl = modifiers & (key.MOD_CTRL | key.MOD_COMMAND)
-        step = 60
-        if symbol == key.ESCAPE:
-            if self.selected is not None:
-                self.select_space(None)
-            return True                   # never close the window on Escape
         if symbol == key.Q and ctrl:
             self.dispatch_event("on_close")
             return True
+        if self.prompt is not None:
+            self._prompt_do(self.prompt.on_key(symbol, modifiers))
+            return True                   # never close the window on Escape
+        if symbol == key.O and ctrl:
+            self.ask_load_file()
+            return True
+        if symbol == key.N and ctrl:
+            self.open_new_game()
+            return True
+        if self.menu is not None:
+            self._screen_do(self.menu.on_key(symbol, modifiers))
+            return True
+        if self.game is None:
+            return True
+        step = 60
+        if symbol == key.ESCAPE:
+            if self.narrowed is not None:
+                self.second, self.narrowed = None, None
+                self.refresh(map_changed=False)
+            elif self.pick is not None or self.why:
+                self.clear_selection()
+            return True                   # never close the window on Escape
         if symbol == key.S and ctrl:
             self.save_now()
             return True
@@ -1030,6 +1821,12 @@ class GameWindow(pyglet.window.Window):
             self.show_legend = not self.show_legend
             self.refresh(map_changed=False)
             return True
+        if symbol == key.T:
+            self.show_tray = not self.show_tray
+            self._build_tray()
+            self.map.fit(self.map_area())
+            self.refresh()
+            return True
         if symbol == key.F:
             self.computer_delay = 0.0 if self.computer_delay else COMPUTER_DELAY
             self.notice = "the computer plays at full speed" if not self.computer_delay else "the computer plays slowly"
@@ -1051,11 +1848,13 @@ class GameWindow(pyglet.window.Window):
         super().on_resize(width, height)
         if not getattr(self, "_ready", False):      # during pyglet's own __init__
             return
-        self.map.fit(self.map_area())
+        if self.game is not None:
+            self._build_tray()
+            self.map.fit(self.map_area())
         self.refresh()
 
     def on_close(self) -> None:
-        if not self._saved_end:
+        if self.game is not None and not self._saved_end:
             self._save()
         self.close()
 

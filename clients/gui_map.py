@@ -12,7 +12,7 @@ from __future__ import annotations
 import colorsys
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -266,8 +266,10 @@ def _symbol(look: UnitLook, x: float, y: float, w: float, h: float, colour: Colo
         add(shapes.Line(x, y + h, x + w, y, thickness=line, color=white, batch=batch, group=group))
     elif s == "armour":
         a, b = w * 0.36, h * 0.3
-        add(shapes.Ellipse(cx, cy, a, b, color=white, batch=batch, group=group))
-        add(shapes.Ellipse(cx, cy, max(0.5, a - line), max(0.5, b - line), color=colour, batch=batch, group=top))
+        segments = max(12, int(a / 1.25))         # pyglet's own count is 0 for a tiny ellipse
+        add(shapes.Ellipse(cx, cy, a, b, segments=segments, color=white, batch=batch, group=group))
+        add(shapes.Ellipse(cx, cy, max(0.5, a - line), max(0.5, b - line), segments=segments, color=colour,
+                           batch=batch, group=top))
     elif s == "artillery":
         add(shapes.Circle(cx, cy, max(1.0, h * 0.24), color=white, batch=batch, group=group))
     elif s == "aircraft":
@@ -499,6 +501,9 @@ class MapLayer:
         self.items: list[Any] = []
         #: where each drawn counter is, in world coordinates: (space, owner, kind, x, y, w, h)
         self.counters: list[tuple[str, str, str, float, float, float, float]] = []
+        #: (space, owner) whose one counter stands for all the owner's pieces there (kind "" in
+        #: `counters` means the same: a mark for a side's pieces)
+        self.mixed: set[tuple[str, str]] = set()
         #: the place names drawn, with their boxes in world coordinates
         self.names: dict[str, tuple[float, float, float, float]] = {}
         size = view.size
@@ -613,6 +618,7 @@ class MapLayer:
         self.pieces = pyglet.graphics.Batch()
         self.piece_items = []
         self.counters = []
+        self.mixed = set()
         for sid in self.shown:
             if state.pieces_at(sid):
                 self._counters(state, sid, self.view, colours, self.side_order, self.groups)
@@ -643,6 +649,7 @@ class MapLayer:
                 first, n = by_owner.get(owner, (kind, 0))
                 by_owner[owner] = (first, n + counts[(owner, kind)])
             mixed = {o for o in by_owner if sum(1 for ok in stacks if ok[0] == o) > 1}
+            self.mixed |= {(sid, o) for o in mixed}
             counts = {(o, k): n for o, (k, n) in by_owner.items()}
             stacks = [(o, k) for o, (k, _) in by_owner.items()]
             cols, rows, h = counter_layout(len(stacks), size, lo, hi, cap)
@@ -697,6 +704,26 @@ class MapLayer:
                                                batch=self.pieces, group=groups[6]))
             self.counters.append((sid, owner, "", x, cy - s / 2, s, s))
             x += s + 2
+
+    def counter_at(self, x: float, y: float) -> tuple[str, str, str, float, float, float, float] | None:
+        """The counter drawn at a world point, if any."""
+        for c in reversed(self.counters):
+            _, _, _, cx, cy, w, h = c
+            if cx <= x < cx + w and cy <= y < cy + h:
+                return c
+        return None
+
+    def counter_pieces(self, state: GameState, counter: Sequence[Any]) -> frozenset[int]:
+        """The pieces a counter stands for: its owner's pieces of its kind in its space (all
+        the owner's pieces there, for a counter that stands for several kinds)."""
+        sid, owner, kind = counter[0], counter[1], counter[2]
+        every = kind == "" or (sid, owner) in self.mixed
+        return frozenset(p.id for p in state.pieces_at(sid) if p.owner == owner and (every or p.kind == kind))
+
+    def counters_of(self, state: GameState, pieces: Container[int]
+                    ) -> list[tuple[str, str, str, float, float, float, float]]:
+        """The counters standing for any of `pieces`."""
+        return [c for c in self.counters if any(p in pieces for p in self.counter_pieces(state, c))]
 
     def covers(self, view: MapView) -> bool:
         """Whether this layer was built for the view's scale and holds all it shows."""

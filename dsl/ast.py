@@ -385,3 +385,5 @@ class Module:
     file: str
     extends: Extends | None
     decls: tuple[Decl, ...]
+    #: the source text of each declaration, as written (comments before it left out)
+    texts: tuple[str, ...] = ()

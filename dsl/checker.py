@@ -137,6 +137,10 @@ class Program:
     guards: dict[tuple[str, str], int] = field(default_factory=dict)
     info: Info = field(default_factory=Info)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: (kind, name) -> every accepted declaration of it, base layer first: the first declares
+    #: it, the others override it (kinds: stat, tag, unit, option, table, procedure, rule,
+    #: var, step, sequence, turns, powers, phase)
+    history: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
 
 
 @dataclass
@@ -340,6 +344,7 @@ class _Checker:
                              did_you_mean(name, names) or "remove `override` to define something new")
                 return False
             self.defs[(ns, name)] = _Def(kind, pos, layer, decl)
+            self.p.history.setdefault((kind, name), []).append(decl)
             return True
         if prev is not None:
             if ns == "tag":
@@ -352,6 +357,7 @@ class _Checker:
                 self.err(pos, f"`{name}` is already a {prev.kind} defined at {prev.pos}")
             return False
         self.defs[(ns, name)] = _Def(kind, pos, layer, decl)
+        self.p.history.setdefault((kind, name), []).append(decl)
         return True
 
     def merge(self) -> None:
@@ -1487,14 +1493,20 @@ class _Checker:
         return ret
 
     def choose(self, e: A.Call, scopes: list[dict[str, Type]]) -> Type:
-        """`choose(player, prompt, options)` or `choose(player, prompt, options, labels)`:
-        asks `player` to pick one of `options` (at once, without asking, when there is only
-        one) and returns it."""
+        """`choose(player, prompt, options[, labels[, refused]])`: asks `player` to pick one
+        of `options` (at once, without asking, when there is only one) and returns it.
+        `refused` maps answers that are not options to the reason they are refused."""
         self.note_call("choose", e.pos)
         types = [self.expr(a, scopes) for a in e.args]
-        if len(types) not in (3, 4):
-            self.err(e.pos, f"`choose` takes 3 or 4 arguments (player, prompt, options[, labels]), but {len(types)} were given")
+        if len(types) not in (3, 4, 5):
+            self.err(e.pos, "`choose` takes 3 to 5 arguments (player, prompt, options[, labels[, refused]]), "
+                            f"but {len(types)} were given")
             return ANY
+        if len(types) == 5:
+            want = MapType(types[2].elem, STR) if isinstance(types[2], ListType) else None
+            if want is not None and not assignable(types[4], want):
+                self.err(e.args[4].pos, f"the refusals of `choose` must be a `{want}` (an answer not offered, and why), "
+                                        f"got `{types[4]}`")
         if not assignable(types[0], STR):
             self.err(e.args[0].pos, f"the player who chooses must be a `str`, got `{types[0]}`")
         if not assignable(types[1], STR):

@@ -39,6 +39,9 @@ _MAX_COST = 1 << 62
 #: pays nothing as it starts: the code around it counts it as this many rounds
 SMALL_LOOP = 8
 
+#: built-ins that only look at their one argument (a game variable there needs no copy)
+_PEEKING = frozenset(("len", "keys", "values", "min", "max", "sum", "sorted", "any", "all"))
+
 
 @dataclass
 class Artifact:
@@ -59,7 +62,11 @@ class _Gen:
         self.lines: list[str] = []
         self.linemap: list[Pos | None] = [None]  # generated lines are 1-based
         self.unit_rec = self.reg.unit_record
+        #: locals of the function being generated that may hold a game variable as stored
+        self.aliases: set[str] = set()
         self.costs: dict[str, tuple[int, Pos | None]] = {}
+        #: inside a `lambda` (where `_L := ...` would make a local): loops pay through `_pay`
+        self.in_lambda = 0
         self._temps = 0
         self.procrefs: set[str] = set()
         self._proc_cost: dict[str, int] = {}
@@ -234,12 +241,12 @@ class _Gen:
         for pr in p.procedures.values():
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
-            self.body(pr.body, 1)
+            self.function_body(pr.body, 1)
             self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
-            self.body(pr.body, 1)
+            self.function_body(pr.body, 1)
         for sq in p.sequences.values():
             self.subsequence(sq)
         for st in p.steps.values():
@@ -250,7 +257,7 @@ class _Gen:
             self.entry(f"r_{r.name}", (r.when, r.body), r.pos)
             if r.when is not None:
                 self.emit(1, f"if not {self.expr(r.when)}:\n    return", r.when.pos)
-            self.body(r.body, 1)
+            self.function_body(r.body, 1)
         for ph in p.phases:
             if ph.when is not None:
                 self.emit(0, f"def w_{ph.name}(ctx, v_turn):", ph.pos)
@@ -266,7 +273,7 @@ class _Gen:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def g_{name}(ctx{params}):", pr.pos)
             self.charge(1, None, self.callee_cost(name), pr.pos)
-            self.body(pr.body, 1)
+            self.function_body(pr.body, 1)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         powers = ", ".join(self.expr(n) for n in p.powers.powers) if p.powers else ""
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
@@ -310,10 +317,10 @@ class _Gen:
         for part, blk in (("start", st.start), ("end", st.end)):
             if blk is not None:
                 self.emit(0, f"def s_{n}_{part}(ctx):", st.pos)
-                self.body(blk, 1)
+                self.function_body(blk, 1)
         if st.finish is not None:
             self.emit(0, f"def s_{n}_finish(ctx):", st.finish.pos)
-            self.body(st.finish.body, 1)
+            self.function_body(st.finish.body, 1)
             self.emit(0, f"def s_{n}_finish_label(ctx):", st.finish.pos)
             self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
         for mv in st.moves:
@@ -324,30 +331,13 @@ class _Gen:
         guard_n = self.p.guards.get((st.name, mv.name), 0)
         guard, rest = mv.body[:guard_n], mv.body[guard_n:]
         params = "".join(f", v_{prm.name}" for prm in mv.params)
-        # the options: every combination of the parameters' choices that meets the guard
-        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
-        guard_size = self.size(guard)
-        self.entry(f"{base}_offers", mv.params[0].domain if mv.params else guard, mv.pos)
+        self.aliases = self.aliasable(mv.body)
         self.entry(f"{base}_check", ([prm.domain for prm in mv.params], [prm.reason for prm in mv.params], guard),
                    mv.pos)
         self.entry(f"{base}_do", mv.body, mv.pos)
         self.entry(f"{base}_label", mv.label, mv.pos)
-        ind = 1
-        for i, prm in enumerate(mv.params):
-            later = self.size([q.domain for q in mv.params[i + 1:]])
-            self.emit(ind, f"_i = {self.iterable(prm.domain)}", prm.pos)
-            self.charge(ind, "_i", 1 + later + guard_size, prm.pos)
-            self.emit(ind, f"for v_{prm.name} in _i:", prm.pos)
-            ind += 1
-        for g in guard:
-            if isinstance(g, A.Require):
-                self.emit(ind, f"if not {self.expr(g.cond)}:\n    {'continue' if mv.params else 'return'}", g.pos)
-            else:
-                self.stmt(g, ind)
-        tup = "(" + "".join(f"v_{prm.name}, " for prm in mv.params) + ")"
-        self.emit(ind, f"yield {tup}", mv.pos)
-        if not mv.params and not guard:
-            pass
+        # the options: every combination of the parameters' choices that meets the guard
+        self.offers(base, mv, guard)
         # the validation of one answer: the first rule it breaks, in the rules' words
         self.emit(0, f"def {base}_check(ctx{params}):", mv.pos)
         for prm in mv.params:
@@ -365,12 +355,93 @@ class _Gen:
             if isinstance(g, A.Let):
                 self.stmt(g, 1)
         self.body(rest, 1)
+        self.aliases = set()
         self.emit(0, f"def {base}_label(ctx{params}):", mv.pos)
         if mv.label is not None:
             self.emit(1, f"return {self.expr(mv.label)}", mv.label.pos)
         else:
             parts = " + ' ' + ".join(f"_show(v_{prm.name})" for prm in mv.params)
             self.emit(1, f"return {mv.name.replace('_', ' ')!r}" + (f" + ' ' + {parts}" if parts else ""), mv.pos)
+
+    def offers(self, base: str, mv: A.MoveDecl, guard: tuple[A.Stmt, ...]) -> None:
+        """A move's options: a generator over every combination of its parameters' choices
+        that meets its guard. Work that does not depend on every parameter is done once per
+        combination of the parameters it does depend on, the first time it would have run
+        (so it fails, or not, as it would have): a choice list that does not name the
+        parameters before it, and the leading guard statements that name only the first
+        parameters (a guard naming none runs once per listing)."""
+        params = [prm.name for prm in mv.params]
+        n = len(params)
+        # the level of a piece of code: how many of the leading parameters it needs
+        level_of: dict[str, int] = {name: i + 1 for i, name in enumerate(params)}
+
+        def level(node: Any) -> int:
+            return max((level_of.get(x.name, 0) for x in _names(node)), default=0)
+
+        levels: list[int] = []
+        for g in guard:
+            lv = max([level(g.cond if isinstance(g, A.Require) else g), *levels[-1:]])
+            if isinstance(g, A.Let):
+                level_of[g.name] = max(lv, level_of.get(g.name, 0))
+            levels.append(lv)
+        # hoisted guard levels (a guard at level n runs for every combination, as it did)
+        hoisted = sorted({lv for lv in levels if lv < n}) if n else []
+        domains = [level(prm.domain) for prm in mv.params]
+        cached = {i for i in range(1, n) if domains[i] < i}
+        # the budget: the call pays for its first choice list and the guard that names no
+        # parameter; the loop over parameter i pays, as it starts, for each of its choices:
+        # the next choice list and the guard that names the parameters up to i (so a loop
+        # pays for the hoisted work as if it ran every time: an upper bound)
+        at_level = [self.size([g for g, lv in zip(guard, levels) if lv == d]) for d in range(n + 1)]
+        self.entry(f"{base}_offers", (mv.params[0].domain if mv.params else None, [g for g, lv in zip(guard, levels) if lv == 0]),
+                   mv.pos)
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+
+        def resets(depth: int, ind: int) -> None:
+            # at the top of the body that binds the first `depth` parameters
+            for lv in hoisted:
+                if lv == depth:
+                    self.emit(ind, f"_g{lv} = None", mv.pos)
+            for i in sorted(cached):
+                if domains[i] == depth:
+                    self.emit(ind, f"_d{i} = None", mv.params[i].pos)
+
+        ind = 1
+        resets(0, ind)
+        for i, prm in enumerate(mv.params):
+            weight = 1 + at_level[i + 1] + (self.size(mv.params[i + 1].domain) if i + 1 < n else 0)
+            if i in cached:
+                self.emit(ind, f"if _d{i} is None:\n    _d{i} = {self.iterable(prm.domain)}", prm.pos)
+                self.charge(ind, f"_d{i}", weight, prm.pos)
+                self.emit(ind, f"for v_{prm.name} in _d{i}:", prm.pos)
+            else:
+                self.emit(ind, f"_i = {self.iterable(prm.domain)}", prm.pos)
+                self.charge(ind, "_i", weight, prm.pos)
+                self.emit(ind, f"for v_{prm.name} in _i:", prm.pos)
+            ind += 1
+            resets(i + 1, ind)
+        skip = "continue" if n else "return"
+        for lv in hoisted:
+            stmts = [g for g, gl in zip(guard, levels) if gl == lv]
+            self.emit(ind, f"if _g{lv} is None:\n    _g{lv} = False", mv.pos)
+            inner = ind + 1
+            for g in stmts:
+                if isinstance(g, A.Require):
+                    self.emit(inner, f"if {self.expr(g.cond)}:", g.pos)
+                    inner += 1
+                else:
+                    self.stmt(g, inner)
+            self.emit(inner, f"_g{lv} = True", mv.pos)
+            self.emit(ind, f"if not _g{lv}:\n    {'return' if lv == 0 else 'continue'}", mv.pos)
+        for g, lv in zip(guard, levels):
+            if lv in hoisted:
+                continue
+            if isinstance(g, A.Require):
+                self.emit(ind, f"if not {self.expr(g.cond)}:\n    {skip}", g.pos)
+            else:
+                self.stmt(g, ind)
+        tup = "(" + "".join(f"v_{name}, " for name in params) + ")"
+        self.emit(ind, f"yield {tup}", mv.pos)
 
     def table(self, tb: A.TableDecl) -> None:
         entries = []
@@ -393,6 +464,85 @@ class _Gen:
             self.emit(1, f"return _tmiss({tb.name!r}, ({params},))", None)
 
     # ------------------------------------------------------------------ statements
+    def function_body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
+        """The body of one generated function."""
+        self.aliases = self.aliasable(stmts)
+        self.body(stmts, indent)
+        self.aliases = set()
+
+    def aliasable(self, stmts: tuple[A.Stmt, ...]) -> set[str]:
+        """The locals of a function body that may hold a game variable as it is stored,
+        without a copy: bound once by `let x = v` (or `if c then v else w`) and then only
+        looked at (`a in x`, `x[k]`, `len(x)`, the list a `for` walks), never assigned,
+        changed, returned or passed on. Stored variables are never changed in place."""
+        lets: dict[str, int] = {}
+        candidates: set[str] = set()
+        unsafe: set[str] = set()
+
+        def visit(node: Any, peek: bool = False) -> None:
+            if isinstance(node, (list, tuple)):
+                for x in node:
+                    visit(x)
+                return
+            if not hasattr(node, "__dataclass_fields__"):
+                return
+            if isinstance(node, A.Name):
+                if not peek and self.info.names.get(id(node), "local") == "local":
+                    unsafe.add(node.name)
+                return
+            if isinstance(node, A.Let):
+                lets[node.name] = lets.get(node.name, 0) + 1
+                if self.peekable(node.value):
+                    candidates.add(node.name)
+                visit(node.value)
+            elif isinstance(node, A.Assign):
+                root = node.target
+                while isinstance(root, A.Index):
+                    visit(root.index)
+                    root = root.obj
+                if isinstance(root, A.Name):
+                    unsafe.add(root.name)
+                visit(node.value)
+            elif isinstance(node, A.For):
+                unsafe.add(node.var)
+                visit(node.iter, True)
+                visit(node.cond)
+                visit(node.body)
+            elif isinstance(node, A.Generator):
+                visit(node.iter, True)
+                visit(node.elt)
+                visit(node.cond)
+            elif isinstance(node, A.Compare) and node.op in ("in", "not in"):
+                visit(node.left)
+                visit(node.right, True)
+            elif isinstance(node, A.Index):
+                visit(node.obj, True)
+                visit(node.index)
+            elif isinstance(node, A.Call):
+                only_read = (isinstance(node.func, A.Name) and node.func.name in _PEEKING
+                             and self.info.calls.get(id(node)) == "builtin" and len(node.args) == 1)
+                for a in node.args:
+                    visit(a, only_read)
+                visit(node.gen)
+            else:
+                for f in node.__dataclass_fields__:
+                    visit(getattr(node, f))
+
+        visit(stmts)
+        return {n for n in candidates if lets.get(n) == 1 and n not in unsafe}
+
+    def peekable(self, e: A.Expr) -> bool:
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) == "var" and isinstance(self.p.vars[e.name].type, (ListType, MapType))
+        if isinstance(e, A.IfExpr):
+            return self.peekable(e.then) and self.peekable(e.else_)
+        return False
+
+    def peek_value(self, e: A.Expr) -> str:
+        if isinstance(e, A.IfExpr):
+            return f"({self.peek_value(e.then)} if {self.expr(e.cond)} else {self.peek_value(e.else_)})"
+        return self.peek(e)
+
     def body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
         if not stmts:
             self.emit(indent, "pass", None)
@@ -401,7 +551,8 @@ class _Gen:
 
     def stmt(self, st: A.Stmt, ind: int) -> None:
         if isinstance(st, A.Let):
-            self.emit(ind, f"v_{st.name} = {self.expr(st.value)}", st.pos)
+            value = self.peek_value(st.value) if st.name in self.aliases else self.expr(st.value)
+            self.emit(ind, f"v_{st.name} = {value}", st.pos)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
         elif isinstance(st, A.If):
@@ -554,6 +705,14 @@ class _Gen:
             return f"{make}({tmp} if len({tmp} := ctx.vars[{name!r}]) <= {FREE_ITEMS} else _many({tmp}))"
         return f"ctx.vars[{name!r}]"
 
+    def peek(self, e: A.Expr) -> str:
+        """An expression only read, never kept nor changed (`x in v`, `v[k]`, `len(v)`, the
+        list a `for` walks): a game variable is read as stored, without the copy that
+        protects it from a local that changes it."""
+        if isinstance(e, A.Name) and self.info.names.get(id(e)) == "var":
+            return f"ctx.vars[{e.name!r}]"
+        return self.expr(e)
+
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
             return f"v_{t.name}"
@@ -568,8 +727,8 @@ class _Gen:
                 and self.info.calls.get(id(e)) == "builtin":
             return f"_rng({', '.join(self.expr(a) for a in e.args)})"
         if isinstance(self.info.types.get(id(e)), MapType):
-            return f"list({self.expr(e)})"
-        return self.expr(e)
+            return f"list({self.peek(e)})"
+        return self.peek(e)
 
     def comp(self, g: A.Generator, make: str, elt: str | None = None, filtered: bool = True) -> str:
         """A comprehension (`make` is "[...]" or "any(...)"...): its collection is paid for
@@ -580,6 +739,8 @@ class _Gen:
         body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
+        if self.in_lambda:
+            return f"(_pay({paid}) and {make.replace('...', body)})"
         if self.innermost(g):
             paid = f"len({tmp})" + ("" if w == 1 else f" * {w}")
             return (f"((len({tmp} := {self.iterable(g.iter)}) <= {SMALL_LOOP} or (_L := _L - {paid}) >= 0 "
@@ -643,7 +804,7 @@ class _Gen:
                 return f"{self.expr(e.obj)}.name"
             raise AssertionError(kind)
         if isinstance(e, A.Index):
-            return f"{self.expr(e.obj)}[{self.expr(e.index)}]"
+            return f"{self.peek(e.obj)}[{self.expr(e.index)}]"
         if isinstance(e, A.Call):
             return self.call(e)
         if isinstance(e, A.UnaryOp):
@@ -670,7 +831,7 @@ class _Gen:
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
-                left, right = self.expr(e.left), self.expr(e.right)
+                left, right = self.expr(e.left), self.peek(e.right)
                 if self.pure(e.right):
                     return f"({left} {e.op} {right} if len({right}) <= {FREE_ITEMS} else _inbig({left}, {right}, {e.op == 'in'}))"
                 tr = self.temp()
@@ -680,6 +841,8 @@ class _Gen:
                 tl = self.temp()
                 return (f"({tl} {e.op} {tr} if (({tl} := {left}), ({tr} := {right})) and len({tr}) <= {FREE_ITEMS} "
                         f"else _inbig({tl}, {tr}, {e.op == 'in'}))")
+            if e.op in ("in", "not in"):
+                return f"({self.expr(e.left)} {e.op} {self.peek(e.right)})"
             return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
         if isinstance(e, A.IfExpr):
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
@@ -690,12 +853,14 @@ class _Gen:
         name = e.func.name
         kind = self.info.calls[id(e)]
         args = [self.expr(a) for a in e.args]
+        if kind == "builtin" and name in _PEEKING and len(e.args) == 1:
+            args = [self.peek(e.args[0])]
         if kind == "builtin":
             if e.gen is not None:
                 g = e.gen
                 if name == "count":
                     if g.cond is None:
-                        return f"len({self.expr(g.iter)})"
+                        return f"len({self.peek(g.iter)})"
                     return f"len({self.comp(g, '[...]', elt='1')})"
                 if name in ("any", "all"):
                     if g.elt is None:
@@ -712,6 +877,14 @@ class _Gen:
             if name == "values":
                 return f"list(_many({args[0]}).values())"
             if name == "choose":
+                if len(args) >= 4:
+                    # the labels are made only when a player is asked (not when one option is
+                    # taken without asking, nor when a recorded answer is replayed)
+                    # (inside a lambda `_L := ...` would bind a local of the lambda: its loops pay
+                    # through a call)
+                    self.in_lambda += 1
+                    args[3] = f"lambda: {self.expr(e.args[3])}"
+                    self.in_lambda -= 1
                 return f"ctx.choose({', '.join(args)})"
             if name == "int":
                 return f"_int({args[0]})"
@@ -733,6 +906,18 @@ class _Gen:
         if kind == "table":
             return f"t_{name}({', '.join(args)})"
         raise AssertionError(kind)
+
+
+def _names(node: Any) -> Any:
+    """Every name read below a syntax node."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from _names(x)
+    elif hasattr(node, "__dataclass_fields__"):
+        if isinstance(node, A.Name):
+            yield node
+        for f in node.__dataclass_fields__:
+            yield from _names(getattr(node, f))
 
 
 def compile_program(program: Program, fingerprint: str) -> Artifact:

@@ -17,6 +17,7 @@ from .compiler import Artifact, compile_program, instantiate
 from .errors import Diagnostic, Pos, RulesError, RulesRuntimeError, did_you_mean
 from .model import (
     CompiledRules,
+    Declaration,
     MoveSpec,
     OptionSpec,
     PhaseSpec,
@@ -199,12 +200,39 @@ def load_rules(
         raise RulesError(diags, sources)
     fp = _fingerprint(loaded.texts)
     artifact = _compile(program, fp, loaded)
+    const_env = {n: c.value for n, c in program.registry.constants.items()}
     specs = {
-        name: OptionSpec(name, o.type, o.default, o.doc, o.pos, o.bounds, o.status, o.source)
+        name: OptionSpec(name, o.type, o.default, o.doc, o.pos, o.bounds, o.status, o.source,
+                         _layer_defaults(program.history.get(("option", name), []), o.default, const_env))
         for name, o in program.options.items()
     }
     values = _option_values(program.options, specs, options or {})
-    return _build(artifact, specs, values, fp, [n for n, _ in loaded.texts])
+    declarations = _declarations(program, loaded.layers)
+    return _build(artifact, specs, values, fp, [n for n, _ in loaded.texts], declarations)
+
+
+def _layer_defaults(decls: list[A.OptionDecl], final: Any, env: dict[str, Any]) -> tuple[tuple[Pos, Any], ...]:
+    """(where, default) for an option's declaration and each override of it, base first."""
+    from .checker import NotStatic, static_eval
+
+    out = []
+    for i, d in enumerate(decls):
+        if i == len(decls) - 1:
+            value = final
+        else:
+            try:
+                value = static_eval(d.value, env)
+            except (NotStatic, ArithmeticError, LookupError, TypeError, ValueError):
+                value = None
+        out.append((d.pos, value))
+    return tuple(out)
+
+
+def _declarations(program: Program, layers: list[list[A.Module]]) -> dict[tuple[str, str], Declaration]:
+    """Every declaration in force, with its source text and the layers that wrote it."""
+    texts = {id(d): t for modules in layers for m in modules for d, t in zip(m.decls, m.texts)}
+    return {key: Declaration(key[0], key[1], texts.get(id(decls[-1]), ""), tuple(d.pos for d in decls))
+            for key, decls in program.history.items() if decls}
 
 
 def _compiled_pos(exc: BaseException, program: Program) -> Pos | None:
@@ -368,7 +396,8 @@ def _asks(stmts: tuple[A.Stmt, ...], p: Program) -> bool:
     return found
 
 
-def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, Any], fp: str, files: list[str]) -> CompiledRules:
+def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, Any], fp: str, files: list[str],
+           declarations: dict[tuple[str, str], Declaration]) -> CompiledRules:
     p: Program = artifact.program
     try:
         ns = instantiate(artifact, values)
@@ -412,7 +441,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
 
     def rebuild(new_values: Mapping[str, Any]) -> CompiledRules:
         infos = {n: OptionInfo(n, s.type, A.IntLit(s.pos, 0), s.doc, s.pos, s.default) for n, s in specs.items()}
-        return _build(artifact, specs, _option_values(infos, specs, new_values), fp, files)
+        return _build(artifact, specs, _option_values(infos, specs, new_values), fp, files, declarations)
 
     return CompiledRules(
         units=dict(ns["U"]),
@@ -426,6 +455,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         files=list(files),
         steps=steps,
         vars=vars_,
+        declarations=declarations,
         _procedures=procedures,
         _handlers=handlers,
         _rebuild=rebuild,

@@ -14,7 +14,7 @@ from .errors import Pos
 from .types import Type
 
 __all__ = ["UnitType", "StatSpec", "OptionSpec", "PhaseSpec", "SequenceDecl", "CompiledRules", "VarSpec",
-           "StepSpec", "MoveSpec"]
+           "StepSpec", "MoveSpec", "Declaration"]
 
 
 class UnitType:
@@ -71,6 +71,29 @@ class OptionSpec:
     #: comes from, as the rules file says
     status: str = ""
     source: str = ""
+    #: (where, default) for the declaration and each `override option`, base layer first:
+    #: the first is the base's default, the last the one in force (`default`)
+    layer_defaults: tuple[tuple[Pos, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One thing the rules declare (a unit, an option, a procedure, a phase...), as the layers
+    left it: its source text in force and where each layer declared or overrode it."""
+
+    #: stat, tag, unit, option, table, procedure, rule, var, step, sequence, turns, powers, phase
+    kind: str
+    name: str
+    #: the source text of the declaration in force (the last layer's: an `override unit`
+    #: gives only the stats it changes)
+    text: str
+    #: where each layer wrote it, base first: the first declares it, the others override it
+    layers: tuple[Pos, ...]
+
+    @property
+    def pos(self) -> Pos:
+        """The declaration in force."""
+        return self.layers[-1]
 
 
 @dataclass(frozen=True)
@@ -170,6 +193,8 @@ class CompiledRules:
     files: list[str]
     steps: dict[str, StepSpec] = field(default_factory=dict)
     vars: dict[str, VarSpec] = field(default_factory=dict)
+    #: (kind, name) -> the declaration's source text and the layers that wrote it
+    declarations: dict[tuple[str, str], Declaration] = field(default_factory=dict)
     _procedures: dict[str, Callable[..., Any]] = field(repr=False, default_factory=dict)
     _handlers: dict[str, list[Callable[..., Any]]] = field(repr=False, default_factory=dict)
     _rebuild: Callable[[Mapping[str, Any]], CompiledRules] | None = field(repr=False, default=None)

@@ -8,6 +8,7 @@ expected.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from pathlib import Path
@@ -128,7 +129,7 @@ class _ToAst(Transformer):
         return A.Module(Pos(self.file, 1, 1), self.file, ext, decls)
 
     def extends_decl(self, items: list[Any]) -> A.Extends:
-        return A.Extends(self.p(items[0]), str(items[0]))
+        return A.Extends(self.p(items[0]), "".join(str(t) for t in items))
 
     def _decl_pos(self, ovr: Token | None, name: Token, meta: Any) -> Pos:
         return Pos(self.file, meta.line, meta.column) if not meta.empty else self.p(name)
@@ -506,7 +507,16 @@ def parse_module(text: str, file: str = "<rules>") -> A.Module:
     except RecursionError:
         raise RulesError([too_deep(Pos(file, 1, 1))], {file: text}) from None
     assert isinstance(module, A.Module)
-    return module
+    return dataclasses.replace(module, texts=_decl_texts(tree, text, len(module.decls)))
+
+
+def _decl_texts(tree: lark.Tree, text: str, n: int) -> tuple[str, ...]:
+    """The source text of each top-level declaration (what `wargame rules diff` shows)."""
+    spans = [c.meta for c in tree.children
+             if isinstance(c, lark.Tree) and c.data != "extends_decl" and not c.meta.empty]
+    if len(spans) != n:         # not one span per declaration: keep no texts rather than wrong ones
+        return ()
+    return tuple(text[m.start_pos:m.end_pos] for m in spans)
 
 
 parse = parse_module

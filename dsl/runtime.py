@@ -120,6 +120,12 @@ def charge(n: int) -> None:
             spent()
 
 
+def pay(n: int) -> bool:
+    """`charge` for generated code that cannot lower `_L` inline (inside a lambda): True."""
+    charge(n)
+    return True
+
+
 def _too_long(what: str, n: int) -> RulesLimitError:
     unit = "characters" if what == "a string" else "items"
     return RulesLimitError(f"{what} of {n:,} {unit} is over the limit of {BUDGET.items:,} {unit}; {_HOW_ITEMS}")
@@ -275,6 +281,7 @@ def table_miss(name: str, key: tuple[Any, ...]) -> Any:
 
 HELPERS: dict[str, Any] = {
     "_spent": spent,
+    "_pay": pay,
     "_partial": functools.partial,
     "_long": long,
     "_grew": grew,

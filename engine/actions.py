@@ -7,9 +7,10 @@ scenario, seed and list of actions, and can be saved and replayed exactly.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from dsl.errors import Refused
 
@@ -24,9 +25,14 @@ class Action:
 
     `label` is the words a player reads; it may be given as a function and is then made
     only when a client shows it (most options a computer player looks at are never shown).
+
+    `offer` is set by the engine on the options it lists: the state whose decision listed
+    the action and what the logic needs to play it again without checking it (see
+    `GameLogic.apply_offered`). It is no part of the action: equality, saves and
+    `normalise` ignore it.
     """
 
-    __slots__ = ("kind", "args", "_label", "_labeler")
+    __slots__ = ("kind", "args", "_label", "_labeler", "offer")
 
     def __init__(self, kind: str, args: Mapping[str, Any] | None = None, label: str = "",
                  labeler: Callable[[], str] | None = None) -> None:
@@ -34,6 +40,7 @@ class Action:
         self.args: Mapping[str, Any] = args if args is not None else {}
         self._label = label
         self._labeler = labeler
+        self.offer: tuple[Any, Any] | None = None
 
     @property
     def label(self) -> str:
@@ -97,6 +104,122 @@ def normalise(action: Action) -> Action:
     return Action.from_json(action.to_json())
 
 
+class Options(Sequence[Action]):
+    """The options of a decision, made only when they are looked at.
+
+    It is given, for each kind of move, the raw rows of its arguments (what the rules'
+    choices yield) and a function that makes one row's Action; an option's Action (and so its
+    encoded arguments and its label) is made the first time it is indexed or iterated over,
+    and kept. It behaves like a read-only list of Actions: `len`, indexing and slices,
+    iteration, `in`, `index`, `count`, and `==` against a list. Asking a decision for its
+    number of options, or for one option picked at random, costs nothing per option.
+    """
+
+    __slots__ = ("_kinds", "_makers", "_rows", "_starts", "_made", "_len")
+
+    def __init__(self, blocks: Sequence[tuple[str, Callable[[Any], Action], Sequence[Any]]] = (),
+                 tail: Sequence[Action] = ()) -> None:
+        kinds: list[str | None] = []
+        makers: list[Callable[[Any], Action] | None] = []
+        rows: list[Sequence[Any]] = []
+        starts: list[int] = []
+        n = 0
+        for kind, make, block_rows in blocks:
+            if block_rows:
+                kinds.append(kind)
+                makers.append(make)
+                rows.append(block_rows)
+                starts.append(n)
+                n += len(block_rows)
+        if tail:
+            kinds.append(None)      # ready-made actions: the block's rows are the actions
+            makers.append(None)
+            rows.append(tuple(tail))
+            starts.append(n)
+            n += len(tail)
+        self._kinds = kinds
+        self._makers = makers
+        self._rows = rows
+        self._starts = starts
+        self._made: list[Action | None] = [None] * n
+        self._len = n
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _make(self, i: int) -> Action:
+        a = self._made[i]
+        if a is None:
+            b = bisect_right(self._starts, i) - 1
+            row = self._rows[b][i - self._starts[b]]
+            make = self._makers[b]
+            a = row if make is None else make(row)
+            self._made[i] = a
+        return a
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if isinstance(index, slice):
+            return [self._make(i) for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("option index out of range")
+        return self._make(index)
+
+    def __iter__(self) -> Iterator[Action]:
+        made = self._made
+        for i in range(self._len):
+            a = made[i]
+            yield a if a is not None else self._make(i)
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, Action):
+            return False
+        return any(a == value for a in self._of_kind(value.kind))
+
+    def _of_kind(self, kind: str) -> Iterator[Action]:
+        """The options of one kind (and every ready-made one), without making the others."""
+        for b, k in enumerate(self._kinds):
+            if k is None or k == kind:
+                start = self._starts[b]
+                for i in range(start, start + len(self._rows[b])):
+                    yield self._make(i)
+
+    def first_of(self, kinds: frozenset[str]) -> Action | None:
+        """The first option whose kind is one of `kinds`, making no other."""
+        for b, k in enumerate(self._kinds):
+            if k is None:
+                start = self._starts[b]
+                for i in range(start, start + len(self._rows[b])):
+                    if self._make(i).kind in kinds:
+                        return self._make(i)
+            elif k in kinds:
+                return self._make(self._starts[b])
+        return None
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (Options, list, tuple)):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __add__(self, other: Sequence[Action]) -> list[Action]:
+        return [*self, *other]
+
+    def __radd__(self, other: Sequence[Action]) -> list[Action]:
+        return [*other, *self]
+
+    def __repr__(self) -> str:
+        return f"Options({list(self)!r})"
+
+
 _FINISH_KINDS = frozenset(("done", "pass", "finish"))
 
 
@@ -112,7 +235,8 @@ class Decision:
     player: str
     kind: str
     prompt: str
-    options: list[Action]
+    #: a list, or an `Options` that makes each Action only when it is looked at
+    options: Sequence[Action]
     context: Mapping[str, Any] = field(default_factory=dict)
     #: the option that ends this decision's step ("done", "pass", "end movement"), so a
     #: client or computer player can find it without knowing its name; None if there is none
@@ -121,7 +245,10 @@ class Decision:
     def __post_init__(self) -> None:
         if self.finish is None:
             # decisions written before `finish` existed mark their finish by kind
-            self.finish = next((a for a in self.options if a.kind in _FINISH_KINDS), None)
+            if isinstance(self.options, Options):
+                self.finish = self.options.first_of(_FINISH_KINDS)
+            else:
+                self.finish = next((a for a in self.options if a.kind in _FINISH_KINDS), None)
 
     def find(self, text: str) -> Action | None:
         """The option whose label or number matches what a player typed."""

@@ -10,6 +10,7 @@ log, which keeps saves, replays, undo and state copies exact.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from dsl.errors import RulesRuntimeError
@@ -53,10 +54,13 @@ def space_name(state: Any, sid: str) -> str:
     return sp.name if sp.name == sid else f"{sp.name} ({sid})"
 
 
-def ask(state: Any, player: str, prompt: str, options: list[Any], labels: list[str] | None) -> Any:
+def ask(state: Any, player: str, prompt: str, options: list[Any],
+        labels: list[str] | Callable[[], list[str]] | None, refused: dict[Any, str] | None = None) -> Any:
+    """`labels` may be given as a function (compiled rules do): it is called only when the
+    player is asked, not when one option is taken or a recorded answer is replayed."""
     if not options:
         raise RulesRuntimeError(f"`choose` for {player} ({prompt!r}) has nothing to choose from")
-    if labels is not None and len(labels) != len(options):
+    if labels is not None and not callable(labels) and len(labels) != len(options):
         raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
     if len(options) == 1:
         return options[0]
@@ -66,7 +70,14 @@ def ask(state: Any, player: str, prompt: str, options: list[Any], labels: list[s
         for o in options:
             if encode(o) == answer:
                 return o
+        for value, reason in (refused or {}).items():
+            if encode(value) == answer and reason:
+                raise IllegalAction(str(reason))
         raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
+    if callable(labels):
+        labels = labels()
+        if len(labels) != len(options):
+            raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
     actions = []
     for i, o in enumerate(options):
         if labels is not None:

@@ -77,8 +77,14 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameStat
     if state.result is not None:
         raise IllegalAction("the game is over")
     new = state.copy()
+    offer = action.offer
     try:
-        rs.logic.apply(new, action)
+        if offer is not None and offer[0] is state:
+            # one of the options this very state's decision listed: it passed the rules'
+            # checks when it was listed, so it is played without checking it again
+            rs.logic.apply_offered(new, action, offer[1])
+        else:
+            rs.logic.apply(new, action)
         return new, settle(rs, new)
     except IllegalAction:
         raise

@@ -57,6 +57,14 @@ def wargame_check_scenario(state: Any, rules: Any, scenario: str) -> list[str] |
 
 
 @hookspec
+def wargame_invariants(ruleset: Any, state: Any, previous: Any) -> list[str] | None:
+    """Called by the testing tools (the pytest plugin for mods) after every action of a
+    checked game, never in play. Returns what the state breaks of what must hold of every
+    state the rules reach (stacking, score and board agreeing...), as sentences. `previous`
+    is the state before the action, None at the start. All answers are collected."""
+
+
+@hookspec
 def wargame_turn_start(state: Any, rules: Any, turn: int) -> None:
     """Called at the start of every turn (round), base ruleset first."""
 

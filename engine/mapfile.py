@@ -29,16 +29,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dsl.errors import did_you_mean
 from engine.board import Board, Space
 from engine.hexgrid import Hex
+from engine.hexgrid import neighbours as hex_neighbours
 
 FORMAT = "wargame-map/1"
 CHANGES_FORMAT = "wargame-map-changes/1"
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class MapDataError(ValueError):
@@ -137,29 +139,28 @@ def pydantic_problem(path: Path, exc: ValidationError, data: Any) -> str:
     return f"{path.name}: {where or 'top level'}: {err.get('msg', 'invalid')}"
 
 
-def load_map(path: Path, changes: Sequence[Path] = ()) -> Board:
-    """The board of map file `path`, with each map-changes file in `changes` applied in turn."""
+def _read(path: Path, model: type[_M], fmt: str) -> _M:
+    """File `path` read as `model`, whose `format` must be `fmt`; MapDataError names the entry."""
     data = read_json(path)
     try:
-        m = MapFile.model_validate(data)
+        m = model.model_validate(data)
     except ValidationError as exc:
         raise MapDataError(pydantic_problem(path, exc, data)) from None
-    if m.format != FORMAT:
-        raise MapDataError(f"{path.name}: format `{m.format}` is not `{FORMAT}`")
+    if m.format != fmt:  # type: ignore[attr-defined]
+        raise MapDataError(f"{path.name}: format `{m.format}` is not `{fmt}`")  # type: ignore[attr-defined]
+    return m
+
+
+def load_map(path: Path, changes: Sequence[Path] = ()) -> Board:
+    """The board of map file `path`, with each map-changes file in `changes` applied in turn."""
+    m = _read(path, MapFile, FORMAT)
     for change_file in changes:
         m = apply_changes(m, read_changes(change_file), change_file.name)
     return board_from(m, path.name)
 
 
 def read_changes(path: Path) -> MapChanges:
-    data = read_json(path)
-    try:
-        c = MapChanges.model_validate(data)
-    except ValidationError as exc:
-        raise MapDataError(pydantic_problem(path, exc, data)) from None
-    if c.format != CHANGES_FORMAT:
-        raise MapDataError(f"{path.name}: format `{c.format}` is not `{CHANGES_FORMAT}`")
-    return c
+    return _read(path, MapChanges, CHANGES_FORMAT)
 
 
 def apply_changes(m: MapFile, c: MapChanges, name: str) -> MapFile:
@@ -221,7 +222,14 @@ def board_from(m: MapFile, name: str = "map") -> Board:
             missing = [s.id for s in spaces if s.hex is None]
             if missing:
                 raise MapDataError(f"{name}: `link_hexes` needs a hex for every space; `{missing[0]}` has none")
+            at = {s.id: s.hex for s in spaces if s.hex is not None}
+            for i, link in enumerate(m.links):
+                if at[link.b] not in hex_neighbours(at[link.a]):
+                    raise MapDataError(f"{name}: links[{i}] ({link.a}-{link.b}): the hexes do not touch, "
+                                       "so nothing can lie between them")
             return Board.hex_map(spaces, links, meta)
         return Board(spaces, [(*sorted(k), v) for k, v in links.items()], meta)  # type: ignore[misc]
+    except MapDataError:
+        raise
     except ValueError as exc:
         raise MapDataError(f"{name}: {exc}") from None

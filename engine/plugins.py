@@ -52,18 +52,33 @@ class FolderRuleset:
     """A mod: a folder of rules files described by ruleset.json. Its game logic is its base
     ruleset's, unless its optional Python plugin (imported only when trusted) brings one."""
 
-    def __init__(self, folder: Path, trust_code: bool = False, builtin: bool = False) -> None:
+    def __init__(self, folder: Path, trust_code: bool = False, builtin: bool = False,
+                 players: Mapping[str, Any] | None = None) -> None:
         self.folder = folder
         self.info = read_manifest(folder)
         self.trusted = trust_code or builtin
         #: shipped inside an installed package (listed by its entry point), not a mod
         self.builtin = builtin
+        if players and not builtin:
+            raise ValueError(f"{folder}: only a built-in folder ruleset brings computer players "
+                             f"(a mod's come from its trusted Python plugin)")
+        #: computer players, name -> factory(seed) or "module:attribute" naming one (imported
+        #: when the players are asked for); a ruleset extending this one inherits them
+        self.players: dict[str, Any] = dict(players or {})
         self._module: Any = None
         self._fingerprint: str | None = None
 
     @hookimpl
     def wargame_ruleset_info(self) -> RulesetInfo:
         return self.info
+
+    @hookimpl
+    def wargame_players(self, info: Any) -> dict[str, Any] | None:
+        """This ruleset's computer players. Every ruleset of a game's chain answers (base
+        first), so a mod over this one offers them too."""
+        if not self.players:
+            return None
+        return {name: _factory(spec) for name, spec in self.players.items()}
 
     @property
     def has_code(self) -> bool:
@@ -94,6 +109,19 @@ class FolderRuleset:
 
     def __repr__(self) -> str:
         return f"<mod {self.info.name} at {self.folder}>"
+
+
+def _factory(spec: Any) -> Any:
+    """A computer player's factory, from itself or from "module:attribute"."""
+    if not isinstance(spec, str):
+        return spec
+    import importlib
+
+    module, _, attr = spec.partition(":")
+    obj: Any = importlib.import_module(module)
+    for part in attr.split(".") if attr else ():
+        obj = getattr(obj, part)
+    return obj
 
 
 def mod_fingerprint(folder: Path, info: RulesetInfo) -> str:
@@ -271,7 +299,10 @@ def _scenario_data(folder: Path, scenarios: tuple[ScenarioInfo, ...], manifest: 
             continue
         out.append(sc.path)
         try:
-            out.append(_inside(folder, read_scenario(sc.path).map, manifest, f"the map of scenario `{sc.name}`"))
+            map_name = read_scenario(sc.path).map
+            if ":" in map_name:
+                continue            # a base ruleset's map (RULESET:FILE): part of the base's identity
+            out.append(_inside(folder, map_name, manifest, f"the map of scenario `{sc.name}`"))
         except ScenarioDataError as exc:
             raise ManifestError(str(exc)) from None
     return tuple(dict.fromkeys(out))
@@ -325,21 +356,20 @@ def chain_of(name: str, available: Mapping[str, tuple[Any, RulesetInfo]]) -> lis
     return out
 
 
-def _inherit_scenarios(chain: list[tuple[Any, RulesetInfo]]) -> RulesetInfo:
-    """The most derived ruleset's facts, with its base's scenarios when it has none of its own,
-    and every layer's map changes, base first."""
+def inherited_info(chain: list[tuple[Any, RulesetInfo]]) -> RulesetInfo:
+    """The most derived ruleset's facts as it is played: its own scenarios first, then its
+    base's (a mod may add a scenario on its base's map), every layer's map changes base first,
+    and where each layer's files are (a scenario may name `RULESET:FILE`, a base's map)."""
     from dataclasses import replace
 
     info = chain[-1][1]
     changes = tuple(p for _, layer in chain for p in layer.map_changes)
-    if changes != info.map_changes:
-        info = replace(info, map_changes=changes)
-    if info.scenarios:
-        return info
-    for _, base in reversed(chain):
-        if base.scenarios:
-            return replace(info, scenarios=base.scenarios, sides=info.sides or base.sides)
-    return info
+    roots = tuple((layer.name, layer.root) for _, layer in chain)
+    scenarios = list(info.scenarios)
+    for _, base in reversed(chain[:-1]):
+        scenarios += [s for s in base.scenarios if s.name not in {x.name for x in scenarios}]
+    sides = info.sides or next((b.sides for _, b in reversed(chain) if b.sides), ())
+    return replace(info, scenarios=tuple(scenarios), sides=sides, map_changes=changes, roots=roots)
 
 
 def build_registry(pm: pluggy.PluginManager, info: RulesetInfo) -> dsl.Registry:
@@ -373,7 +403,7 @@ def load(name_or_path: str | Path, options: Mapping[str, Any] | None = None,
         name = read_manifest(Path(name)).name
     available = discover(paths, trust_code)
     chain = chain_of(name, available)
-    info = _inherit_scenarios(chain)
+    info = inherited_info(chain)
     pm = _manager()
     for plugin, _ in reversed(chain):     # most derived first: pluggy calls the base first
         _register(pm, plugin)
@@ -548,27 +578,29 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
     registry = build_registry(pm, info)
     diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None,
                                        report_unread=True))
+    # warnings are for the files being checked: a mod's author cannot act on its base's
+    own = {str(Path(f)) for f in files}
+    diagnostics = [d for d in diagnostics if d.severity != "warning" or str(Path(d.pos.file)) in own]
     if chain:
         diagnostics += _check_data_files(chain[-1][1])
-        diagnostics += _check_map_changes(_inherit_scenarios(chain))
+        diagnostics += _check_maps(inherited_info(chain))
     return diagnostics + [Diagnostic(Pos(str(path), 0, 0), n, severity="note") for n in notes]
 
 
-def _check_map_changes(info: RulesetInfo) -> list[Diagnostic]:
-    """Every layer's map changes must apply to the maps of the scenarios it plays."""
+def _check_maps(info: RulesetInfo) -> list[Diagnostic]:
+    """The map of every scenario the ruleset plays must be there, with every layer's map
+    changes applying to it."""
     from engine.mapfile import MapDataError, load_map
-    from engine.scenario import ScenarioDataError, read_scenario
+    from engine.scenario import ScenarioDataError, map_file, read_scenario
 
-    if not info.map_changes:
-        return []
     out = []
     for sc in info.scenarios:
         if sc.path is None:
             continue
         try:
-            load_map(sc.path.parent / read_scenario(sc.path).map, info.map_changes)
+            load_map(map_file(sc.path, read_scenario(sc.path).map, dict(info.roots)), info.map_changes)
         except (MapDataError, ScenarioDataError) as e:
-            out.append(Diagnostic(Pos(str(info.map_changes[-1]), 0, 0), f"scenario `{sc.name}`: {e}"))
+            out.append(Diagnostic(Pos(str(sc.path), 0, 0), f"scenario `{sc.name}`: {e}"))
     return out
 
 

@@ -110,7 +110,8 @@ def fresh(state: GameState, unit: Piece) -> Piece:
 
 
 def units_at(state: GameState, space: str) -> list[Piece]:
-    found = state.pieces_at(space)
+    pieces = state.pieces
+    found = [pieces[i] for i in state._at.get(space, ())]
     if len(found) > FREE_ITEMS:
         charge(len(found))
     return found
@@ -205,7 +206,7 @@ def space_name(state: GameState, space: str) -> str:
 
 
 def on_board(state: GameState, space: str) -> bool:
-    return space in state.board
+    return space in state.board.spaces
 
 
 def adjacent(state: GameState, a: str, b: str) -> bool:
@@ -312,12 +313,21 @@ def neighbours(state: GameState, space: str) -> list[str]:
     return list(state.board.neighbours(space))
 
 
+def _attrs(state: GameState, space: str) -> Any:
+    """A space's facts; the board's own error for a space it does not have."""
+    sp = state.board.spaces.get(space)
+    return sp.attrs if sp is not None else state.board.space(space).attrs
+
+
 def space_int(state: GameState, space: str, key: str) -> int:
-    return int(state.board.space(space).get(key, 0) or 0)
+    sp = state.board.spaces.get(space)     # (_attrs, without the call: LHTR asks this 100k times a game)
+    v = (sp if sp is not None else state.board.space(space)).attrs.get(key)
+    return v if type(v) is int else int(v or 0)
 
 
 def space_str(state: GameState, space: str, key: str) -> str:
-    return str(state.board.space(space).get(key, "") or "")
+    v = _attrs(state, space).get(key)
+    return v if type(v) is str else str(v or "")
 
 
 def space_list(state: GameState, space: str, key: str) -> list[str]:
@@ -340,11 +350,26 @@ def space_kind(state: GameState, space: str) -> str:
 
 
 def space_flag(state: GameState, space: str, key: str) -> bool:
-    return bool(state.board.space(space).get(key, False))
+    sp = state.board.spaces.get(space)
+    return bool((sp if sp is not None else state.board.space(space)).attrs.get(key, False))
 
 
 def turn(state: GameState) -> int:
     return state.turn
+
+
+def current_phase(state: GameState) -> str:
+    seq = getattr(state.rules, "sequence", None)
+    if seq is None or not seq.phases:
+        return ""
+    return str(seq.phases[state.phase_index].name)
+
+
+def current_step(state: GameState) -> str:
+    seq = getattr(state.rules, "sequence", None)
+    if seq is None or not seq.phases:
+        return ""
+    return str(seq.phases[state.phase_index].steps[state.step_index])
 
 
 def note(state: GameState, message: str) -> None:
@@ -384,6 +409,10 @@ def register_core(registry: Any) -> None:
     P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True,
       doc="a yes/no fact of a space, false when absent")
     P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1")
+    P("current_phase", current_phase, params=[], returns="str", context=True,
+      doc="the name of the phase being played (\"\" without a turn sequence)")
+    P("current_step", current_step, params=[], returns="str", context=True,
+      doc="the name of the step being played (\"\" without a turn sequence)")
     P("space_list", space_list, params=[("space", "str"), ("key", "str")], returns="list[str]", context=True,
       doc="a list fact of a space (e.g. the board edges it lies on), [] when absent")
     P("link_list", link_list, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="list[str]", context=True,

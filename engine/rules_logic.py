@@ -25,11 +25,11 @@ from typing import Any
 from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec
 from dsl.types import ListType, RecordType, Type
-from engine.actions import Action, Decision, IllegalAction
+from engine.actions import Action, Decision, IllegalAction, Options
 from engine.asking import AskPlayer, encode
 from engine.mapfile import load_map
-from engine.ruleset import GameLogic, Result
-from engine.scenario import ScenarioDataError, read_scenario, set_up
+from engine.ruleset import GameLogic, Result, ScenarioInfo
+from engine.scenario import ScenarioDataError, map_file, read_scenario, set_up
 from engine.state import GameState
 
 #: how many times a step may go round by itself, with nobody asked, before the rules are stopped
@@ -49,7 +49,12 @@ class RulesLogic(GameLogic):
         if info.path is None:
             raise ScenarioDataError(f"scenario `{info.name}` of `{self.info.name}` names no scenario file")
         sc = read_scenario(info.path)
-        state = GameState(_board(info.path, sc.map, self.info.map_changes), self.rules, seed)
+        path = map_file(info.path, sc.map, dict(self.info.roots))
+        try:
+            board = _board(path, self.info.map_changes)
+        except ValueError as exc:
+            raise ScenarioDataError(f"{info.path.name}: its map: {exc}") from None
+        state = GameState(board, self.rules, seed)
         state.vars = initial_vars(self.rules)
         set_up(state, sc, self.rules, info.path.name)
         return state
@@ -69,6 +74,21 @@ class RulesLogic(GameLogic):
     def final_result(self, state: GameState) -> Result:
         return Result(None, "the last turn was played: a draw", self.score(state))
 
+    def status(self, state: GameState) -> str:
+        """The line a player reads on where the game stands. A ruleset words it in its rules:
+        `procedure status_line() -> str` gives the whole line; without it, the engine's line
+        (turn, power, phase and step) is followed by `procedure power_summary(p: str) -> str`
+        for each power in turn order, where the rules have one (an empty answer is left out)."""
+        rules = self.rules
+        if rules.has_procedure("status_line"):
+            return str(rules.procedure("status_line")(state))
+        line = super().status(state)
+        if rules.has_procedure("power_summary"):
+            summary = rules.procedure("power_summary")
+            parts = [str(summary(state, p)) for p in self.structure.powers]
+            line += " | " + ", ".join(part for part in parts if part)
+        return line
+
     def side_of(self, power: str) -> str:
         """The side a power plays on: the rules' `side_of` table or procedure, if they have
         one (five powers, two sides in Axis & Allies), else the power itself."""
@@ -79,6 +99,31 @@ class RulesLogic(GameLogic):
         if rules.has_procedure("side_of"):
             return str(rules.procedure("side_of")(None, power)) or power
         return power
+
+    # -- views for clients ----------------------------------------------------------------------------
+    def areas(self, scenario: str | None) -> dict[str, str]:
+        """The off-board areas the scenario's file declares: id -> name (the id when unnamed)."""
+        path = self.scenario_file(self.info.scenario(scenario))
+        if path is None:
+            return {}
+        return {a.id: a.name or a.id for a in read_scenario(path).areas}
+
+    def scenario_file(self, info: ScenarioInfo) -> Path | None:
+        """The file a scenario is set up from (a ruleset whose options choose another one says so)."""
+        return info.path
+
+    def tracks(self, state: GameState) -> dict[str, tuple[int, int]]:
+        """The rules' `procedure tracks() -> map[str, list[int]]`, if they have one: each
+        track's name -> (value, target), for the window to draw beside the map."""
+        if not self.rules.has_procedure("tracks"):
+            return {}
+        out: dict[str, tuple[int, int]] = {}
+        for name, pair in dict(self.rules.procedure("tracks")(state)).items():
+            values = list(pair)
+            if len(values) != 2:
+                raise RulesRuntimeError(f"procedure `tracks`: `{name}` is {values!r}, not [value, target]")
+            out[str(name)] = (int(values[0]), int(values[1]))
+        return out
 
     # -- the steps the rules do not declare -------------------------------------------------------
     def host_decision(self, state: GameState) -> Decision | None:
@@ -108,13 +153,13 @@ class RulesLogic(GameLogic):
                 if spec.while_ is not None and not spec.while_(state):
                     state.started = (key, "done")
                     continue
-                options = self._offers(state, spec) if spec.moves else []
-                if options:
+                blocks = self._offers(state, spec) if spec.moves else []
+                if blocks:
                     finish = None
                     if spec.finish is not None:
                         label = spec.finish_label(state) if spec.finish_label is not None else "finish"
                         finish = Action(FINISH, {}, label=label)
-                        options.append(finish)
+                    options = Options(blocks, (finish,) if finish is not None else ())
                     return Decision(self._player(state, spec), name, self.prompt(state, spec), options,
                                     {"step": name}, finish=finish)
                 if spec.finish is not None:
@@ -145,13 +190,14 @@ class RulesLogic(GameLogic):
             raise RulesRuntimeError(f"step `{spec.name}` has moves but no player: write `step {spec.name} by ...`")
         return power
 
-    def _offers(self, state: GameState, spec: StepSpec) -> list[Action]:
-        out: list[Action] = []
+    def _offers(self, state: GameState, spec: StepSpec) -> list[tuple[str, Callable[[Any], Action], list[Any]]]:
+        """Each move's rows of arguments that pass its guard, with the maker of one row's
+        Action: no Action, encoded argument or label is made until a client looks at it."""
+        out = []
         for mv in spec.moves:
-            names = [n for n, _ in mv.params]
-            for args in mv.offers(state):
-                out.append(Action(mv.name, {n: encode(v) for n, v in zip(names, args)},
-                                  labeler=_label(mv.label, state, args)))
+            rows = mv.offers(state)
+            if rows:
+                out.append((mv.name, _maker(mv, state), rows))
         return out
 
     # -- answering ------------------------------------------------------------------------------------
@@ -193,6 +239,24 @@ class RulesLogic(GameLogic):
         task = ("move", mv.name, tuple(encode(a) for a in args))
         if not self._run(state, task, mv.do, args):
             self._complete(state, "move")
+
+    def apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+        """A move this logic offered on the state `state` copies: its choices and guard held
+        when it was listed, so only its body runs (a `require` there still refuses it)."""
+        mv, args = offer
+        spec = self.rules.steps.get(self.structure.step(state))
+        if state.task is not None or spec is None or spec.move(mv.name) is not mv:
+            self.apply(state, action)       # not what was listed after all: check it
+            return
+        try:
+            args = [_fresh(a) for a in args]
+            task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
+            if not self._run(state, task, mv.do, args):
+                self._complete(state, "move")
+        except IllegalAction:
+            raise
+        except Refused as exc:
+            raise IllegalAction(exc.reason) from None
 
     def why_not(self, state: GameState, action: Action) -> str | None:
         """The rules' reason a move is not allowed now (None if it is): its checks only, with
@@ -301,13 +365,10 @@ class RulesLogic(GameLogic):
 
 
 @functools.lru_cache(maxsize=16)
-def _board(scenario_path: Path, map_name: str, changes: tuple[Path, ...] = ()) -> Any:
+def _board(path: Path, changes: tuple[Path, ...] = ()) -> Any:
     """Boards are shared by every game of a map: load each map file (with the layers' changes
     to it) once."""
-    try:
-        return load_map(scenario_path.parent / map_name, changes)
-    except ValueError as exc:
-        raise ScenarioDataError(f"{scenario_path.name}: its map: {exc}") from None
+    return load_map(path, changes)
 
 
 _RESETS = {"turn_start": "turn", "power_start": "power", "phase_start": "phase", "step_start": "step"}
@@ -325,8 +386,26 @@ def initial_vars(rules: Any) -> dict[str, Any]:
     return {v.name: freeze(v.default) for v in rules.vars.values()}
 
 
-def _label(fn: Callable[..., Any], state: GameState, args: tuple[Any, ...]) -> Callable[[], str]:
-    return lambda: str(fn(state, *args))
+def _maker(mv: MoveSpec, state: GameState) -> Callable[[tuple[Any, ...]], Action]:
+    """Makes the Action of one row of a move's arguments, its label made when first read."""
+    kind = mv.name
+    names = [n for n, _ in mv.params]
+    label = mv.label
+
+    def make(args: tuple[Any, ...]) -> Action:
+        a = Action(kind, {n: encode(v) for n, v in zip(names, args)}, labeler=lambda: str(label(state, *args)))
+        a.offer = (state, (mv, args))
+        return a
+
+    return make
+
+
+def _fresh(value: Any) -> Any:
+    """A move's argument as `decode` would give it: lists are the move's own (its body may
+    change them), pieces and other values are shared."""
+    if isinstance(value, list):
+        return [_fresh(v) for v in value]
+    return value
 
 
 def decode(state: GameState, t: Type, value: Any, name: str) -> Any:

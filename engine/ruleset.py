@@ -47,6 +47,8 @@ class RulesetInfo:
     plugin: str | None = None
     #: map-changes files (engine/mapfile.py) applied to every scenario's map, base layer first
     map_changes: tuple[Path, ...] = ()
+    #: (name, folder) of every layer of the chain, base first, as the ruleset is played
+    roots: tuple[tuple[str, Path], ...] = ()
 
     @property
     def default_scenario(self) -> str:
@@ -102,6 +104,13 @@ class GameLogic:
     def apply(self, state: GameState, action: Action) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+        """Play an action that this logic listed among the options of `state`'s decision
+        (`state` is a fresh copy of the state that was asked; `offer` is what the logic put
+        in `action.offer` beside it). The options already passed the rules' checks, so a
+        logic may skip them here; by default the action is checked like any other."""
+        self.apply(state, action)
+
     def before_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
         """Called at every boundary before anything is bound to it runs (game variables go
         back to their starting values here, so rules bound to the boundary see them fresh)."""
@@ -121,8 +130,12 @@ class GameLogic:
 
     # -- telling ------------------------------------------------------------------------------
     def facts(self, state: GameState) -> dict[str, Any]:
-        """The scenario's facts for `wargame info`: JSON-able."""
-        return {}
+        """The scenario's facts for `wargame info`: JSON-able. By default, how many spaces
+        the board has and how many pieces each side starts with."""
+        pieces: dict[str, int] = {}
+        for p in state.pieces.values():
+            pieces[p.owner] = pieces.get(p.owner, 0) + 1
+        return {"spaces": len(state.board), "pieces": pieces}
 
     def status(self, state: GameState) -> str:
         """One line on where the game stands (turn, phase, score)."""
@@ -149,6 +162,16 @@ class GameLogic:
     def map_legend(self) -> str:
         """What the text map's labels mean."""
         return "labels: first letter of the side holding a space, and the number of pieces there"
+
+    def areas(self, scenario: str | None) -> dict[str, str]:
+        """The off-board areas a scenario declares (reserves, reinforcement charts: space ids
+        with a `:`), id -> name, for a client to draw beside the map."""
+        return {}
+
+    def tracks(self, state: GameState) -> dict[str, tuple[int, int]]:
+        """Tracks a client draws beside the map: name -> (value, target), say the VP a side
+        holds against the VP that win."""
+        return {}
 
     def describe_space(self, state: GameState, space: str) -> str:
         """A line or two on a space: its name, facts and what stands there."""

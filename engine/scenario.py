@@ -15,13 +15,13 @@ spaces and variables are refused with the file and the entry named.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.board import Board
-from engine.mapfile import MapDataError, load_map, pydantic_problem, read_json
+from engine.mapfile import MapDataError, pydantic_problem, read_json
 from engine.state import GameState
 
 FORMAT = "wargame-scenario/1"
@@ -84,11 +84,21 @@ def read_scenario(path: Path) -> ScenarioFile:
     return sc
 
 
-def scenario_board(path: Path, sc: ScenarioFile) -> Board:
-    try:
-        return load_map(path.parent / sc.map)
-    except MapDataError as exc:
-        raise ScenarioDataError(f"{path.name}: its map: {exc}") from None
+def map_file(scenario_path: Path, map_name: str, roots: Mapping[str, Path]) -> Path:
+    """The map file a scenario names: a file beside the scenario, or `RULESET:FILE`, a file of
+    a ruleset its own extends (a mod's new scenario on its base's map)."""
+    ruleset, sep, rest = map_name.partition(":")
+    if not sep:
+        return scenario_path.parent / map_name
+    if ruleset not in roots:
+        known = ", ".join(roots) or "none"
+        raise ScenarioDataError(f"{scenario_path.name}: map `{map_name}`: `{ruleset}` is not a ruleset of this "
+                                f"one's chain ({known})")
+    root = roots[ruleset]
+    path = root / rest
+    if not path.resolve().is_relative_to(root.resolve()):
+        raise ScenarioDataError(f"{scenario_path.name}: map `{map_name}`: outside the folder of `{ruleset}`")
+    return path
 
 
 def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario") -> None:

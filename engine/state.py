@@ -7,7 +7,7 @@ and everything else is a flat dict copied one level deep.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -108,12 +108,16 @@ class GameState:
         other._own = set()
 
     # -- asking a player in the middle of the rules --------------------------------------------
-    def choose(self, player: str, prompt: str, options: list[Any], labels: list[str] | None = None) -> Any:
+    def choose(self, player: str, prompt: str, options: list[Any],
+               labels: list[str] | Callable[[], list[str]] | None = None,
+               refused: dict[Any, str] | None = None) -> Any:
         """The rules language's `choose`: the next recorded answer if the rules are being
-        replayed, else ask (raise AskPlayer). One option is taken without asking."""
+        replayed, else ask (raise AskPlayer). One option is taken without asking. `labels`
+        may be a function: it is called only when the player is asked. An answer that is
+        not an option is refused with its reason in `refused`, if it has one."""
         from engine.asking import ask
 
-        return ask(self, player, prompt, options, labels)
+        return ask(self, player, prompt, options, labels, refused)
 
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:

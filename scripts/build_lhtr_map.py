@@ -364,7 +364,7 @@ def build(xml_path: Path, shapes: dict[str, dict]) -> tuple[dict, dict]:
         "name": MAP_NAME,
         "fidelity": "exact",
         "source": SOURCE,
-        "layout": {"kind": "world", "projection": "equirectangular", "bounds": bounds},
+        "layout": {"kind": "world", "projection": "equirectangular", "bounds": bounds, "colours": LAYOUT_COLOURS},
         "spaces": out_spaces,
         "links": out_links,
     }
@@ -737,6 +737,14 @@ def adjacency_report(geoms: dict, map_doc: dict) -> list[str]:
 POWER_COLOURS = {
     "USSR": "#b5533c", "Germany": "#6b6b6b", "UK": "#c9a66b", "Japan": "#e0a030",
     "US": "#6b8e4e", "": "#e8e0c8",
+}
+
+
+#: the powers' colours for the window (wargame play): [territory, counters], the board's
+#: colours as POWER_COLOURS, in turn order
+LAYOUT_COLOURS = {
+    "USSR": ["#b5533c", "#6a1c12"], "Germany": ["#6b6b6b", "#1e1e20"], "UK": ["#c9a66b", "#6e4a1c"],
+    "Japan": ["#e0a030", "#a04a00"], "US": ["#6b8e4e", "#26421a"],
 }
 
 

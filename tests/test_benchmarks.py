@@ -29,6 +29,34 @@ def test_random_games_stops_at_max_turns():
     assert 0 < json.loads(done.stdout)["decisions_per_game"] < json.loads(whole.stdout)["decisions_per_game"]
 
 
+def test_a_ruleset_of_unlimited_rounds_plays_ten_of_them():
+    done = bench("benchmarks/random_games.py", "aarhe", "--games", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["max_turns"] == 10 and figures["games_per_s"] > 0 and figures["failures"] == []
+
+
+def test_soak_checks_lhtrs_invariants_for_lhtr_and_its_layers():
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from soak import checks_for
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    from engine import plugins
+
+    rs = plugins.load("lhtr")
+    state = rs.logic.new_state("revised-1942", 0)
+    check = checks_for(rs)
+    check(state, 0)
+    tank = state.add_piece("Tank", "UK", "SZ 7")
+    try:
+        check(state, 1)
+    except AssertionError as e:
+        assert f"UK Tank #{tank.id} is at sea in SZ 7, aboard nothing" in str(e)
+    else:
+        raise AssertionError("a tank at sea went unseen")
+
+
 def test_soak_checks_invariants_and_reports_as_json():
     done = bench("benchmarks/soak.py", "bulge", "--games", "1", "--json")
     assert done.returncode == 0, done.stderr
@@ -61,3 +89,12 @@ def test_a_soak_failure_names_its_seed_and_action():
     run = randplay.random_game(rs, 7, check=broken)
     assert run.seed == 7 and run.failure[0] == 5
     assert run.failure[1].startswith("invariant broken: five actions are too many")
+
+
+def test_ai_vs_random_reports_wins_and_their_interval():
+    done = bench("benchmarks/ai_vs_random.py", "lhtr", "--games", "2", "--side", "Axis", "--max-turns", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["games"] == 2 and figures["wins"] + figures["draws"] + figures["losses"] == 2
+    assert 0 <= figures["ci95_low"] <= figures["win_rate"] <= figures["ci95_high"] <= 1
+    assert figures["player"] == "heuristic" and figures["s_per_game"] > 0

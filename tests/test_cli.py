@@ -30,7 +30,9 @@ def test_info_json_gives_the_scenario_facts_and_options(capsys):
     assert code == 0
     assert facts["scenario"] == "hill" and facts["spaces"] == 20
     assert facts["options"]["win_vp"] == {"value": 5, "default": 3, "type": "int",
-                                          "doc": "victory points that win at once"}
+                                          "doc": "victory points that win at once",
+                                          "base_default": 3, "declared_by": "skirmish", "set_by": "skirmish",
+                                          "value_from": "--option"}
 
 
 def test_unknown_option_is_a_clear_error(capsys):
@@ -78,7 +80,7 @@ def test_play_in_the_terminal_reads_answers(monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code, out, _ = run(capsys, *MOD, "play", "skirmish", "--no-gui", "--seed", "1")
     assert code == 0
-    assert "Red: Attack, or pass" in out and "map HEX" in out
+    assert "Red: Move" in out and "map HEX" in out
 
 
 @pytest.mark.parametrize("argv", [["replay", "/nonexistent.json"], ["info", "nosuchgame"]])

@@ -89,7 +89,7 @@ def test_an_interrupt_after_undo_keeps_the_undo(skirmish, tmp_path):
     game = Game(skirmish, "hill", seed=4)
     saver = lambda g: save.save(g, path)  # noqa: E731
     while game.decision.kind != "move":          # the attack steps: pass
-        game.play(Action("pass"))
+        game.play(game.decision.finish)
     n = len(game.actions)
     lines = ["1", "undo"]
     with pytest.raises(KeyboardInterrupt):
@@ -159,7 +159,7 @@ def test_both_sides_moves_are_told(duel):
 def test_save_file_saves_now_and_after_every_action(skirmish, tmp_path):
     path = tmp_path / "mine.json"
     game = Game(skirmish, "hill", seed=2)
-    code, c = play(game, [f"save {path}", "pass"])
+    code, c = play(game, [f"save {path}", "1"])
     assert f"saved to {path}" in c.text
     loaded = save.load(path, [SKIRMISH], trust_code=True)
     assert len(loaded.actions) == len(game.actions) >= 1

@@ -33,13 +33,56 @@ from typing import Any
 from engine.actions import Action, Decision
 from engine.hexgrid import distance as hex_distance
 from engine.state import GameState
-from rulesets.bulge import scenario, terrain
-from rulesets.bulge.terrain import COMBAT, enemy
+from rulesets.bulge import scenario
 
-DICE = {"Infantry": 1, "Tank": 2, "Artillery": 3}
+#: what a piece is worth to its side, in infantry units: a weight of the player's, tuned by
+#: self-play, not a rule (a unit type it does not know is worth an infantry unit)
 VALUE = {"Infantry": 1.0, "Tank": 1.6, "Artillery": 1.7, "Truck": 1.2, "Supply": 0.6}
-CLS = {"Infantry": "I", "Artillery": "A", "Tank": "T", "Truck": "K"}
+SIDES = ("Axis", "Allies")
 INF = 1e9
+
+
+def enemy(side: str) -> str:
+    return "Allies" if side == "Axis" else "Axis"
+
+
+# -- the unit types, once per rules: what the player needs of them, by their stats and tags --------
+class Kinds:
+    """The unit types grouped as the player treats them, from their stats and tags."""
+
+    def __init__(self, units: dict[str, Any]) -> None:
+        def having(test: Any) -> frozenset[str]:
+            return frozenset(k for k, u in units.items() if test(u))
+
+        self.units = units
+        self.combat = having(lambda u: "combat" in u.tags)
+        self.ground = having(lambda u: "ground" in u.tags)
+        self.air = having(lambda u: "air" in u.tags)
+        self.supply = having(lambda u: "supply" in u.tags)
+        self.truck = having(lambda u: u.capacity > 0)                           # carries cargo
+        self.roadrunner = having(lambda u: "combat" in u.tags and u.road_move)  # any distance along roads
+        self.blitz = having(lambda u: "blitz" in u.tags)
+        self.crosses = having(lambda u: u.crosses_river)
+        self.lifted = having(lambda u: "combat" in u.tags and "cargo" in u.tags)  # combat units trucks carry
+        #: air units that add dice to an air attack beyond their one dogfight die
+        self.strikers = sorted(having(lambda u: "air" in u.tags and u.attack > 1))
+        self.escorts = sorted(self.air - set(self.strikers))
+        self.dice = {k: int(units[k].attack) for k in self.combat}
+        self.capacity = max((int(u.capacity) for u in units.values()), default=0)
+        #: how a type moves, for distances: K on roads only, T far along roads, A not across
+        #: river barriers, I anywhere a hex a turn
+        self.cls = {k: "K" if u.road_move and u.move == 0 else "T" if k in self.roadrunner
+                    else "A" if k in self.combat and not u.crosses_river else "I" for k, u in units.items()}
+
+
+_KINDS: dict[int, Kinds] = {}
+
+
+def kinds_of(rules: Any) -> Kinds:
+    k = _KINDS.get(id(rules.units))
+    if k is None or k.units is not rules.units:
+        k = _KINDS[id(rules.units)] = Kinds(rules.units)
+    return k
 
 
 # -- the board, once per board ---------------------------------------------------------------
@@ -76,7 +119,7 @@ class Geo:
 
     def dist(self, cls: str, src: str) -> dict[str, float]:
         """Movement cost from `src` to every hex for a unit class (I, A, T, K), ignoring
-        units: a hex a turn off road; Tanks go far on roads; Trucks only on roads."""
+        units: a hex a turn off road; tanks go far on roads; trucks only on roads."""
         key = (cls, src)
         d = self._dist.get(key)
         if d is not None:
@@ -338,11 +381,12 @@ class Ctx:
         self.player = player
         self.memo = player._memo
         self.opts = rs.rules.options
+        self.k = kinds_of(rs.rules)
         self.geo = geo_of(state.board)
         self.limit = self.opts["stacking_limit"] if not self.opts["stacking_rulebook"] else 6
         self.last_turn = self.opts["campaign_turns"] if self.opts["ongoing_campaign"] else self.opts["last_turn"]
         if shared is None:
-            shared = self._scan(state)
+            shared = self._scan(state, self.k)
         self.shared = shared
         self.units = shared["units"]        # side -> hex -> [pieces]
         self.dice = shared["dice"]          # side -> hex -> attack dice
@@ -356,30 +400,34 @@ class Ctx:
         self.base_cost = player.SUPPLY_COST * (0.15 if self.last else 1.0)
 
     @staticmethod
-    def _scan(state: GameState) -> dict:
+    def _scan(state: GameState, k: Kinds) -> dict:
         units: dict[str, dict[str, list]] = {"Axis": defaultdict(list), "Allies": defaultdict(list)}
         dice: dict[str, dict[str, int]] = {"Axis": defaultdict(int), "Allies": defaultdict(int)}
         supply: dict[str, dict[str, int]] = {"Axis": defaultdict(int), "Allies": defaultdict(int)}
         other: dict[str, dict[str, list]] = {"Axis": defaultdict(list), "Allies": defaultdict(list)}
         for p in state.pieces.values():
-            if not terrain.on_board(p.space) or p.carrier is not None or "captured" in p.status:
+            if p.space not in state.board or p.carrier is not None or "captured" in p.status:
                 continue
-            if p.kind in COMBAT:
+            if p.kind in k.combat:
                 units[p.owner][p.space].append(p)
-                dice[p.owner][p.space] += DICE[p.kind]
-            elif p.kind == "Supply":
+                dice[p.owner][p.space] += k.dice[p.kind]
+            elif p.kind in k.supply:
                 supply[p.owner][p.space] += 1
                 other[p.owner][p.space].append(p)
-            elif p.kind == "Truck":
+            elif p.kind in k.truck:
                 other[p.owner][p.space].append(p)
         board = state.board
         zoc = {}
-        for side in terrain.SIDES:
+        for side in SIDES:
             z: set[str] = set()
             for h in units[side]:
                 z.update(board.neighbours(h))
             zoc[side] = z
         return {"units": units, "dice": dice, "supply": supply, "other": other, "zoc": zoc}
+
+    def offboard(self) -> str:
+        """Our off-board area, where trucks, air units and new supply wait."""
+        return str(self.rs.rules.procedure("offboard")(self.state, self.side))
 
     def for_side(self, side: str) -> Ctx:
         return Ctx(self.rs, self.state, side, self.player, self.shared)
@@ -410,19 +458,19 @@ class Ctx:
     def attack_value(self, src: str, tgt: str, attackers: list, simple: bool = False) -> float:
         """Expected worth of attacking `tgt` with `attackers`: units destroyed or pushed out,
         trucks and supply destroyed, and the chance to empty the hex (see clear_value)."""
-        return self.attack_value_dice(tgt, sum(DICE[p.kind] for p in attackers), simple)
+        return self.attack_value_dice(tgt, sum(self.k.dice.get(p.kind, 0) for p in attackers), simple)
 
     def target_boxes(self, tgt: str) -> list[tuple[str, int, bool]]:
         """The strip boxes of an enemy hex: (kind, pieces in the box, may retreat)."""
         cache = self._local.setdefault("boxes", {})
         out = cache.get(tgt)
         if out is None:
-            defenders = [p for p in self.state.pieces_at(tgt) if p.owner == self.foe and p.kind in terrain.GROUND]
+            defenders = [p for p in self.state.pieces_at(tgt) if p.owner == self.foe and p.kind in self.k.ground]
             out = []
             rules = self.rs.rules
             for box in rules.procedure("strip_boxes")(self.state, defenders):
                 first = box[0]
-                can_go = first.kind in COMBAT and bool(rules.procedure("retreat_options")(self.state, first))
+                can_go = first.kind in self.k.combat and bool(rules.procedure("retreat_options")(self.state, first))
                 out.append((first.kind, len(box), can_go))
             cache[tgt] = out
         return out
@@ -445,18 +493,18 @@ class Ctx:
         for (kind, size, can_go), p in zip(boxes, probs):
             p0, p1 = binom_tail(n, p)
             if size > 1:
-                if kind == "Supply":
-                    value += expected_supply_hits(n, p, size) * VALUE["Supply"]
+                if kind in self.k.supply:
+                    value += expected_supply_hits(n, p, size) * VALUE.get(kind, 1.0)
                 else:
-                    value += min(size, n * p) * VALUE[kind]
+                    value += min(size, n * p) * VALUE.get(kind, 1.0)
                 continue
-            if kind not in COMBAT:
+            if kind not in self.k.combat:
                 value += (1 - p0) * VALUE.get(kind, 1.0)
                 continue
             any_combat = True
             p_destroy = 1 - p0 - p1 + (0 if can_go else p1)
             p_retreat = p1 if can_go else 0.0
-            unit_v = VALUE[kind]
+            unit_v = VALUE.get(kind, 1.0)
             value += p_destroy * unit_v + p_retreat * 0.3 * unit_v
             p_clear *= (1 - p0)
         if any_combat:
@@ -513,7 +561,7 @@ class Ctx:
             if us and h != without:
                 zoc.update(geo.nb[h])
         starts = set(self.truck_entries())
-        starts |= {p.space for ps in self.other[side].values() for p in ps if p.kind == "Truck"}
+        starts |= {p.space for ps in self.other[side].values() for p in ps if p.kind in self.k.truck}
         net = {}
         frontier = []
         for s0 in starts:
@@ -528,7 +576,7 @@ class Ctx:
                     if n in net or (self.units[foe].get(n) and n != without):
                         continue
                     net[n] = net[h] + 1
-                    if n in zoc or (geo.vp.get(n) or terrain.is_town(self.state, n)) and control.get(n) == foe:
+                    if n in zoc or (geo.vp.get(n) or geo.town_size.get(n)) and control.get(n) == foe:
                         continue
                     nxt.append(n)
             frontier = nxt
@@ -539,7 +587,7 @@ class Ctx:
         key = ("entries", self.side)
         e = self.memo.get(key)
         if e is None:
-            e = self.memo[key] = terrain.truck_entries(self.state, self.side)
+            e = self.memo[key] = self.rs.rules.procedure("truck_entries")(self.state, self.side)
         return e
 
     def best_split(self, src: str, targets: list[str], attackers: list) -> tuple[list, float]:
@@ -666,7 +714,7 @@ class Ctx:
             return vp * pl.CAPTURE * 3 if held != self.side else vp * pl.CAPTURE * 3 * sat
         threatened = self.threatened(h, self.side)
         if held != self.side:
-            trucks_there = any(p.kind == "Truck" for p in self.other[self.side].get(h, ()))
+            trucks_there = any(p.kind in self.k.truck for p in self.other[self.side].get(h, ()))
             cap = 0.0 if trucks_there else vp * pl.CAPTURE
             return cap + (vp * pl.HOLD * (sat - 0.55) if threatened else 0.0)
         if threatened:
@@ -741,23 +789,23 @@ class Ctx:
         if self.units[self.foe].get(h):
             return -INF
         pl = self.player
-        cls = CLS.get(kind, "I")
-        f = self.field(cls).get(h, 0.0) * pl.OBJ * (0.3 if self.last else 1.0) * (1.0 if kind == "Tank" else 0.6)
+        cls = self.k.cls.get(kind, "I")
+        f = self.field(cls).get(h, 0.0) * pl.OBJ * (0.3 if self.last else 1.0) * (1.0 if kind in self.k.roadrunner else 0.6)
         if field_only:
             return f
         v = f
         n_after = n_before + 1
         if n_before == 0 and self.other[self.foe].get(h):
             # enemy trucks and supply alone in the hex: ours at upkeep
-            v += sum(VALUE[p.kind] * 1.5 for p in self.other[self.foe][h])
+            v += sum(VALUE.get(p.kind, 1.0) * 1.5 for p in self.other[self.foe][h])
         if n_after > self.limit:
             v -= 50.0
         v += self.town_term(h, n_after) - self.town_term(h, n_before)
         v -= pl.DANGER * self.danger(h, n_after) * VALUE.get(kind, 1.0)
         if self.state.turn < self.last_turn and h in self.access():
             v += pl.ACCESS
-        if not self.last and kind in DICE and h in self.zoc[self.foe]:
-            v += pl.POTENTIAL * self.attack_potential(h, DICE[kind])
+        if not self.last and kind in self.k.dice and h in self.zoc[self.foe]:
+            v += pl.POTENTIAL * self.attack_potential(h, self.k.dice[kind])
         # stacks next to the enemy want supply within reach for next turn's attacks
         if h in self.zoc[self.foe] and self.state.turn < self.last_turn:
             if self.supply_in_reach(h) > 0:
@@ -781,13 +829,13 @@ class Ctx:
 
     # -- activation -----------------------------------------------------------------------------
     def can_step(self, a: str, b: str, kind: str) -> bool:
-        """terrain.can_step on our scan of the board (b is a playable neighbour of a)."""
-        if kind != "Infantry" and frozenset((a, b)) in self.geo.barrier:
+        """The rules' can_step on our scan of the board (b is a playable neighbour of a)."""
+        if kind not in self.k.crosses and frozenset((a, b)) in self.geo.barrier:
             return False
         return not self.units[self.foe].get(b)
 
     def road_reach(self, start: str) -> set[str]:
-        """terrain.road_reach for our side, on our scan of the board."""
+        """Where a move along roads from `start` may end for our side, on our scan of the board."""
         key = ("road_reach", self.side, start)
         rr = self.memo.get(key)
         if rr is not None:
@@ -817,7 +865,7 @@ class Ctx:
     def reach(self, h: str, kind: str, blitz: bool = False) -> set[str]:
         """Where a unit of `kind` in `h` could end its move if activated (blitz: one more hex)."""
         out = {n for n in self.geo.nb[h] if self.can_step(h, n, kind)}
-        if kind == "Tank":
+        if kind in self.k.roadrunner:
             out |= self.road_reach(h)
             if blitz:
                 more = set()
@@ -865,8 +913,8 @@ class Ctx:
             moves = []
             local = dict(occupancy)
             seen = {h}
-            for p in sorted(units, key=lambda u: -DICE[u.kind]):
-                dests = self.reach(h, p.kind, blitz and p.kind == "Tank")
+            for p in sorted(units, key=lambda u: -self.k.dice.get(u.kind, 0)):
+                dests = self.reach(h, p.kind, blitz and p.kind in self.k.blitz)
                 seen |= dests
                 n_src = local.get(h, 0)
                 stay = self.unit_value_at(p.kind, h, n_src - 1)
@@ -943,12 +991,12 @@ class Ctx:
             if len(pids) != 1:
                 continue
             p = state.pieces[pids[0]]
-            if p.kind == "Truck":
+            if p.kind in self.k.truck:
                 truck_opts[p.id].append(o)
                 continue
             if p.id in skip:
                 continue
-            blitz_next = p.kind == "Tank" and "blitz" in p.status and "moved" not in p.status
+            blitz_next = p.kind in self.k.blitz and "blitz" in p.status and "moved" not in p.status
             g = self.move_gain(p, o["to"], blitz_next)
             if g > best_g:
                 best, best_g = o, g
@@ -978,7 +1026,7 @@ class Ctx:
         for h, us in self.units[side].items():
             if not us:
                 continue
-            tanks = sum(1 for p in us if p.kind == "Tank")
+            tanks = sum(1 for p in us if p.kind in self.k.roadrunner)
             move = self.player.INF_NEED * (len(us) - tanks) + tanks * self.tank_prospect(h)
             attack = 0.0
             if h in self.zoc[foe]:
@@ -1062,7 +1110,7 @@ class Ctx:
         side = self.side
         reach: set[str] = set()
         starts = set(self.truck_entries())
-        starts |= {p.space for ps in self.other[side].values() for p in ps if p.kind == "Truck"}
+        starts |= {p.space for ps in self.other[side].values() for p in ps if p.kind in self.k.truck}
         for e in sorted(starts):
             reach |= self.road_reach(e)
         reach |= {h for h, n in self.supply[side].items() if n}
@@ -1086,25 +1134,25 @@ class Ctx:
         v = 0.0
         last = self.state.turn >= self.last_turn
         in_foe_zoc = h in self.zoc[self.foe]
-        n_supply = sum(1 for c in cargo if c.kind == "Supply")
+        n_supply = sum(1 for c in cargo if c.kind in self.k.supply)
         if n_supply and not last:
             v += self.delivery_value(h, n_supply)
             # tokens nobody can use yet: closer to the front is better than nothing
             v += 0.02 * n_supply * self.field("I").get(h, 0.0)
         n = self.count(self.side, h)
         for c in cargo:
-            if c.kind in COMBAT:
+            if c.kind in self.k.combat:
                 v += self.unit_value_at(c.kind, h, n) * 0.8
                 n += 1
         # a truck in an enemy town takes it for us at upkeep (any unit claims or retakes)
         vp = self.geo.vp.get(h, 0)
         if vp and self.control.get(h) != self.side and not self.units[self.side].get(h) and not any(
-                p.kind == "Truck" and p.id != truck.id for p in self.other[self.side].get(h, ())):
+                p.kind in self.k.truck and p.id != truck.id for p in self.other[self.side].get(h, ())):
             v += vp * self.player.CAPTURE * (0.7 if not last else 3.0)
         if in_foe_zoc and not last:
             risk = min(1.0, self.threat_dice(h) / 3.0)
-            v -= risk * (VALUE["Truck"] + VALUE["Supply"] * n_supply + 0.8 * sum(
-                1 for c in cargo if c.kind in COMBAT))
+            v -= risk * (VALUE.get(truck.kind, 1.0) + sum(VALUE.get(c.kind, 1.0) for c in cargo if c.kind in self.k.supply)
+                         + 0.8 * sum(1 for c in cargo if c.kind in self.k.combat))
         return v
 
     def truck_action(self, truck: Any, moves: list[Action], loads: list[Action]) -> Action | None:
@@ -1114,8 +1162,8 @@ class Ctx:
         cargo = [p for p in state.pieces_at(truck.space) if p.carrier == truck.id]
         here = self.truck_spot_value(truck, truck.space, cargo)
         # load supply if the truck can still drive it somewhere better
-        room = terrain_capacity(state) - len(cargo)
-        supply_loads = [o for o in loads if state.pieces[o["piece"]].kind == "Supply"]
+        room = self.k.capacity - len(cargo)
+        supply_loads = [o for o in loads if state.pieces[o["piece"]].kind in self.k.supply]
         if supply_loads and room > 0 and "stopped" not in truck.status:
             tok = state.pieces[supply_loads[0]["piece"]]
             reach = self.road_reach(truck.space)
@@ -1129,7 +1177,7 @@ class Ctx:
             v = self.truck_spot_value(truck, o["to"], cargo)
             if v > best_v:
                 best, best_v = o, v
-        n_supply = sum(1 for c in cargo if c.kind == "Supply")
+        n_supply = sum(1 for c in cargo if c.kind in self.k.supply)
         if best is not None:
             self.note_delivery(best["to"], n_supply)
         elif n_supply and not moves:
@@ -1141,15 +1189,15 @@ class Ctx:
         the least useful first: off the board they load and come on again this phase."""
         state = self.state
         side = self.side
-        off = scenario.OFFBOARD[side]
-        off_supply = sum(1 for p in state.pieces_at(off) if p.kind == "Supply")
-        off_trucks = sum(1 for p in state.pieces_at(off) if p.kind == "Truck")
+        off = self.offboard()
+        off_supply = sum(1 for p in state.pieces_at(off) if p.kind in self.k.supply)
+        off_trucks = sum(1 for p in state.pieces_at(off) if p.kind in self.k.truck)
         cargo_units = 0
         if side == "Allies":
-            cargo_units = sum(1 for p in state.pieces_of(side) if p.kind in ("Infantry", "Artillery")
-                              and (scenario.parse_chart_space(p.space) or ("", 99))[1] <= state.turn)
+            cargo_units = sum(1 for p in state.pieces_of(side) if p.kind in self.k.lifted
+                              and 0 < scenario.chart_row(p.space)[1] <= state.turn)
         # a few tokens a truck: more trucks bring supply to more stacks
-        wanted = math.ceil(off_supply / self.player.TRUCK_LOAD) + math.ceil(cargo_units / terrain_capacity(state))
+        wanted = math.ceil(off_supply / self.player.TRUCK_LOAD) + math.ceil(cargo_units / self.k.capacity)
         if off_trucks >= wanted or state.turn >= self.last_turn and side == "Axis":
             return decision.finish
         need = self.supply_need()
@@ -1182,19 +1230,19 @@ class Ctx:
             if a is not None and a.kind == "move":
                 return a
         # 2. load the first off-board truck
-        loads = [o for o in opts if o.kind == "load" and not terrain.on_board(state.pieces[o["truck"]].space)]
+        loads = [o for o in opts if o.kind == "load" and state.pieces[o["truck"]].space not in state.board]
         enters = [o for o in opts if o.kind == "enter"]
         if enters:
             truck = state.pieces[enters[0]["truck"]]
             cargo = [p for p in state.pieces.values() if p.carrier == truck.id]
-            cap = terrain_capacity(state)
+            cap = self.k.capacity
             if self.last and side == "Axis":
                 return self.best_entry(truck, cargo, enters)
             if len(cargo) < cap and loads:
-                n_sup = sum(1 for p in cargo if p.kind == "Supply")
-                sup_loads = [o for o in loads if state.pieces[o["piece"]].kind == "Supply"]
-                inf_loads = [o for o in loads if state.pieces[o["piece"]].kind in COMBAT]
-                off_trucks = sum(1 for p in state.pieces_at(scenario.OFFBOARD[side]) if p.kind == "Truck")
+                n_sup = sum(1 for p in cargo if p.kind in self.k.supply)
+                sup_loads = [o for o in loads if state.pieces[o["piece"]].kind in self.k.supply]
+                inf_loads = [o for o in loads if state.pieces[o["piece"]].kind in self.k.combat]
+                off_trucks = sum(1 for p in state.pieces_at(self.offboard()) if p.kind in self.k.truck)
                 share = math.ceil((len(sup_loads) + n_sup) / max(1, off_trucks))
                 sup_target = min(cap, max(share, 2))
                 if side == "Allies" and inf_loads:
@@ -1203,7 +1251,7 @@ class Ctx:
                     return sup_loads[0]
                 if inf_loads:
                     # heavier first: artillery crawls, a lift helps it most
-                    inf_loads.sort(key=lambda o: -DICE[state.pieces[o["piece"]].kind])
+                    inf_loads.sort(key=lambda o: -self.k.dice.get(state.pieces[o["piece"]].kind, 0))
                     return inf_loads[0]
             if cargo:
                 return self.best_entry(truck, cargo, enters)
@@ -1233,11 +1281,11 @@ class Ctx:
             p = state.pieces[o["piece"]]
             h = o["to"]
             v = self.unit_value_at(p.kind, h, self.count(self.side, h))
-            if p.kind == "Tank" and h not in enemy_zoc:
+            if p.kind in self.k.roadrunner and h not in enemy_zoc:
                 # a tank on a road keeps moving: judge it by the best hex down the road
-                reach = self.reach(h, "Tank")
+                reach = self.reach(h, p.kind)
                 if reach:
-                    v = max(v, max(self.unit_value_at("Tank", r, self.count(self.side, r)) for r in reach) - 0.2)
+                    v = max(v, max(self.unit_value_at(p.kind, r, self.count(self.side, r)) for r in reach) - 0.2)
             if v > best_v:
                 best, best_v = o, v
         return best
@@ -1261,14 +1309,14 @@ class Ctx:
     def plan_air(self) -> list[tuple[str, str]]:
         state = self.state
         side, foe = self.side, self.foe
-        home = [p for p in state.pieces_at(scenario.OFFBOARD[side]) if p.kind in terrain.AIR]
-        bombers = sum(1 for p in home if p.kind == "Bomber")
-        fighters = sum(1 for p in home if p.kind == "Fighter")
+        home = [p.kind for p in state.pieces_at(self.offboard()) if p.kind in self.k.air]
+        bombers = sorted((k for k in home if k in self.k.strikers), key=self.k.strikers.index)
+        fighters = sorted((k for k in home if k in self.k.escorts), key=self.k.escorts.index)
         scores = []
         for h, us in self.units[foe].items():
             if not us:
                 continue
-            val = sum(VALUE[p.kind] for p in us) / len(us)
+            val = sum(VALUE.get(p.kind, 1.0) for p in us) / len(us)
             vp = self.geo.vp.get(h, 0)
             w = val * (1 + 0.5 * len(us) ** 0.5)
             if vp:
@@ -1276,20 +1324,15 @@ class Ctx:
             if h in self.zoc[side]:
                 w *= 1.5
             # enemy air already there (we place second): fighters to escort matter
-            their_air = sum(1 for p in state.pieces_at(h) if p.kind in terrain.AIR and p.owner == foe)
+            their_air = sum(1 for p in state.pieces_at(h) if p.kind in self.k.air and p.owner == foe)
             w /= 1 + 0.5 * their_air
             scores.append((w, h))
         scores.sort(reverse=True)
         if not scores:
             return []
-        groups = max(1, min(len(scores), bombers or 1))
-        plan: list[tuple[str, str]] = []
+        groups = max(1, min(len(scores), len(bombers) or 1))
         targets = [h for _, h in scores[:groups]]
-        for i in range(bombers):
-            plan.append(("Bomber", targets[i % len(targets)]))
-        for i in range(fighters):
-            plan.append(("Fighter", targets[i % len(targets)]))
-        return plan
+        return [(kind, targets[i % len(targets)]) for group in (bombers, fighters) for i, kind in enumerate(group)]
 
 
 def step_kind(kind: str) -> str:
@@ -1306,6 +1349,3 @@ def token_cost(have: int, base: float) -> float:
         return 0.6 * base
     return (1.2, 1.2, 1.0, 0.8, 0.7)[max(0, have)] * base
 
-
-def terrain_capacity(state: GameState) -> int:
-    return int(state.rules.units["Truck"].capacity)

@@ -1,12 +1,6 @@
-"""The 16 December 1944 scenario's places and files: the off-board areas, the reinforcement
-charts and the set-up pools pieces stand in, the order of battle (`data/oob.json`), and the
-scenario files the game starts from.
-
-The starting position is data: `data/scenario.json` (engine/scenario.py's format), written
-from the order of battle by scripts/build_bulge_scenario.py. Two options change it, each
-with a file of its own beside it: `custom_setup` (the starting units wait in the set-up
-pools) and `stacking_rulebook` (the same units packed under the rulebook's stacking).
-"""
+"""The 16 December 1944 scenario's files: the starting position (`data/scenario.json`,
+written from the order of battle `data/oob.json` by scripts/build_bulge_scenario.py), the
+files beside it that two options choose, and the reinforcement charts' spaces."""
 
 from __future__ import annotations
 
@@ -15,18 +9,16 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from rulesets.bulge.mapdata import DATA
-
+DATA = Path(__file__).parent / "data"
+MAP_FILE = DATA / "map.json"
 OOB_FILE = DATA / "oob.json"
 SCENARIO_FILE = DATA / "scenario.json"
-#: the options that choose another starting position, and the suffix of its file's name
+#: the options that choose another starting position, and the suffix of its file's name:
+#: custom_setup (the starting units wait in the set-up pools), stacking_rulebook (the same
+#: units packed under the rulebook's stacking)
 VARIANTS = (("custom_setup", "custom-setup"), ("stacking_rulebook", "rulebook-stacking"))
 #: the scenario file and its variants (part of the ruleset's identity)
 SCENARIO_FILES = (SCENARIO_FILE, *(DATA / f"scenario-{suffix}.json" for _, suffix in VARIANTS))
-CHARTS = ("Axis", "Northern", "Southern", "Western")
-OFFBOARD = {"Axis": "offboard:Axis", "Allies": "offboard:Allies"}
-#: where starting units wait under the Custom Setup optional rule
-POOL = {"Axis": "setup:Axis", "Allies": "setup:Allies"}
 
 
 def variant_file(path: Path, options: dict[str, Any]) -> Path:
@@ -34,28 +26,31 @@ def variant_file(path: Path, options: dict[str, Any]) -> Path:
     custom_setup, else `scenario-rulebook-stacking.json` for stacking_rulebook, else `path`
     (a scenario without such a file keeps its own)."""
     for option, suffix in VARIANTS:
-        if options.get(option):
-            other = path.with_name(f"{path.stem}-{suffix}{path.suffix}")
-            if other.is_file():
-                return other
+        other = path.with_name(f"{path.stem}-{suffix}{path.suffix}")
+        if options.get(option) and other.is_file():
+            return other
     return path
 
 
-def chart_space(chart: str, turn: int) -> str:
-    return f"chart:{chart}:{turn}"
-
-
-def parse_chart_space(space: str) -> tuple[str, int] | None:
+@lru_cache(maxsize=4096)
+def chart_row(space: str) -> tuple[str, int]:
+    """The reinforcement chart and turn of a chart space (`chart:NAME:TURN`), ("", 0) for any
+    other (a pure function of the name, cached: the rules ask it of every piece each time they
+    look for arrivals)."""
     if not space.startswith("chart:"):
-        return None
+        return "", 0
     _, chart, turn = space.split(":")
     return chart, int(turn)
 
 
-def side_of_chart(chart: str) -> str:
-    return "Axis" if chart == "Axis" else "Allies"
+@lru_cache(maxsize=1)
+def load_oob() -> dict[str, Any]:
+    return json.loads(OOB_FILE.read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)
-def load_oob(path: Path = OOB_FILE) -> dict[str, Any]:
-    return json.loads(path.read_text(encoding="utf-8"))
+def armies() -> dict[str, str]:
+    """The army (section of the board) of each formation of the order of battle that has one."""
+    oob = load_oob()
+    entries = [e for rows in (*oob["charts"].values(), *oob["setup"].values()) for e in rows]
+    return {e["short"]: e["army"] for e in entries if e.get("army")}

@@ -57,4 +57,5 @@ def test_a_broken_map_change_names_the_file_and_the_entry(tmp_path: Path) -> Non
     changes["remove_links"].pop()
     (mod / "map-changes.json").write_text(json.dumps(changes))
     messages = [d.message for d in plugins.check(mod) if d.severity == "error"]
-    assert messages == ["scenario `revised-1942`: map-changes.json: spaces[0]: the map has no space `Atlantis`"]
+    last = len(changes["spaces"]) - 1
+    assert messages == [f"scenario `revised-1942`: map-changes.json: spaces[{last}]: the map has no space `Atlantis`"]

@@ -54,6 +54,14 @@ class Table:
                 ids.append(self.state.add_piece(kind, side, sid).id)
         return ids
 
+    def put_active(self, side: str, where: str, **kinds: int) -> list[int]:
+        """Units whose hex has paid to move (as if activated in the step before)."""
+        ids = self.put(side, where, **kinds)
+        for pid in ids:
+            p = self.state.pieces[pid]
+            self.state.update(pid, status=p.status | {"active"})
+        return ids
+
     def at(self, where: str, side: str | None = None) -> list[str]:
         sid = self.hex(where) if not where[:1].isdigit() else where
         return [p.kind for p in self.state.pieces_at(sid) if side is None or p.owner == side]

@@ -35,8 +35,8 @@ def legacy_view(doc: dict) -> dict:
 
 
 def legacy_board(raw: dict) -> Any:
-    """What rulesets/bulge/mapdata.load_map built from the old file (its code, unchanged but
-    for reading a dict instead of the file)."""
+    """What the Bulge-specific loader (rulesets/bulge/mapdata.py, since removed) built from the
+    old file (its code, unchanged but for reading a dict instead of the file)."""
     from engine.board import Board, Space
     from engine.hexgrid import Hex
 

@@ -66,20 +66,18 @@ def test_a_rulebook_town_is_a_named_hex_with_its_facts():
     assert len(roads) >= 4
 
 
-def test_the_ruleset_reads_its_map_through_the_generic_loader(legacy):
-    from rulesets.bulge import mapdata
+def test_the_ruleset_plays_on_the_board_of_the_generic_loader(legacy):
+    from engine import plugins
 
-    board, extra = mapdata.load_map()
+    board = plugins.load("bulge").logic.new_state("ardennes-1944", 0).board
     assert_same_board(board, legacy_board(legacy))
-    assert extra["format"] == "wargame-map/1" and "front_1944_12_16" in extra["layout"]["lines"]
+    assert "front_1944_12_16" in board.meta["layout"]["lines"]
 
 
 def test_a_link_between_hexes_that_do_not_touch_is_refused(tmp_path):
-    from rulesets.bulge import mapdata
-
     doc = json.loads(MAP_PATH.read_text(encoding="utf-8"))
     doc["links"].append({"a": "0101", "b": "0505", "attrs": {"road": True}})
     bad = tmp_path / "map.json"
     bad.write_text(json.dumps(doc), encoding="utf-8")
-    with pytest.raises(mapdata.MapError, match=r"map.json: links\[\d+\]: road or river between 0101 and 0505"):
-        mapdata.load_map(bad)
+    with pytest.raises(mapfile.MapDataError, match=r"^map.json: links\[\d+\] \(0101-0505\): the hexes do not touch"):
+        mapfile.load_map(bad)

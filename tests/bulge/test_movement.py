@@ -24,17 +24,8 @@ def table_at(table, step: str, spare: bool = True) -> Table:
     for h in t.state.board.spaces:
         t.state.control[h] = "Axis"
     if spare:
-        active(t, "Axis", ST_VITH, Infantry=1)
+        t.put_active("Axis", ST_VITH, Infantry=1)
     return t
-
-
-def active(t: Table, side: str, where: str, **kinds: int) -> list[int]:
-    """Units whose hex has paid to move (as if activated in the step before)."""
-    ids = t.put(side, where, **kinds)
-    for pid in ids:
-        p = t.state.pieces[pid]
-        t.state.update(pid, status=p.status | {"active"})
-    return ids
 
 
 def options(t: Table) -> list[Action]:
@@ -110,7 +101,7 @@ def test_activation_refuses_a_hex_without_enough_supply(table):
 # -- moving ----------------------------------------------------------------------------------------
 def test_a_tank_stops_where_it_enters_an_enemy_zone_of_control(table):
     t = table_at(table, "axis_move")
-    (tank,) = active(t, "Axis", BASTOGNE, Tank=1)
+    (tank,) = t.put_active("Axis", BASTOGNE, Tank=1)
     t.put("Allies", BESIDE_EAST_2, Infantry=1)
     move(t, tank, EAST_2)
     assert t.state.pieces[tank].space == EAST_2 and not destinations(t, tank)
@@ -118,7 +109,7 @@ def test_a_tank_stops_where_it_enters_an_enemy_zone_of_control(table):
 
 def test_a_unit_starting_in_an_enemy_zone_of_control_stops_after_one_hex(table):
     t = table_at(table, "axis_move")
-    (tank,) = active(t, "Axis", EAST_2, Tank=1)
+    (tank,) = t.put_active("Axis", EAST_2, Tank=1)
     t.put("Allies", BESIDE_EAST_2, Infantry=1)
     reach = destinations(t, tank)
     assert EAST_1 in reach and BASTOGNE not in reach
@@ -133,7 +124,7 @@ def test_a_unit_starting_in_an_enemy_zone_of_control_stops_after_one_hex(table):
 def test_a_tank_on_a_road_stops_on_entering_an_enemy_held_town(table, held_by):
     t = table_at(table, "axis_move")
     t.state.control[BASTOGNE] = held_by          # a town; Longvilly, on the way, is not
-    (tank,) = active(t, "Axis", EAST_3, Tank=1)
+    (tank,) = t.put_active("Axis", EAST_3, Tank=1)
     reach = destinations(t, tank)
     assert LONGVILLY in reach and BASTOGNE in reach
     assert ("1114" in reach) is (held_by == "Axis")
@@ -141,7 +132,7 @@ def test_a_tank_on_a_road_stops_on_entering_an_enemy_held_town(table, held_by):
 
 def test_units_move_one_at_a_time_or_all_of_a_kind_together(table):
     t = table_at(table, "axis_move")
-    inf = active(t, "Axis", BASTOGNE, Infantry=3)
+    inf = t.put_active("Axis", BASTOGNE, Infantry=3)
     groups = [o for o in options(t) if o.kind == "move" and o["pieces"] == tuple(inf)]
     assert groups and groups[0].label.startswith("move all 3 Infantry from Bastogne")
     with pytest.raises(IllegalAction, match="move one unit, or all the units of one kind in a hex together"):
@@ -223,8 +214,8 @@ def test_trucks_move_only_along_roads(table):
 # -- captures ---------------------------------------------------------------------------------------
 def test_combat_units_capture_enemy_trucks_and_supply_where_they_stop(table):
     t = table_at(table, "axis_move")
-    (inf,) = active(t, "Axis", BASTOGNE, Infantry=1)
-    (tank,) = active(t, "Axis", BASTOGNE, Tank=1)
+    (inf,) = t.put_active("Axis", BASTOGNE, Infantry=1)
+    (tank,) = t.put_active("Axis", BASTOGNE, Tank=1)
     truck, token = t.put("Allies", LONGVILLY, Truck=1, Supply=1)
     move(t, tank, EAST_2)                       # along the road through Longvilly: no capture
     assert "captured" not in t.state.pieces[truck].status

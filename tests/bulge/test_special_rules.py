@@ -22,20 +22,12 @@ def barrier_and_bridge(state):
     raise AssertionError("the map has no river barrier beside a bridge")
 
 
-def moving_side(t: Table, side: str, where: str, **kinds: int) -> list[int]:
-    ids = t.put(side, where, **kinds)
-    for pid in ids:
-        p = t.state.pieces[pid]
-        t.state.update(pid, status=p.status | {"active"})
-    return ids
-
-
 def test_a_tank_cannot_cross_a_river_barrier_but_infantry_can(table):
     t: Table = table(turn=2, step="axis_move")
     here, across, bridge = barrier_and_bridge(t.state)
     t.state.control.update({here: "Axis", across: "Axis", bridge: "Axis"})
-    (tank,) = moving_side(t, "Axis", here, Tank=1)
-    (inf,) = moving_side(t, "Axis", here, Infantry=1)
+    (tank,) = t.put_active("Axis", here, Tank=1)
+    (inf,) = t.put_active("Axis", here, Infantry=1)
     with pytest.raises(IllegalAction, match="may cross a river barrier; Tanks cannot"):
         t.play(Action("move", {"pieces": (tank,), "to": across}))
     t.play(Action("move", {"pieces": (inf,), "to": across}))
@@ -192,7 +184,7 @@ def test_zone_of_control_stops_road_movement(table, enemy):
     start, ahead, beyond, beside = "1214", "1414", "1513", "1515"   # Bastogne, two and three road hexes east
     for h in s.board.spaces:
         s.control[h] = "Axis"
-    (tank,) = moving_side(t, "Axis", start, Tank=1)
+    (tank,) = t.put_active("Axis", start, Tank=1)
     if enemy:
         t.put("Allies", beside, Infantry=1)     # its zone covers `ahead`, not the road before it
     d = t.rs.logic.decision(s)
@@ -262,15 +254,6 @@ def test_a_unit_that_attacked_and_retreated_attacks_again_only_if_the_option_all
     t.put("Axis", "1708", Supply=1)
     sources = rs.rules.procedure("attack_sources")(s, "Axis")
     assert ("1708" in sources) is (not once)
-
-
-def test_every_truck_starts_on_a_road(bulge):
-    from engine.game import Game
-    from rulesets.bulge import terrain
-
-    state = Game(bulge, None, seed=0).state
-    trucks = [p for p in state.pieces.values() if p.kind == "Truck" and terrain.on_board(p.space)]
-    assert trucks and all(terrain.facts(state).roads[p.space] for p in trucks)
 
 
 @pytest.mark.parametrize("options, last", [({}, 8), ({"ongoing_campaign": "true", "campaign_turns": "9"}, 9)])

@@ -66,11 +66,16 @@ def test_a_scenario_that_does_not_add_up_is_refused(skirmish):
 
 def test_an_illegal_action_is_refused_with_a_reason_and_changes_nothing(skirmish):
     game = Game(skirmish, "hill", seed=2)
+    assert game.decision.kind == "move"        # nobody can attack yet: Red's attacks passed by themselves
     before = game.state.signature()
-    with pytest.raises(IllegalAction, match="pieces move in the movement phase"):
-        game.play(Action("move", {"piece": 1, "to": "1,0"}))
-    with pytest.raises(IllegalAction, match="unknown action"):
-        game.play(Action("fly"))
+    with pytest.raises(IllegalAction, match=r"^`attack` is not a move of move \(its moves: move, finish\)$"):
+        game.play(Action("attack", {"from": "0,0", "to": "1,0"}))     # attacks are made in the combat phase
+    with pytest.raises(IllegalAction, match=r"^`fly` is not a move of move"):
+        game.play(Action("fly"))                                       # an unknown action
+    with pytest.raises(IllegalAction, match=r"^piece #4 is not Red's$"):
+        game.play(Action("move", {"piece": 4, "to": "3,0"}))
+    with pytest.raises(IllegalAction, match=r"^Infantry #1 cannot move from 0,0 to 2,0$"):
+        game.play(Action("move", {"piece": 1, "to": "2,0"}))
     assert game.state.signature() == before and game.actions == []
 
 
@@ -104,7 +109,7 @@ def test_refused_actions_never_lose_a_unit(skirmish, seed, moves):
 def test_undo_takes_back_moves_within_the_step(skirmish):
     game = Game(skirmish, "hill", seed=4)
     while game.decision.kind != "move":
-        game.play(Action("pass"))
+        game.play(game.decision.finish)
     before = game.state.signature()
     game.play(game.decision.options[0])
     assert game.can_undo()

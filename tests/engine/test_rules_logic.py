@@ -19,12 +19,13 @@ from engine.ruleset import LoadedRuleset, RulesetInfo, ScenarioInfo
 DUEL = Path(__file__).parents[1] / "rulesets" / "duel"
 
 
-def duel() -> LoadedRuleset:
+def duel(folder: Path = DUEL) -> LoadedRuleset:
+    """The duel game of `folder` (its duel.rules, map.json and scenario.json), loaded by hand."""
     reg = dsl.Registry()
     register_core(reg)
-    rules = dsl.load_rules([DUEL / "duel.rules"], reg)
-    info = RulesetInfo("duel", "Duel", DUEL, (DUEL / "duel.rules",),
-                       (ScenarioInfo("road", "Meeting on the road", path=DUEL / "scenario.json"),), sides=("Red", "Blue"))
+    rules = dsl.load_rules([folder / "duel.rules"], reg)
+    info = RulesetInfo("duel", "Duel", folder, (folder / "duel.rules",),
+                       (ScenarioInfo("road", "Meeting on the road", path=folder / "scenario.json"),), sides=("Red", "Blue"))
     logic = RulesLogic(rules, info, structure_from_rules(rules))
     return LoadedRuleset(info, (info,), plugins._manager(), rules, logic, rules.options)
 
@@ -136,13 +137,7 @@ def test_a_require_past_the_guard_refuses_the_action_with_its_reason(tmp_path: P
     text = (DUEL / "duel.rules").read_text().replace(
         "move_to(u, to)\n", "move_to(u, to)\n        require to != \"D\" else \"not into D today\"\n", 1)
     (tmp_path / "duel.rules").write_text(text)
-    reg = dsl.Registry()
-    register_core(reg)
-    rules = dsl.load_rules([tmp_path / "duel.rules"], reg)
-    info = RulesetInfo("duel", "Duel", tmp_path, (tmp_path / "duel.rules",),
-                       (ScenarioInfo("road", "r", path=tmp_path / "scenario.json"),), sides=("Red", "Blue"))
-    rs = LoadedRuleset(info, (info,), plugins._manager(), rules, RulesLogic(rules, info, structure_from_rules(rules)),
-                       rules.options)
+    rs = duel(tmp_path)
     game = Game(rs, "road", seed=3)
     to_d = next(a for a in game.decision.options if a.kind == "march" and a["to"] == "D")
     before = game.state.signature()
@@ -163,6 +158,32 @@ def test_a_scenario_may_start_later_and_event_rules_see_fresh_variables(tmp_path
         '\nvar budget: int = 0 each step\n'
         'rule give on step_start(phase, step) when step == "advance" { budget = 5 }\n')
     (tmp_path / "duel.rules").write_text(text)
+    game = Game(duel(tmp_path), "road", seed=3)
+    assert game.state.turn == 3
+    assert game.state.vars["budget"] == 5          # reset before the rule ran, not after
+
+
+def test_an_answer_not_offered_is_refused_with_the_reason_the_rules_give(tmp_path: Path) -> None:
+    """`choose(player, prompt, options, labels, refused)`: an answer among `refused`'s keys
+    is refused with its reason, any other one with the engine's words."""
+    for f in ("map.json", "scenario.json"):
+        (tmp_path / f).write_text((DUEL / f).read_text())
+    text = (DUEL / "duel.rules").read_text() + '''
+phase scouting { steps [scout] }
+var scouted: bool = false each turn
+step scout {
+    move look(u: Unit in movers(current_power())) {
+        let shut: map[str, str] = {}
+        for s in spaces() where s != "B" and s != "C" {
+            shut[s] = "the road to " + s + " is closed"
+        }
+        let to = choose(current_power(), "scout where?", ["B", "C"], ["B", "C"], shut)
+        scouted = true
+    }
+    finish "no scouting" { }
+}
+'''
+    (tmp_path / "duel.rules").write_text(text)
     reg = dsl.Registry()
     register_core(reg)
     rules = dsl.load_rules([tmp_path / "duel.rules"], reg)
@@ -171,5 +192,63 @@ def test_a_scenario_may_start_later_and_event_rules_see_fresh_variables(tmp_path
     rs = LoadedRuleset(info, (info,), plugins._manager(), rules, RulesLogic(rules, info, structure_from_rules(rules)),
                        rules.options)
     game = Game(rs, "road", seed=3)
-    assert game.state.turn == 3
-    assert game.state.vars["budget"] == 5          # reset before the rule ran, not after
+    game.play(game.decision.finish)                     # Red ends movement; battles run by themselves
+    look = next(a for a in game.decision.options if a.kind == "look")
+    game.play(look)
+    assert [a["choice"] for a in game.decision.options] == ["B", "C"]
+    assert flow.why_not(rs, game.state, Action("choose", {"choice": "E"})) == "the road to E is closed"
+    assert flow.why_not(rs, game.state, Action("choose", {"choice": "Z"})) == "'Z' is not one of the choices: scout where?"
+    game.play(Action("choose", {"choice": "C"}))
+    assert game.state.vars["scouted"] is True
+
+
+def test_labels_of_choose_built_by_a_loop_are_made_when_the_player_is_asked(tmp_path: Path) -> None:
+    """The labels are made lazily (only when a player is asked), and the loop that builds them
+    still runs under the step budget."""
+    for f in ("map.json", "scenario.json"):
+        (tmp_path / f).write_text((DUEL / f).read_text())
+    text = (DUEL / "duel.rules").read_text() + '''
+phase scouting { steps [scout] }
+step scout {
+    move look(u: Unit in movers(current_power())) {
+        let to = choose(current_power(), "scout where?", ["B", "C"], ["scout " + s for s in ["B", "C"] where any(t == s for t in spaces())])
+    }
+    finish "no scouting" { }
+}
+'''
+    (tmp_path / "duel.rules").write_text(text)
+    game = Game(duel(tmp_path), "road", seed=3)
+    game.play(game.decision.finish)
+    game.play(next(a for a in game.decision.options if a.kind == "look"))
+    assert [a.label for a in game.decision.options] == ["scout B", "scout C"]
+
+
+def test_the_refusals_of_choose_must_map_its_options_to_reasons() -> None:
+    reg = dsl.Registry()
+    register_core(reg)
+    text = (DUEL / "duel.rules").read_text().replace(
+        'let victim = choose(enemy(side), "choose a casualty in " + where, targets)',
+        'let victim = choose(enemy(side), "choose a casualty in " + where, targets, ["x" for t in targets], {1: "no"})')
+    diags = dsl.check_rules([("duel.rules", text)], reg)
+    assert any("the refusals of `choose` must be a `map[Unit, str]`" in d.message for d in diags), diags
+
+
+def test_the_rules_may_word_the_status_line(tmp_path: Path) -> None:
+    """`procedure status_line() -> str` gives the whole line; without it, `power_summary(p)`
+    follows the engine's line for each power in turn order (an empty one left out)."""
+    for f in ("map.json", "scenario.json"):
+        (tmp_path / f).write_text((DUEL / f).read_text())
+    rules = (DUEL / "duel.rules").read_text()
+    assert Game(duel(), "road", seed=3).status() == "Turn 1 (turn 1 of 6), Red's turn, movement: advance"
+    summary = ('\nprocedure power_summary(p: str) -> str {\n'
+               '    return if p == Blue then "" else p + " has " + str(len(units_of(p))) + " units"\n}\n')
+    (tmp_path / "duel.rules").write_text(rules + summary)
+    game = Game(duel(tmp_path), "road", seed=3)
+    assert game.status() == "Turn 1 (turn 1 of 6), Red's turn, movement: advance | Red has 3 units"
+    line = ('\nprocedure status_line() -> str {\n'
+            '    return current_power() + " to play, " + current_phase() + "/" + current_step() + " of turn " + str(turn())\n}\n')
+    (tmp_path / "duel.rules").write_text(rules + summary + line)
+    game = Game(duel(tmp_path), "road", seed=3)
+    assert game.status() == "Red to play, movement/advance of turn 1"
+    game.play(game.decision.finish)
+    assert game.status() == "Blue to play, movement/advance of turn 1"

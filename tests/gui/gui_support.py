@@ -76,3 +76,51 @@ def pixel(img: Any, x: float, y: float) -> tuple[int, int, int]:
     data = img.get_data("RGBA", img.width * 4)
     i = (int(y) * img.width + int(x)) * 4
     return tuple(data[i:i + 3])  # type: ignore[return-value]
+
+
+# -- clicking the map ------------------------------------------------------------------------------
+def click(win: Any, x: float, y: float, button: int | None = None) -> None:
+    """A synthetic click (press and release) at a screen point, its events run."""
+    from pyglet.window import mouse
+
+    button = mouse.LEFT if button is None else button
+    win.dispatch_event("on_mouse_press", int(x), int(y), button, 0)
+    win.dispatch_event("on_mouse_release", int(x), int(y), button, 0)
+    win.dispatch_events()
+
+
+def counter_centre(win: Any, sid: str, owner: str, kind: str) -> tuple[int, int]:
+    """The screen point in the middle of the counter of `owner`'s `kind` in `sid`."""
+    ox, oy = win.map.offset
+    for s, o, k, x, y, w, h in win.layer.counters:
+        if (s, o, k) == (sid, owner, kind):
+            return int(x + w / 2 + ox), int(y + h / 2 + oy)
+    raise AssertionError(f"no counter of {owner} {kind} in {sid}: {[c[:3] for c in win.layer.counters if c[0] == sid]}")
+
+
+def bare_point(win: Any, sid: str) -> tuple[int, int]:
+    """A screen point inside hex `sid` on no counter (a click there takes the whole hex)."""
+    cx, cy = win.map.screen(sid)
+    size = win.map.size
+    for fx, fy in ((-0.55, -0.2), (0.55, -0.2), (-0.6, 0.1), (0.6, 0.1), (0.0, -0.8), (-0.4, 0.45), (0.4, 0.45)):
+        x, y = cx + fx * size, cy + fy * size
+        if win.in_map(x, y) and win.map.space_at(x, y) == sid and win.counter_at(x, y) is None:
+            return int(x), int(y)
+    # a territory of a world map: the nearest such point round its label point
+    around = sorted(((dx, dy) for dx in range(-60, 61, 3) for dy in range(-60, 61, 3)),
+                    key=lambda d: d[0] * d[0] + d[1] * d[1])
+    for dx, dy in around:
+        x, y = int(cx + dx), int(cy + dy)
+        if win.in_map(x, y) and win.map.space_at(x, y) == sid and win.counter_at(x, y) is None:
+            return x, y
+    raise AssertionError(f"no bare point in {sid} (is it in view?)")
+
+
+def zoom_on(win: Any, sid: str, zoom: float = 3.0) -> None:
+    """Zoom in on `sid` and centre it, counters big enough to click one by one."""
+    draw(win)                 # first the events queued when the window was made (its resize refits)
+    win.map.fit(win.map_area())
+    win.map.zoom(zoom, win.map.screen(sid))
+    win.map.centre_on(sid)
+    win.refresh()
+    draw(win)

@@ -48,7 +48,7 @@ def to_kind(win: GameWindow, kind: str) -> None:
 
 
 def test_draws_control_colours_and_panel(game, make_window, tmp_path):
-    win = make_window(game)
+    win = make_window(game, height=900)          # tall enough for every option of Red's first move
     img = draw(win, tmp_path / "skirmish.png")
     assert (tmp_path / "skirmish.png").stat().st_size > 1000
     held = {sid: side for sid, side in game.state.control.items() if sid in win.map.hexes}
@@ -97,32 +97,32 @@ def test_keyboard_chooses(game, make_window):
     assert game.actions[n:] == [first]
 
 
-def test_clicking_a_hex_filters_the_options(game, make_window, tmp_path):
+def test_clicking_a_unit_selects_it_and_lights_where_it_can_go(game, make_window, tmp_path):
     win = make_window(game)
     to_kind(win, "move")
     draw(win)
     all_options = list(game.decision.options)
-    tank_hex = next(p.space for p in game.state.pieces_of("Red") if p.kind == "Tank")
-    click(win, *win.map.screen(tank_hex))
-    assert win.selected == tank_hex
+    tank = next(p for p in game.state.pieces_of("Red") if p.kind == "Tank")
+    click(win, *win.map.screen(tank.space))
+    assert win.selected == tank.space
     shown = win.visible_options()
-    here = frozenset(p.id for p in game.state.pieces_at(tank_hex))
     assert 0 < len(shown) < len(all_options)
-    assert shown == [a for a in all_options if mentions(a, tank_hex, here)]
-    assert all(a.get("piece") in here or a.get("to") == tank_hex for a in shown)
-    draw(win, tmp_path / "filtered.png")
+    assert shown == [a for a in all_options if a.get("piece") == tank.id]     # its moves, not moves into its hex
+    lit, _ = win.targets()
+    assert set(lit) == {a["to"] for a in shown}
+    draw(win, tmp_path / "selected.png")
     assert [a for _, a, _ in win.option_rows] == shown
-    # clicking it again clears the filter; so does Escape
-    click(win, *win.map.screen(tank_hex))
+    # clicking it again clears the selection; so does Escape
+    click(win, *win.map.screen(tank.space))
     assert win.selected is None and win.visible_options() == all_options
-    click(win, *win.map.screen(tank_hex))
+    click(win, *win.map.screen(tank.space))
     win.dispatch_event("on_key_press", key.ESCAPE, 0)
     draw(win)
     assert win.selected is None and not win.has_exit
     # a hex no option names shows an empty list, not the whole one
     empty = next(s for s in win.map.hexes if not any(mentions(a, s) for a in all_options))
     click(win, *win.map.screen(empty))
-    assert win.visible_options() == []
+    assert win.selected == empty and win.visible_options() == []
 
 
 def test_refused_action_shows_the_reason(game, make_window, tmp_path):

@@ -139,16 +139,25 @@ def test_the_finish_button_is_there_however_long_the_list(duel, make_window):
     assert 0 <= y and y + h <= win.height
 
 
-def test_long_option_labels_wrap_in_full(demo, make_window, tmp_path):
+def test_long_option_labels_wrap_and_show_in_full_in_a_tooltip(demo, make_window, tmp_path):
     win = make_window(demo)
-    long = Action("move", {"piece": 1, "to": "7,3"}, label="move " + "a very long description " * 8 + "end")
-    demo.decision.options.insert(0, long)
+    medium = Action("move", {"piece": 1, "to": "7,1"}, label="move " + "a long description " * 3 + "end")
+    long = Action("move", {"piece": 1, "to": "7,3"}, label="move " + "a very long description " * 12 + "end")
+    demo.decision.options[:0] = [long, medium]
     win.refresh()
     draw(win, tmp_path / "wrapped.png")
-    index, action, (x, y, w, h) = win.option_rows[0]
-    assert action is long and h > 2 * 24
     texts = [getattr(i, "text", "") for i in win._panel_items]
-    assert long.label in texts                              # the whole label, not an ellipsis
+    assert medium.label in texts                           # wrapped, whole
+    index, action, (x, y, w, h) = win.option_rows[0]
+    assert action is long and 2 * 24 < h < 5 * 16          # three lines, cut with an ellipsis ...
+    assert long.label not in texts and any(t.endswith("…") and long.label.startswith(t[:-1]) for t in texts)
+    win.dispatch_event("on_mouse_motion", int(x + w / 2), int(y + h / 2), 0, 0)
+    draw(win, tmp_path / "tooltip.png")
+    assert win.row_tip == long.label                       # ... and whole in the row's tooltip
+    assert long.label in [getattr(i, "text", "") for i in win._top_items]
+    win.dispatch_event("on_mouse_motion", win.panel_x + 5, 5, 0, 0)
+    draw(win)
+    assert win.row_tip == "" and long.label not in [getattr(i, "text", "") for i in win._top_items]
 
 
 # -- the map -------------------------------------------------------------------------------------

@@ -215,3 +215,44 @@ def situation(power: str, pieces: Iterable[tuple[str, str, str, int]], control: 
 
 def option_args(actions: Iterable[Action]) -> list[Mapping[str, Any]]:
     return [dict(a.args) for a in actions]
+
+
+# -- reading what happened (shared by the lhtr and aarhe tests) ----------------------------------------
+def rolls(g: Play) -> list[list[int]]:
+    """The dice rolled since `g.log` was last emptied."""
+    return [e[1]["faces"] for e in g.log if e[0] == "roll"]
+
+
+def destroyed(g: Play) -> list[str]:
+    return [f'{e[1]["owner"]} {e[1]["kind"]}' for e in g.log if e[0] == "destroyed"]
+
+
+def fight(g: Play, where: str, dice: list[int]) -> None:
+    """Fight the battle at `where` with these dice, the log emptied first."""
+    g.state.load_dice(dice)
+    g.log = []
+    g.act("fight", where=where)
+
+
+def asked(g: Play) -> tuple[str, str, list[str]]:
+    """The question being asked: who, what, and the answers' labels."""
+    d = g.decision
+    assert d is not None and d.kind == "choose"
+    return d.player, d.prompt, [a.label for a in d.options]
+
+
+def choices(g: Play) -> list[str]:
+    """The answers offered to the question being asked (a unit's next space, say)."""
+    assert g.decision is not None and g.decision.kind == "choose"
+    return sorted(str(a["choice"]) for a in g.decision.options)
+
+
+def step(g: Play, unit: int, to: str) -> None:
+    """Move `unit` one step to `to` (`go`, then the space asked for)."""
+    g.act("go", u=unit)
+    if g.decision is not None and g.decision.kind == "choose":
+        g.choose(to)
+
+
+def left(g: Play, unit: int) -> int:
+    return int(g.proc("moves_left", g.piece(unit)))

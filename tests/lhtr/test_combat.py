@@ -4,28 +4,7 @@ owner, two-hit battleships, submarines, bombardment, retreats and bombing raids
 
 from __future__ import annotations
 
-from tests.lhtr.play import Play, situation
-
-
-def rolls(g: Play) -> list[list[int]]:
-    """The dice rolled since the battle began."""
-    return [e[1]["faces"] for e in g.log if e[0] == "roll"]
-
-
-def destroyed(g: Play) -> list[str]:
-    return [f'{e[1]["owner"]} {e[1]["kind"]}' for e in g.log if e[0] == "destroyed"]
-
-
-def fight(g: Play, where: str, dice: list[int]) -> None:
-    g.state.load_dice(dice)
-    g.log = []
-    g.act("fight", where=where)
-
-
-def asked(g: Play) -> tuple[str, str, list[str]]:
-    d = g.decision
-    assert d is not None and d.kind == "choose"
-    return d.player, d.prompt, [a.label for a in d.options]
+from tests.lhtr.play import asked, destroyed, fight, rolls, situation
 
 
 def test_a_land_battle_and_the_attacker_choosing_its_casualty() -> None:

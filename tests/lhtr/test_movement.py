@@ -6,23 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import IllegalAction
-from tests.lhtr.play import Play, situation
-
-
-def choices(g: Play) -> list[str]:
-    """The spaces the unit being moved may go to next (the question after `go`)."""
-    assert g.decision is not None and g.decision.kind == "choose"
-    return sorted(str(a["choice"]) for a in g.decision.options)
-
-
-def step(g: Play, unit: int, to: str) -> None:
-    g.act("go", u=unit)
-    if g.decision is not None and g.decision.kind == "choose":
-        g.choose(to)
-
-
-def left(g: Play, unit: int) -> int:
-    return int(g.proc("moves_left", g.piece(unit)))
+from tests.lhtr.play import choices, left, situation, step
 
 
 # -- land ------------------------------------------------------------------------------------------
@@ -194,6 +178,25 @@ def test_aircraft_do_not_land_where_their_side_took_over_this_turn() -> None:
     g.choose("Eastern Europe")           # stops there: not a landing place
     g.finish()
     assert g.piece(fighter) is None
+
+
+def test_an_allys_fighters_sail_with_the_carrier_they_are_on_and_land_when_the_turn_ends() -> None:
+    # found by a random game: a US fighter on a UK carrier was left at sea when the carrier sailed
+    g, ids = situation("UK", [("AircraftCarrier", "UK", "SZ 7", 1), ("Fighter", "US", "SZ 7", 2),
+                              ("AircraftCarrier", "UK", "SZ 2", 1), ("AircraftCarrier", "US", "SZ 2", 1),
+                              ("Fighter", "US", "SZ 2", 2)], step="noncombat_move")
+    carrier, (f1, f2) = ids["UK AircraftCarrier SZ 7"][0], ids["US Fighter SZ 7"]
+    assert g.labels("go")[0] == "move UK AircraftCarrier in Sea Zone 7 (SZ 7) (2 left)"
+    step(g, carrier, "SZ 8")
+    assert g.kinds_at("SZ 7") == {} and g.kinds_at("SZ 8") == {"AircraftCarrier": 1, "Fighter": 2}
+    assert g.piece(f1).carrier == carrier == g.piece(f2).carrier
+    assert g.why_not("go", u=f1) == "that unit cannot move in non-combat move"      # not the UK's to fly
+    # in SZ 2 the US carrier stays: the US fighters are on it, and the UK carrier sails alone
+    step(g, ids["UK AircraftCarrier SZ 2"][0], "SZ 3")
+    assert g.kinds_at("SZ 2", "US") == {"AircraftCarrier": 1, "Fighter": 2} and g.kinds_at("SZ 3", "US") == {}
+    g.walk_to("Japan", "purchase")
+    assert g.kinds_at("SZ 8") == {"AircraftCarrier": 1, "Fighter": 2}
+    assert g.piece(f1).carrier is None and g.piece(f2).carrier is None
 
 
 # -- transports ------------------------------------------------------------------------------------

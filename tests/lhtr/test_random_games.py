@@ -1,60 +1,47 @@
-"""Random LHTR games: every option offered is accepted, the board stays sound, and a game
-replays exactly from its actions (casualty and retreat answers included)."""
+"""Random LHTR games: every option offered is accepted, tests/lhtr/invariants.py holds after
+every action, and a game replays exactly from its actions (casualty and retreat answers
+included). Two random players (tests/lhtr/soak.py): `uniform`, and `bold`, who marches on.
+
+The 10-round games are `slow`: `pytest -m slow tests/lhtr` runs them.
+"""
 
 from __future__ import annotations
 
 import pytest
 
-from clients.players import RandomPlayer
-from engine.game import Game
-from tests.lhtr.play import SCENARIO, load
+from tests.lhtr.play import load
+from tests.lhtr.soak import play, replay
 
 
-def check_board(game: Game) -> None:
-    s = game.state
-    units = s.rules.units
-    for p in s.pieces.values():
-        if ":" in p.space:
-            assert p.space == f"pending:{p.owner}"
-            continue
-        sp = s.board.space(p.space)
-        assert not sp.get("impassable"), p
-        sea = sp.get("number") is not None
-        tags = units[p.kind].tags
-        if p.carrier is not None:
-            carrier = s.pieces[p.carrier]
-            assert carrier.space == p.space and "carries_land" in units[carrier.kind].tags, p
-        elif "land" in tags or "factory" in tags:
-            assert not sea, p
-        elif "sea" in tags:
-            assert sea, p
-    for (owner, _), amount in s.resources.items():
-        assert amount >= 0, owner
-
-
-def play(seed: int, rounds: int) -> Game:
-    game = Game(load(last_round=rounds), SCENARIO, seed)
-    player = RandomPlayer(seed)
-    while game.decision is not None:
-        game.play(player.choose(game.ruleset, game.state, game.decision))
-        if game.decision is None or game.decision.kind != "choose":
-            check_board(game)
-    return game
-
-
-@pytest.mark.parametrize("seed", [1, 2])
-def test_random_games_keep_the_board_sound_and_end(seed: int) -> None:
-    game = play(seed, rounds=2)
+@pytest.mark.parametrize(("seed", "bold"), [(1, False), (2, False), (3, True), (4, True)])
+def test_short_random_games_keep_every_invariant_and_end(seed: int, bold: bool) -> None:
+    game, inv = play(load(last_round=2), seed, bold)
     assert game.result is not None
-    assert game.result.reason in ("round 2 was the last: a draw",) or "victory cities" in game.result.reason
+    assert game.result.reason == "round 2 was the last: a draw" or "victory cities" in game.result.reason
     assert any(a.kind == "fight" for a in game.actions)
+    assert inv.checked == len(game.actions) + 1
 
 
 def test_a_random_game_replays_exactly() -> None:
-    game = play(3, rounds=1)
+    rs = load(last_round=1)
+    game, _ = play(rs, 3, bold=True, check=False)
     assert any(a.kind == "choose" for a in game.actions)
-    again = Game(load(last_round=1), SCENARIO, 3)
-    for a in game.actions:
-        again.play(a)
+    again = replay(rs, game)
     assert again.state.signature() == game.state.signature()
     assert again.result == game.result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bold", [False, True], ids=["uniform", "bold"])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_ten_round_random_games_keep_every_invariant(seed: int, bold: bool) -> None:
+    game, _ = play(load(last_round=10), seed, bold)
+    assert game.result is not None
+    assert game.state.turn == 10 or "victory cities" in game.result.reason
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_ten_round_random_games_with_research_keep_every_invariant(seed: int) -> None:
+    game, _ = play(load(last_round=10, research=True), seed, bold=True)
+    assert game.result is not None

@@ -79,3 +79,18 @@ def test_rockets_take_ipcs_from_a_complex_within_three() -> None:
     g.act("rocket", site="Eastern Europe", target="Russia")
     assert g.ipc("USSR") == ussr - 5
     assert g.options("rocket") == []         # one rocket a gun a turn
+
+
+def test_an_aa_gun_aboard_a_transport_fires_no_rockets() -> None:
+    # found by a random game: a gun aboard a transport fired rockets without end (it was never marked as fired)
+    g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("IndustrialComplex", "USSR", "Karelia S.S.R.", 1),
+                                   ("Infantry", "Germany", "Eastern Europe", 1), ("Infantry", "USSR", "Belorussia", 1)],
+                       control={"Belorussia": "USSR"}, step="purchase")
+    (gun,) = g.add("AAGun", "Germany", "SZ 5")
+    g.state.update(gun, carrier=ids["Germany Transport SZ 5"][0])
+    g.walk_to("Germany", "combat_move")
+    with_techs(g, "Germany/Rockets")
+    g.act("go", u=ids["Germany Infantry Eastern Europe"][0])
+    g.choose("Belorussia")                   # a battle keeps conduct combat open
+    g.finish()
+    assert g.proc("rocket_sites", "Germany") == [] and g.options("rocket") == []

@@ -95,3 +95,18 @@ def test_research_is_an_option_off_by_default() -> None:
     assert g.step == "purchase"
     with_research = load(research=True).rules
     assert [p.name for p in with_research.sequence.phases][0] == "research_phase"
+
+
+def test_the_status_line_names_the_round_the_power_its_step_and_every_powers_ipcs() -> None:
+    from clients import terminal
+    from engine.game import Game
+    from tests.lhtr.play import SCENARIO
+
+    game = Game(load(), SCENARIO, 1)
+    out: list[str] = []
+    answers = iter(["quit"])
+    terminal.play_terminal(game, {}, None, read=lambda prompt: next(answers), write=out.append)
+    assert "Round 1, USSR: purchase | IPCs: USSR 24, Germany 40, UK 30, Japan 30, US 42" in out
+    g = Play.new(1)
+    g.walk_to("Germany", "combat_move")
+    assert g.rs.logic.status(g.state) == "Round 1, Germany: combat move | IPCs: USSR 48, Germany 40, UK 30, Japan 30, US 42"
