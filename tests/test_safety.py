@@ -205,6 +205,28 @@ def test_a_bad_command_line_is_one_message(capsys, argv, says):
     refused(capsys, *argv, says=says)
 
 
+#: every numeric option of LHTR and AARHE, with a value far outside any range a game could use
+_ABSURD = {"lhtr": ["aa_hit", "most_rounds", "victory_cities", "research_cost", "rocket_range", "last_round"],
+           "aarhe": ["lend_lease_cap", "desert_upkeep", "small_island_cap", "aa_dice_per_gun", "counter_air_rounds"]}
+
+
+@pytest.mark.parametrize("ruleset, option", [(r, o) for r, opts in _ABSURD.items() for o in opts])
+def test_lhtr_and_aarhe_options_have_ranges(capsys, ruleset, option):
+    err = refused(capsys, "play", ruleset, "--ai", "all", "--no-gui", "--option", f"{option}=100000000",
+                  says=f"option `{option}` must lie in ")
+    assert "100000000 is outside" in err
+
+
+def test_every_numeric_option_of_lhtr_and_aarhe_has_a_range():
+    from engine import plugins
+
+    for ruleset, listed in _ABSURD.items():
+        specs = plugins.load(ruleset).rules.option_specs
+        numeric = [n for n, sp in specs.items() if "int" in str(sp.type) or "float" in str(sp.type)]
+        assert [n for n in numeric if specs[n].bounds is None] == []
+        assert set(listed) <= set(numeric)
+
+
 def test_an_option_value_outside_the_options_range_is_refused_with_the_range(capsys):
     # 100,000 supply tokens a turn is absurd for Bulge (they are pieces: a game takes minutes);
     # within the generic bound of ±1,000,000, but Bulge's options have ranges of their own
