@@ -50,6 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "command", None):
         parser.print_help()
         return 2
+    dsl.set_limits(steps=args.rules_budget, items=args.rules_max_items)
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()           # a closed pipe shows here, not at exit
@@ -137,6 +138,20 @@ def _seed(text: str) -> int:
     return value
 
 
+def _limit(flag: str) -> Any:
+    def parse(text: str) -> int:
+        try:
+            value = int(text) if len(text) <= 30 else 0
+        except ValueError:
+            value = 0
+        if not 1 <= value <= 1 << 62:
+            shown = text if len(text) <= 30 else text[:27] + "..."
+            raise argparse.ArgumentTypeError(f"{flag} wants a whole number of at least 1, not `{shown}`")
+        return value
+
+    return parse
+
+
 def _parser() -> argparse.ArgumentParser:
     p = _Parser(prog="wargame", description="Play turn-based board wargames from ruleset plugins.")
     p.add_argument("--mod", action="append", default=[], metavar="FOLDER",
@@ -144,6 +159,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--trust-code", action="store_true",
                    help="run the Python plugin a --mod folder may contain (never run otherwise)")
     p.add_argument("--debug", action="store_true", help="show the Python traceback of an error")
+    p.add_argument("--rules-budget", type=_limit("--rules-budget"), default=dsl.DEFAULT_STEPS, metavar="STEPS",
+                   help=f"the steps one call into the rules may take (default {dsl.DEFAULT_STEPS:,}); rules that "
+                        "take more are stopped, so that no mod can hang a game")
+    p.add_argument("--rules-max-items", type=_limit("--rules-max-items"), default=dsl.DEFAULT_ITEMS, metavar="N",
+                   help=f"the longest list or map (items) and string (characters) rules may build "
+                        f"(default {dsl.DEFAULT_ITEMS:,})")
     sub = p.add_subparsers(dest="command")
 
     s = sub.add_parser("rulesets", help="list the installed rulesets and their scenarios")

@@ -5,23 +5,27 @@ and the turn sequence; :func:`load_rules` checks them (collecting every error) a
 them to Python code objects once, at load.
 """
 
-from .errors import Diagnostic, Pos, RulesError, RulesRuntimeError
+from .errors import Diagnostic, Pos, RulesError, RulesLimitError, RulesRuntimeError
 from .loader import check_rules, coerce_option, load_rules
 from .model import CompiledRules, OptionSpec, PhaseSpec, SequenceDecl, StatSpec, UnitType
 from .parser import parse_module
 from .registry import Registry
-from .runtime import MAX_RANGE
+from .runtime import DEFAULT_ITEMS, DEFAULT_STEPS, MAX_RANGE, Limits, limits, set_limits
 from .types import Type
 
 __all__ = [
     "CompiledRules",
+    "DEFAULT_ITEMS",
+    "DEFAULT_STEPS",
     "Diagnostic",
+    "Limits",
     "MAX_RANGE",
     "OptionSpec",
     "PhaseSpec",
     "Pos",
     "Registry",
     "RulesError",
+    "RulesLimitError",
     "RulesRuntimeError",
     "SequenceDecl",
     "StatSpec",
@@ -29,6 +33,8 @@ __all__ = [
     "UnitType",
     "check_rules",
     "coerce_option",
+    "limits",
     "load_rules",
     "parse_module",
+    "set_limits",
 ]

@@ -52,6 +52,20 @@ class NotStatic(Exception):
     """The expression needs the game to be running to be evaluated."""
 
 
+class TooBig(NotStatic):
+    """A constant expression whose value would be beyond the limits of the rules (a huge
+    integer, a list or string longer than the item limit): never computed."""
+
+    def __init__(self, pos: Pos, message: str):
+        super().__init__(message)
+        self.pos = pos
+
+
+#: the characters and items a load may spend on constant expressions (left-deep `+` chains
+#: copy what they have built so far at every step)
+STATIC_WORK = 10_000_000
+
+
 @dataclass
 class UnitInfo:
     name: str
@@ -179,8 +193,13 @@ def valid_power_name(name: str) -> bool:
 # ============================================================================ static eval
 
 
-def static_eval(e: A.Expr, env: dict[str, Any]) -> Any:
-    """Evaluate a constant expression (literals, names from ``env``, operators)."""
+def static_eval(e: A.Expr, env: dict[str, Any], work: list[int] | None = None) -> Any:
+    """Evaluate a constant expression (literals, names from ``env``, operators), within the
+    limits of the rules: no integer beyond ±INT_MAX, no list or string longer than the item
+    limit, and no more than STATIC_WORK items built in all (`work` counts them down); `*` is
+    for numbers only (the checker refuses `"a" * n`, and it is never computed)."""
+    if work is None:
+        work = [STATIC_WORK]
     if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)):
         return e.value
     if isinstance(e, A.Name):
@@ -188,21 +207,22 @@ def static_eval(e: A.Expr, env: dict[str, Any]) -> Any:
             return env[e.name]
         raise NotStatic(e.name)
     if isinstance(e, A.ListLit):
-        return [static_eval(i, env) for i in e.items]
+        return [static_eval(i, env, work) for i in e.items]
     if isinstance(e, A.MapLit):
-        return {static_eval(k, env): static_eval(v, env) for k, v in e.entries}
+        return {static_eval(k, env, work): static_eval(v, env, work) for k, v in e.entries}
     if isinstance(e, A.UnaryOp):
-        v = static_eval(e.operand, env)
+        v = static_eval(e.operand, env, work)
         return -v if e.op == "-" else not v
     if isinstance(e, A.IfExpr):
-        return static_eval(e.then if static_eval(e.cond, env) else e.else_, env)
+        return static_eval(e.then if static_eval(e.cond, env, work) else e.else_, env, work)
     if isinstance(e, A.BinOp):
-        a = static_eval(e.left, env)
+        a = static_eval(e.left, env, work)
         if e.op == "and":
-            return a and static_eval(e.right, env)
+            return a and static_eval(e.right, env, work)
         if e.op == "or":
-            return a or static_eval(e.right, env)
-        b = static_eval(e.right, env)
+            return a or static_eval(e.right, env, work)
+        b = static_eval(e.right, env, work)
+        _static_size(e, a, b, work)
         try:
             return {
                 "+": lambda: a + b, "-": lambda: a - b, "*": lambda: a * b,
@@ -211,7 +231,7 @@ def static_eval(e: A.Expr, env: dict[str, Any]) -> Any:
         except (ZeroDivisionError, TypeError, OverflowError) as exc:
             raise NotStatic(str(exc)) from None
     if isinstance(e, A.Compare):
-        a, b = static_eval(e.left, env), static_eval(e.right, env)
+        a, b = static_eval(e.left, env, work), static_eval(e.right, env, work)
         ops = {"==": lambda: a == b, "!=": lambda: a != b, "<": lambda: a < b, "<=": lambda: a <= b,
                ">": lambda: a > b, ">=": lambda: a >= b, "in": lambda: a in b,
                "not in": lambda: a not in b}
@@ -223,12 +243,36 @@ def static_eval(e: A.Expr, env: dict[str, Any]) -> Any:
     raise NotStatic(type(e).__name__)
 
 
+def _static_size(e: A.BinOp, a: Any, b: Any, work: list[int]) -> None:
+    """Refuse, before computing it, a constant `a op b` beyond the limits of the rules."""
+    from .runtime import DEFAULT_ITEMS, INT_MAX
+
+    def num(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+    if e.op == "*" and not (num(a) and num(b)):
+        raise NotStatic("`*` is for numbers")
+    if e.op in ("+", "-", "*") and isinstance(a, int) and isinstance(b, int):
+        # both are within ±INT_MAX already (literals are), so this is cheap to compute
+        if abs(a * b if e.op == "*" else a + b if e.op == "+" else a - b) > INT_MAX:
+            raise TooBig(e.pos, f"this constant is beyond the integers of the rules (±{INT_MAX:,}, 2^63 - 1)")
+    if e.op == "+" and isinstance(a, (str, list)) and isinstance(b, (str, list)):
+        n = len(a) + len(b)
+        if n > DEFAULT_ITEMS:
+            raise TooBig(e.pos, f"this constant would be {n:,} {'characters' if isinstance(a, str) else 'items'} "
+                                f"long; the limit is {DEFAULT_ITEMS:,}")
+        work[0] -= n
+        if work[0] < 0:
+            raise TooBig(e.pos, "the constant expressions of these rules build too much: write the value out")
+
+
 # ============================================================================ the checker
 
 
 class _Checker:
     def __init__(self, layers: list[list[A.Module]], registry: Registry, report_unread: bool = False):
         self.report_unread = report_unread
+        self.static_work = [STATIC_WORK]
         self.layers = layers
         # the rules' powers become constants: on a copy, so the host's registry stays as it was
         registry = registry.copy()
@@ -498,13 +542,15 @@ class _Checker:
             if not assignable(t, st):
                 self.err(sd.default.pos, f"stat `{name}` is `{st}` but its default is `{t}`")
         for o in p.options.values():
+            seen = len(self.diags)
             t = self.const_expr(o.value, f"the value of option `{o.name}`", allow_options=False)
             if not assignable(t, o.type):
                 self.err(o.value.pos, f"option `{o.name}` is `{o.type}` but its value is `{t}`")
-            try:
-                o.default = static_eval(o.value, const_env)
-            except NotStatic:
-                pass
+            if len(self.diags) == seen:  # a value refused is not computed (`"a" * 1000000000`)
+                try:
+                    o.default = self.static(o.value, const_env)
+                except NotStatic:
+                    pass
             if o.bounds_expr is not None:
                 self.option_bounds(o, const_env)
         for u in p.units.values():
@@ -514,21 +560,29 @@ class _Checker:
                              did_you_mean(f.name, p.stats) or f"declare it with `stat {f.name}: int = 0`")
                     continue
                 st = p.stats[f.name][1]
+                seen = len(self.diags)
                 t = self.const_expr(f.value, f"stat `{f.name}` of unit `{u.name}`", allow_options=True)
                 if not assignable(t, st):
                     self.err(f.value.pos, f"stat `{f.name}` of unit `{u.name}` must be `{st}`, got `{t}`")
+                if len(self.diags) == seen:  # beyond the limits of the rules with the options' defaults?
+                    try:
+                        self.static(f.value, {**{k: o.default for k, o in p.options.items()}, **const_env})
+                    except NotStatic:
+                        pass
         for tb in p.tables.values():
             self.check_table(tb, const_env)
         for pr in p.procedures.values():
             self.check_procedure(pr)
         for v in p.vars.values():
+            seen = len(self.diags)
             t = self.const_expr(v.value, f"the initial value of variable `{v.name}`", allow_options=True)
             if not assignable(t, v.type):
                 self.err(v.value.pos, f"variable `{v.name}` is `{v.type}` but its initial value is `{t}`")
-            try:
-                v.default = static_eval(v.value, const_env)
-            except NotStatic:
-                pass
+            if len(self.diags) == seen:
+                try:
+                    v.default = self.static(v.value, const_env)
+                except NotStatic:
+                    pass
         for sq in p.sequences.values():
             self.check_subsequence(sq)
         for pr in p.procedures.values():
@@ -745,6 +799,15 @@ class _Checker:
                 self.diags.append(Diagnostic(pos, f"tag `{name}` is declared but no rule tests it",
                                              "test it with `u has " + name + "`, or remove it", "warning"))
 
+    def static(self, e: A.Expr, env: dict[str, Any]) -> Any:
+        """static_eval, within what one load may build; a value beyond the limits of the rules
+        is an error here (and raises NotStatic)."""
+        try:
+            return static_eval(e, env, self.static_work)
+        except TooBig as exc:
+            self.err(exc.pos, str(exc))
+            raise
+
     def const_expr(self, e: A.Expr, what: str, allow_options: bool) -> Type:
         bad = self.first_non_const(e, allow_options)
         if bad is not None:
@@ -762,7 +825,7 @@ class _Checker:
             self.err(lo_e.pos, f"option `{o.name}` is `{o.type}`: only numbers (or lists and maps of them) have a range")
             return
         try:
-            lo, hi = static_eval(lo_e, const_env), static_eval(hi_e, const_env)
+            lo, hi = self.static(lo_e, const_env), self.static(hi_e, const_env)
         except NotStatic:
             self.err(lo_e.pos, f"the range of option `{o.name}` must be two constant numbers, like `in 2..100`")
             return
@@ -823,7 +886,7 @@ class _Checker:
                         if not assignable(kt, pt):
                             self.err(k.pos, f"key for `{prm.name}` in table `{tb.name}` must be `{pt}`, got `{kt}`")
                     try:
-                        kv = tuple(static_eval(k, const_env) for k in en.keys)
+                        kv = tuple(self.static(k, const_env) for k in en.keys)
                         if kv in seen:
                             shown = kv[0] if len(kv) == 1 else kv
                             self.err(en.pos, f"key {shown!r} appears twice in table `{tb.name}` (first at {seen[kv]})")
@@ -917,9 +980,10 @@ class _Checker:
                 self.current = None
                 if not ok:
                     continue
-                turns = range(1, (p.turns.count if p.turns and p.turns.count else 100) + 1)
+                # (the first 1,000 turns: a longer game is no reason to check for ever)
+                turns = range(1, min(p.turns.count if p.turns and p.turns.count else 100, 1000) + 1)
                 try:
-                    if not any(static_eval(ph.when, {**env, "turn": t}) for t in turns):
+                    if not any(self.static(ph.when, {**env, "turn": t}) for t in turns):
                         self.err(ph.when.pos, f"phase `{ph.name}` can never run: its condition is false on every turn {turns.start}..{turns.stop - 1}")
                 except (NotStatic, TypeError):
                     pass

@@ -5,6 +5,12 @@ The generated module refers only to mangled rules names (``v_`` locals, ``f_`` p
 ``p_`` primitives), the unit dict ``U`` and the helpers in :mod:`dsl.runtime`. It runs with
 ``__builtins__`` empty. A line map ties every generated line back to its rules position so
 runtime errors can name the rules statement.
+
+The step budget (see :mod:`dsl.runtime`) costs little: each loop pays for all its items when it
+starts (``len(items) * weight`` off the module's counter ``_L``, inline), where the weight is the
+size of its body plus the straight-line size of the procedures it calls, so a procedure call
+itself costs nothing at run time. ``+`` on lists and strings and integer arithmetic go through
+helpers that keep their sizes within the limits.
 """
 
 from __future__ import annotations
@@ -18,15 +24,20 @@ from typing import Any
 
 from . import ast as A
 from .checker import Program
-from .errors import Pos
+from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
-from .runtime import HELPERS, frozen_value
-from .types import UNIT_TYPE, ListType, MapType, RecordType, Type
+from .runtime import BUDGET, FREE_ITEMS, HELPERS, INT_MAX, frozen_value
+from .types import FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
 
 _ATTR_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
+#: the most a loop's weight or a call's cost is counted as (beyond any budget)
+_MAX_COST = 1 << 62
+#: a loop with no loop inside over at most this many items (a hex's units, its neighbours)
+#: pays nothing as it starts: the code around it counts it as this many rounds
+SMALL_LOOP = 8
 
 #: built-ins that only look at their one argument (a game variable there needs no copy)
 _PEEKING = frozenset(("len", "keys", "values", "min", "max", "sum", "sorted", "any", "all"))
@@ -39,6 +50,8 @@ class Artifact:
     filename: str
     linemap: list[Pos | None]
     program: Program
+    #: entry point -> (the steps of the code it runs straight through, where it is)
+    costs: dict[str, tuple[int, Pos | None]]
 
 
 class _Gen:
@@ -51,11 +64,167 @@ class _Gen:
         self.unit_rec = self.reg.unit_record
         #: locals of the function being generated that may hold a game variable as stored
         self.aliases: set[str] = set()
+        self.costs: dict[str, tuple[int, Pos | None]] = {}
+        #: inside a `lambda` (where `_L := ...` would make a local): loops pay through `_pay`
+        self.in_lambda = 0
+        self._temps = 0
+        self.procrefs: set[str] = set()
+        self._proc_cost: dict[str, int] = {}
+        self._innermost: dict[int, bool] = {}
+        self._loopy: dict[str, bool] = {}
+        self._decls: dict[str, Any] = {}
+        for pr in program.procedures.values():
+            self._decls[pr.name] = pr
+        for compiled, pr in program.base_versions:
+            self._decls[compiled] = pr
+        for sq in program.sequences.values():
+            self._decls[sq.name] = sq
+        for tb in program.tables.values():
+            self._decls["t:" + tb.name] = tb
+
+    # ------------------------------------------------------------------ the sizes the budget charges
+    def size(self, node: Any) -> int:
+        """Steps to run `node` once, without its loops' bodies (each loop pays for those as
+        it runs) and with the straight-line size of the procedures it calls."""
+        if node is None:
+            return 0
+        if isinstance(node, (list, tuple)):
+            return sum(self.size(x) for x in node)
+        if isinstance(node, A.For):
+            if self.innermost(node) and not self.is_range(node.iter):
+                return min(1 + self.size(node.iter) + SMALL_LOOP * self.loop_weight(node), _MAX_COST)
+            return 1 + self.size(node.iter)
+        if isinstance(node, A.Generator):
+            if self.innermost(node):
+                return min(1 + self.size(node.iter) + SMALL_LOOP * self.gen_weight(node), _MAX_COST)
+            return 1 + self.size(node.iter)
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
+            n = 1 + self.size(node.args) + (self.size(node.gen) if node.gen is not None else 0)
+            kind = self.info.calls.get(id(node))
+            if kind in ("procedure", "sequence"):
+                n += self.callee_cost(node.func.name)
+            elif kind == "base":
+                n += self.callee_cost(self.info.names[id(node)])
+            elif kind == "table":
+                n += self.callee_cost("t:" + node.func.name)
+            return min(n, _MAX_COST)
+        if not hasattr(node, "__dataclass_fields__"):
+            return 0
+        n = 1
+        for f in node.__dataclass_fields__:
+            if f != "pos":
+                n += self.size(getattr(node, f))
+        return min(n, _MAX_COST)
+
+    def innermost(self, loop: A.For | A.Generator) -> bool:
+        """A loop with no loop inside it (nor in the procedures it calls): one over at most
+        SMALL_LOOP items pays nothing at run time, as the code around it counts it as that
+        many rounds."""
+        key = id(loop)
+        got = self._innermost.get(key)
+        if got is None:
+            inside = (loop.cond, loop.body) if isinstance(loop, A.For) else (loop.elt, loop.cond)
+            got = self._innermost[key] = not self.loops_in(inside)
+        return got
+
+    def loops_in(self, node: Any) -> bool:
+        if node is None:
+            return False
+        if isinstance(node, (list, tuple)):
+            return any(self.loops_in(x) for x in node)
+        if isinstance(node, (A.For, A.Generator)):
+            return True
+        if isinstance(node, A.Name) and self.info.names.get(id(node)) == "procref":
+            return True
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
+            kind = self.info.calls.get(id(node))
+            callee = {"procedure": node.func.name, "sequence": node.func.name, "table": "t:" + node.func.name,
+                      "base": self.info.names.get(id(node), "")}.get(kind or "")
+            if callee is not None and self.callee_loops(callee):
+                return True
+        if not hasattr(node, "__dataclass_fields__"):
+            return False
+        return any(self.loops_in(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+    def callee_loops(self, name: str) -> bool:
+        got = self._loopy.get(name)
+        if got is not None:
+            return got
+        self._loopy[name] = True   # (recursion is refused by the checker)
+        d = self._decls.get(name)
+        if isinstance(d, A.ProcedureDecl):
+            got = self.loops_in(d.body)
+        elif isinstance(d, A.SequenceDecl):
+            got = d.while_ is not None or any(self.callee_loops(s) for s, _ in d.steps)
+        elif isinstance(d, A.TableDecl):
+            got = self.loops_in([en.value for en in d.entries if en.keys is None])
+        else:
+            got = False
+        self._loopy[name] = got
+        return got
+
+    def is_range(self, e: A.Expr) -> bool:
+        return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
+            and self.info.calls.get(id(e)) == "builtin"
+
+    def callee_cost(self, name: str) -> int:
+        """The straight-line steps of a procedure, sequence or table (recursion is refused
+        by the checker; the guard only keeps a broken program from looping here)."""
+        got = self._proc_cost.get(name)
+        if got is not None:
+            return got
+        self._proc_cost[name] = 1
+        d = self._decls.get(name)
+        if isinstance(d, A.ProcedureDecl):
+            n = 1 + self.size(d.body)
+        elif isinstance(d, A.SequenceDecl):
+            n = 1 + (0 if d.while_ is not None else sum(self.callee_cost(s) for s, _ in d.steps))
+        elif isinstance(d, A.TableDecl):
+            n = 1 + max((self.size(en.value) for en in d.entries if en.keys is None), default=0)
+        else:
+            n = 1
+        n = min(n, _MAX_COST)
+        self._proc_cost[name] = n
+        return n
+
+    def loop_weight(self, st: A.For) -> int:
+        return 1 + self.size(st.cond) + self.size(st.body)
+
+    def gen_weight(self, g: A.Generator) -> int:
+        return 1 + self.size(g.elt) + self.size(g.cond)
+
+    def entry(self, name: str, node: Any, pos: Pos | None) -> None:
+        self.costs[name] = (min(1 + self.size(node), _MAX_COST), pos)
+
+    def charge(self, indent: int, items: str | None, weight: int, pos: Pos | None, small: bool = False) -> None:
+        """Pay `weight` steps (for each item of `items`; with `small`, only past SMALL_LOOP
+        items), inline: no call."""
+        paid = str(weight) if items is None else f"len({items})" if weight == 1 else f"len({items}) * {weight}"
+        test = f"len({items}) > {SMALL_LOOP} and " if small else ""
+        self.emit(indent, f"if {test}(_L := _L - {paid}) < 0:\n    _spent()", pos)
+
+    @staticmethod
+    def pure(e: A.Expr) -> bool:
+        """Reading `e` twice, or in another order, changes nothing (no call, no dice)."""
+        while isinstance(e, (A.Attr, A.Index)):
+            if isinstance(e, A.Index) and not _Gen.pure(e.index):
+                return False
+            e = e.obj
+        return isinstance(e, (A.Name, A.IntLit, A.StrLit, A.BoolLit, A.FloatLit))
 
     def emit(self, indent: int, text: str, pos: Pos | None) -> None:
         for part in text.split("\n"):
             self.lines.append("    " * indent + part)
             self.linemap.append(pos)
+        if indent == 0 and text.startswith("def "):
+            # the steps left to the call under way live in the module's `_L` (see dsl.runtime)
+            self.lines.append("    global _L")
+            self.linemap.append(pos)
+
+    def temp(self) -> str:
+        """A fresh name for a value generated code keeps for a moment (`_t3 := ...`)."""
+        self._temps += 1
+        return f"_t{self._temps}"
 
     # ------------------------------------------------------------------ module
     def module(self) -> str:
@@ -73,6 +242,7 @@ class _Gen:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.function_body(pr.body, 1)
+            self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
@@ -84,13 +254,26 @@ class _Gen:
         for r in p.rules:
             params = "".join(f", v_{n}" for n, _ in r.params)
             self.emit(0, f"def r_{r.name}(ctx{params}, *_rest):", r.pos)
+            self.entry(f"r_{r.name}", (r.when, r.body), r.pos)
             if r.when is not None:
                 self.emit(1, f"if not {self.expr(r.when)}:\n    return", r.when.pos)
             self.function_body(r.body, 1)
         for ph in p.phases:
             if ph.when is not None:
                 self.emit(0, f"def w_{ph.name}(ctx, v_turn):", ph.pos)
+                self.entry(f"w_{ph.name}", ph.when, ph.pos)
                 self.emit(1, f"return {self.expr(ph.when)}", ph.when.pos)
+        done: set[str] = set()
+        while self.procrefs - done:
+            # a procedure passed to a primitive (`reach`'s cost): a copy of it that pays for
+            # each call the host makes
+            name = min(self.procrefs - done)
+            done.add(name)
+            pr = p.procedures[name]
+            params = "".join(f", v_{prm.name}" for prm in pr.params)
+            self.emit(0, f"def g_{name}(ctx{params}):", pr.pos)
+            self.charge(1, None, self.callee_cost(name), pr.pos)
+            self.function_body(pr.body, 1)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         powers = ", ".join(self.expr(n) for n in p.powers.powers) if p.powers else ""
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
@@ -102,6 +285,7 @@ class _Gen:
         params = "".join(f", v_{prm.name}" for prm in sq.params)
         args = "".join(f", v_{prm.name}" for prm in sq.params)
         self.emit(0, f"def f_{sq.name}(ctx{params}):", sq.pos)
+        self.costs[f"f_{sq.name}"] = (self.callee_cost(sq.name), sq.pos)
         if sq.while_ is None:
             for name, pos in sq.steps:
                 self.emit(1, f"f_{name}(ctx{args})", pos)
@@ -109,6 +293,7 @@ class _Gen:
                 self.emit(1, "pass", None)
             return
         self.emit(1, "for _round in _rounds():", sq.pos)
+        self.charge(2, None, 1 + self.size(sq.while_) + sum(self.callee_cost(name) for name, _ in sq.steps), sq.pos)
         self.emit(2, f"if not {self.expr(sq.while_)}:\n    break", sq.while_.pos)
         for name, pos in sq.steps:
             self.emit(2, f"f_{name}(ctx{args})", pos)
@@ -117,6 +302,12 @@ class _Gen:
 
     def step(self, st: A.StepDecl) -> None:
         n = st.name
+        for part, node in (("by", st.by), ("while", st.while_), ("start", st.start), ("end", st.end)):
+            if node is not None:
+                self.entry(f"s_{n}_{part}", node, st.pos)
+        if st.finish is not None:
+            self.entry(f"s_{n}_finish", st.finish.body, st.finish.pos)
+            self.entry(f"s_{n}_finish_label", st.finish.label, st.finish.pos)
         if st.by is not None:
             self.emit(0, f"def s_{n}_by(ctx):", st.pos)
             self.emit(1, f"return {self.expr(st.by)}", st.by.pos)
@@ -141,6 +332,10 @@ class _Gen:
         guard, rest = mv.body[:guard_n], mv.body[guard_n:]
         params = "".join(f", v_{prm.name}" for prm in mv.params)
         self.aliases = self.aliasable(mv.body)
+        self.entry(f"{base}_check", ([prm.domain for prm in mv.params], [prm.reason for prm in mv.params], guard),
+                   mv.pos)
+        self.entry(f"{base}_do", mv.body, mv.pos)
+        self.entry(f"{base}_label", mv.label, mv.pos)
         # the options: every combination of the parameters' choices that meets the guard
         self.offers(base, mv, guard)
         # the validation of one answer: the first rule it breaks, in the rules' words
@@ -193,6 +388,13 @@ class _Gen:
         hoisted = sorted({lv for lv in levels if lv < n}) if n else []
         domains = [level(prm.domain) for prm in mv.params]
         cached = {i for i in range(1, n) if domains[i] < i}
+        # the budget: the call pays for its first choice list and the guard that names no
+        # parameter; the loop over parameter i pays, as it starts, for each of its choices:
+        # the next choice list and the guard that names the parameters up to i (so a loop
+        # pays for the hoisted work as if it ran every time: an upper bound)
+        at_level = [self.size([g for g, lv in zip(guard, levels) if lv == d]) for d in range(n + 1)]
+        self.entry(f"{base}_offers", (mv.params[0].domain if mv.params else None, [g for g, lv in zip(guard, levels) if lv == 0]),
+                   mv.pos)
         self.emit(0, f"def {base}_offers(ctx):", mv.pos)
 
         def resets(depth: int, ind: int) -> None:
@@ -207,11 +409,15 @@ class _Gen:
         ind = 1
         resets(0, ind)
         for i, prm in enumerate(mv.params):
+            weight = 1 + at_level[i + 1] + (self.size(mv.params[i + 1].domain) if i + 1 < n else 0)
             if i in cached:
-                self.emit(ind, f"if _d{i} is None:\n    _d{i} = {self.expr(prm.domain)}", prm.pos)
+                self.emit(ind, f"if _d{i} is None:\n    _d{i} = {self.iterable(prm.domain)}", prm.pos)
+                self.charge(ind, f"_d{i}", weight, prm.pos)
                 self.emit(ind, f"for v_{prm.name} in _d{i}:", prm.pos)
             else:
-                self.emit(ind, f"for v_{prm.name} in {self.iterable(prm.domain)}:", prm.pos)
+                self.emit(ind, f"_i = {self.iterable(prm.domain)}", prm.pos)
+                self.charge(ind, "_i", weight, prm.pos)
+                self.emit(ind, f"for v_{prm.name} in _i:", prm.pos)
             ind += 1
             resets(i + 1, ind)
         skip = "continue" if n else "return"
@@ -250,6 +456,7 @@ class _Gen:
         params = ", ".join(f"v_{prm.name}" for prm in tb.params)
         key = params if len(tb.params) == 1 else f"({params},)"
         self.emit(0, f"def t_{tb.name}({params}):", None)
+        self.costs[f"t_{tb.name}"] = (self.callee_cost("t:" + tb.name), tb.pos)
         self.emit(1, f"try:\n    return t_{tb.name}_d[{key}]\nexcept KeyError:\n    pass", None)
         if default is not None:
             self.emit(1, f"return {self.expr(default.value)}", default.pos)
@@ -355,7 +562,16 @@ class _Gen:
                 self.emit(ind, "else:", st.pos)
                 self.body(st.orelse, ind + 1)
         elif isinstance(st, A.For):
-            self.emit(ind, f"for v_{st.var} in {self.iterable(st.iter)}:", st.pos)
+            w = self.loop_weight(st)
+            it = self.iterable(st.iter)
+            if it.startswith("_rng("):
+                # a range is often a bound that is seldom reached: pay as it goes round
+                self.emit(ind, f"for v_{st.var} in {it}:", st.pos)
+                self.charge(ind + 1, None, w, st.pos)
+            else:
+                self.emit(ind, f"_i = {it}", st.pos)
+                self.charge(ind, "_i", w, st.pos, small=self.innermost(st))
+                self.emit(ind, f"for v_{st.var} in _i:", st.pos)
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
             self.body(st.body, ind + 1)
@@ -379,17 +595,81 @@ class _Gen:
             return t
         return None
 
+    def arith(self, op: str, t: Type | None, left: str, right: str, in_place: bool = False) -> str:
+        """`left op right` within the size limits: lists and strings through `_cat` (`_ext`
+        extends a list in place), integers checked for size."""
+        if op == "+":
+            if t == INT:
+                return self.int_checked(f"{left} + {right}")
+            if t == FLOAT:
+                return f"({left} + {right})"
+            if t == STR or isinstance(t, ListType):
+                if in_place and isinstance(t, ListType):
+                    return f"_ext({left}, {right})"
+                # short results (most of them) pass with a length test, inline
+                tmp = self.temp()
+                return f"({tmp} if len({tmp} := {left} + {right}) <= {FREE_ITEMS} else _long({tmp}))"
+            return f"_add({left}, {right})"
+        if op in ("-", "*") and t == INT:
+            return self.int_checked(f"{left} {op} {right}")
+        return f"({left} {op} {right})"
+
+    def chain(self, e: A.BinOp, t: Type) -> str:
+        """`a + b + c ...` of strings, lists or integers, checked once at the end (each step
+        only grows what came before, so the end is the largest): most pass with one inline
+        length test; a long string or list is paid for once for every `+` that built it."""
+        ops: list[tuple[str, A.Expr]] = []
+        node: A.Expr = e
+        while isinstance(node, A.BinOp) and node.op in ("+", "-") and self.info.types.get(id(node)) == t \
+                and (node.op == "+" or t == INT):
+            ops.append((node.op, node.right))
+            node = node.left
+        code = self.expr(node)
+        for op, right in reversed(ops):
+            code = f"{code} {op} {self.expr(right)}"
+        tmp = self.temp()
+        if t == INT:
+            return self.int_checked(code)
+        return f"({tmp} if len({tmp} := {code}) <= {FREE_ITEMS} else _long({tmp}, {len(ops)}))"
+
+    def int_checked(self, code: str) -> str:
+        """An integer result kept within 64 bits: the test is inline (integer arithmetic is
+        everywhere in movement rules), the error a call."""
+        tmp = self.temp()
+        return f"({tmp} if -{INT_MAX} <= ({tmp} := {code}) <= {INT_MAX} else _ci({tmp}))"
+
+    def grows(self, target: A.Expr, ind: int, pos: Pos, code: str) -> None:
+        """After `m[k] = v` on a map: it may not grow past the limit."""
+        if isinstance(target, A.Index) and isinstance(self.info.types.get(id(target.obj)), MapType) \
+                and self.pure(target.obj):
+            self.emit(ind, f"if len({code}) > _I:\n    _long({code})", pos)
+
     def assign(self, st: A.Assign, ind: int) -> None:
         root = self.var_root(st.target)
+        t = self.info.types.get(id(st.target))
         if root is None:
-            self.emit(ind, f"{self.target(st.target)} {st.op} {self.expr(st.value)}", st.pos)
+            tgt = self.target(st.target)
+            if st.op == "=":
+                self.emit(ind, f"{tgt} = {self.expr(st.value)}", st.pos)
+                if isinstance(st.target, A.Index):
+                    self.grows(st.target, ind, st.pos, self.expr(st.target.obj))
+            elif st.op == "+=" and isinstance(t, ListType) and isinstance(st.target, A.Name):
+                # a list grows in place: its new items are paid for (a literal's by the loop's
+                # weight), and its length is kept within the limit
+                if isinstance(st.value, A.ListLit):
+                    self.emit(ind, f"{tgt} += {self.expr(st.value)}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
+                else:
+                    self.emit(ind, f"_j = {self.expr(st.value)}\n{tgt} += _j\n"
+                                   f"if len(_j) > {FREE_ITEMS} or len({tgt}) > _I:\n    _grew({tgt}, _j)", st.pos)
+            else:
+                self.emit(ind, f"{tgt} = {self.arith(st.op[0], t, tgt, self.expr(st.value), in_place=True)}", st.pos)
             return
         var = self.p.vars[root.name]
         store = self.freeze(var.type, "_v")
         if isinstance(st.target, A.Name):
             value = self.expr(st.value)
             if st.op != "=":
-                value = f"{self.var_read(root.name)} {st.op[0]} {value}"
+                value = self.arith(st.op[0], t, self.var_read(root.name), value)
             self.emit(ind, f"_v = {value}\nctx.vars[{root.name!r}] = {store}", st.pos)
             return
         # an element of a variable: change a copy, then store it back
@@ -400,7 +680,12 @@ class _Gen:
             path.append(self.expr(inner.index))
             inner = inner.obj
         sub = "_v" + "".join(f"[{p}]" for p in reversed(path))
-        self.emit(ind, f"{sub} {st.op} {self.expr(st.value)}\nctx.vars[{root.name!r}] = {store}", st.pos)
+        if st.op == "=":
+            self.emit(ind, f"{sub} = {self.expr(st.value)}", st.pos)
+            self.grows(st.target, ind, st.pos, "_v" + "".join(f"[{p}]" for p in reversed(path[1:])))
+        else:
+            self.emit(ind, f"{sub} = {self.arith(st.op[0], t, sub, self.expr(st.value), in_place=True)}", st.pos)
+        self.emit(ind, f"ctx.vars[{root.name!r}] = {store}", st.pos)
 
     @staticmethod
     def freeze(t: Type, code: str) -> str:
@@ -413,10 +698,11 @@ class _Gen:
 
     def var_read(self, name: str) -> str:
         t = self.p.vars[name].type
-        if isinstance(t, ListType):
-            return f"list(ctx.vars[{name!r}])"
-        if isinstance(t, MapType):
-            return f"dict(ctx.vars[{name!r}])"
+        if isinstance(t, (ListType, MapType)):
+            # a copy (the state keeps the variable): a long one is paid for, a short one is tested inline
+            tmp = self.temp()
+            make = "list" if isinstance(t, ListType) else "dict"
+            return f"{make}({tmp} if len({tmp} := ctx.vars[{name!r}]) <= {FREE_ITEMS} else _many({tmp}))"
         return f"ctx.vars[{name!r}]"
 
     def peek(self, e: A.Expr) -> str:
@@ -435,17 +721,31 @@ class _Gen:
 
     # ------------------------------------------------------------------ expressions
     def iterable(self, e: A.Expr) -> str:
-        """An expression in a `for` position: `range` stays lazy there."""
+        """An expression in a `for` position: `range` stays lazy there; a map is run over as
+        a list of its keys (so that the loop may change it)."""
         if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
                 and self.info.calls.get(id(e)) == "builtin":
             return f"_rng({', '.join(self.expr(a) for a in e.args)})"
+        if isinstance(self.info.types.get(id(e)), MapType):
+            return f"list({self.peek(e)})"
         return self.peek(e)
 
-    def gen(self, g: A.Generator, elt: str | None = None) -> str:
-        out = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {self.iterable(g.iter)}"
-        if g.cond is not None:
-            out += f" if {self.expr(g.cond)}"
-        return out
+    def comp(self, g: A.Generator, make: str, elt: str | None = None, filtered: bool = True) -> str:
+        """A comprehension (`make` is "[...]" or "any(...)"...): its collection is paid for
+        as it starts (inline, before the comprehension runs over it)."""
+        tmp = self.temp()
+        w = self.gen_weight(g)
+        paid = f"len({tmp} := {self.iterable(g.iter)})" + ("" if w == 1 else f" * {w}")
+        body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
+        if g.cond is not None and filtered:
+            body += f" if {self.expr(g.cond)}"
+        if self.in_lambda:
+            return f"(_pay({paid}) and {make.replace('...', body)})"
+        if self.innermost(g):
+            paid = f"len({tmp})" + ("" if w == 1 else f" * {w}")
+            return (f"((len({tmp} := {self.iterable(g.iter)}) <= {SMALL_LOOP} or (_L := _L - {paid}) >= 0 "
+                    f"or _spent()) and {make.replace('...', body)})")
+        return f"(((_L := _L - {paid}) >= 0 or _spent()) and {make.replace('...', body)})"
 
     def attr_name(self, obj: str, name: str) -> str:
         assert _ATTR_RE.match(name), name  # proven by the checker; never a dunder
@@ -479,14 +779,15 @@ class _Gen:
             if kind == "var":
                 return self.var_read(e.name)
             if kind == "procref":
-                return f"(lambda *_a: f_{e.name}(ctx, *_a))"
+                self.procrefs.add(e.name)
+                return f"_partial(g_{e.name}, ctx)"
             raise AssertionError(kind)
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
         if isinstance(e, A.MapLit):
             return "{" + ", ".join(f"{self.expr(k)}: {self.expr(v)}" for k, v in e.entries) + "}"
         if isinstance(e, A.ListComp):
-            return f"[{self.gen(e.gen)}]"
+            return self.comp(e.gen, "[...]")
         if isinstance(e, A.Attr):
             kind = self.info.attrs[id(e)]
             if kind == "field":
@@ -509,7 +810,12 @@ class _Gen:
         if isinstance(e, A.UnaryOp):
             return f"({e.op} {self.expr(e.operand)})"
         if isinstance(e, A.BinOp):
-            return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+            if e.op in ("and", "or"):
+                return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+            t = self.info.types.get(id(e))
+            if e.op in ("+", "-") and (t == STR or t == INT or isinstance(t, ListType)):
+                return self.chain(e, t)
+            return self.arith(e.op, t, self.expr(e.left), self.expr(e.right))
         if isinstance(e, A.Compare):
             if e.op in ("is", "is not"):
                 assert isinstance(e.right, A.Name)
@@ -522,6 +828,19 @@ class _Gen:
                 assert isinstance(e.right, A.Name)
                 op = "in" if e.op == "has" else "not in"
                 return f"({e.right.name!r} {op} {self.unit_of(e.left)}.tags)"
+            if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
+                    and not isinstance(self.info.types.get(id(e.right)), MapType):
+                # going through a long list (or text) is paid for; a short one passes inline
+                left, right = self.expr(e.left), self.peek(e.right)
+                if self.pure(e.right):
+                    return f"({left} {e.op} {right} if len({right}) <= {FREE_ITEMS} else _inbig({left}, {right}, {e.op == 'in'}))"
+                tr = self.temp()
+                if self.pure(e.left):
+                    return (f"({left} {e.op} {tr} if len({tr} := {right}) <= {FREE_ITEMS} "
+                            f"else _inbig({left}, {tr}, {e.op == 'in'}))")
+                tl = self.temp()
+                return (f"({tl} {e.op} {tr} if (({tl} := {left}), ({tr} := {right})) and len({tr}) <= {FREE_ITEMS} "
+                        f"else _inbig({tl}, {tr}, {e.op == 'in'}))")
             if e.op in ("in", "not in"):
                 return f"({self.expr(e.left)} {e.op} {self.peek(e.right)})"
             return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
@@ -542,29 +861,42 @@ class _Gen:
                 if name == "count":
                     if g.cond is None:
                         return f"len({self.peek(g.iter)})"
-                    return f"len([{self.gen(g, elt='1')}])"
+                    return f"len({self.comp(g, '[...]', elt='1')})"
                 if name in ("any", "all"):
                     if g.elt is None:
                         assert g.cond is not None
-                        return f"{name}({self.expr(g.cond)} for v_{g.var} in {self.iterable(g.iter)})"
-                    return f"{name}({self.gen(g)})"
-                return f"{name}([{self.gen(g)}])"
+                        return self.comp(g, f"{name}(...)", elt=self.expr(g.cond), filtered=False)
+                    return self.comp(g, f"{name}(...)")
+                if name == "sum" and self.info.types.get(id(e)) == INT:
+                    return f"_ci({self.comp(g, 'sum([...])')})"
+                return self.comp(g, f"{name}([...])")
             if name == "range":
                 return f"_rngl({', '.join(args)})"
             if name == "keys":
-                return f"list({args[0]}.keys())"
+                return f"list(_many({args[0]}).keys())"
             if name == "values":
-                return f"list({args[0]}.values())"
+                return f"list(_many({args[0]}).values())"
             if name == "choose":
                 if len(args) >= 4:
                     # the labels are made only when a player is asked (not when one option is
                     # taken without asking, nor when a recorded answer is replayed)
-                    args[3] = f"lambda: {args[3]}"
+                    # (inside a lambda `_L := ...` would bind a local of the lambda: its loops pay
+                    # through a call)
+                    self.in_lambda += 1
+                    args[3] = f"lambda: {self.expr(e.args[3])}"
+                    self.in_lambda -= 1
                 if len(args) >= 5:
                     # and the reasons for refused answers only when an answer is refused
-                    args[4] = f"lambda: {args[4]}"
+                    self.in_lambda += 1
+                    args[4] = f"lambda: {self.expr(e.args[4])}"
+                    self.in_lambda -= 1
                 return f"ctx.choose({', '.join(args)})"
-            if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "int", "float", "any", "all"):
+            if name == "int":
+                return f"_int({args[0]})"
+            if name in ("min", "max", "sum", "sorted", "any", "all") and len(args) == 1:
+                code = f"{name}(_many({args[0]}))"
+                return f"_ci({code})" if name == "sum" and self.info.types.get(id(e)) == INT else code
+            if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "float", "any", "all"):
                 return f"{name}({', '.join(args)})"
             raise AssertionError(name)
         if kind == "primitive":
@@ -598,10 +930,14 @@ def compile_program(program: Program, fingerprint: str) -> Artifact:
     g = _Gen(program)
     source = g.module()
     filename = f"<rules {fingerprint[:12]}>"
-    code = compile(source, filename, "exec", dont_inherit=True, optimize=2)
+    try:
+        code = compile(source, filename, "exec", dont_inherit=True, optimize=2)
+    except SyntaxError as exc:  # nested past Python's limits: the caller says where
+        exc.linemap = g.linemap  # type: ignore[attr-defined]
+        raise
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
-    return Artifact(source, code, filename, g.linemap, program)
+    return Artifact(source, code, filename, g.linemap, program, g.costs)
 
 
 def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, Any]:
@@ -611,6 +947,8 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns: dict[str, Any] = {"__builtins__": {}}
     ns.update(HELPERS)
     ns["U"] = {}
+    ns["_L"] = BUDGET.steps   # the steps left to the call under way (dsl.runtime)
+    ns["_I"] = BUDGET.items
     ns["_UT"] = unit_type_class(list(p.stats))
     for name, spec in reg.primitives.items():
         ns[f"p_{name}"] = spec.fn
@@ -618,5 +956,19 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
         ns[f"c_{name}"] = c.value
     for name, value in option_values.items():
         ns[f"o_{name}"] = frozen_value(value)
-    exec(artifact.code, ns)
+    try:
+        exec(artifact.code, ns)
+    except RulesRuntimeError as exc:
+        raise exc.with_pos(_module_pos(exc, artifact)) from None
     return ns
+
+
+def _module_pos(exc: BaseException, artifact: Artifact) -> Pos | None:
+    """Where in the rules the module's own code (unit stats, tables) failed."""
+    tb = exc.__traceback__
+    pos = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == artifact.filename and 0 < tb.tb_lineno < len(artifact.linemap):
+            pos = artifact.linemap[tb.tb_lineno] or pos
+        tb = tb.tb_next
+    return pos

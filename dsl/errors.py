@@ -16,6 +16,7 @@ __all__ = [
     "Diagnostic",
     "RulesError",
     "RulesRuntimeError",
+    "RulesLimitError",
     "Refused",
     "did_you_mean",
     "NO_POS",
@@ -35,6 +36,8 @@ class Pos:
 
 
 NO_POS = Pos("<rules>", 0, 0)
+#: the most characters of a source line a diagnostic shows
+_WIDE = 160
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +59,15 @@ class Diagnostic:
             src_lines = text.splitlines()
             if self.pos.line <= len(src_lines):
                 src = src_lines[self.pos.line - 1].expandtabs(1)
+                col = max(self.pos.col - 1, 0)
+                if len(src) > _WIDE:
+                    # a very long line (a 5,000-digit number): the part around the caret
+                    start = max(col - _WIDE // 2, 0)
+                    shown = src[start:start + _WIDE]
+                    src = ("..." if start else "") + shown + ("..." if start + _WIDE < len(src) else "")
+                    col = col - start + (3 if start else 0)
                 lines.append(src)
-                lines.append(" " * max(self.pos.col - 1, 0) + "^")
+                lines.append(" " * col + "^")
         if self.hint:
             lines.append(f"hint: {self.hint}")
         return "\n".join(lines)
@@ -101,7 +111,13 @@ class RulesRuntimeError(Exception):
         super().__init__(f"{pos}: {message}" if pos is not None else message)
 
     def with_pos(self, pos: Pos | None) -> RulesRuntimeError:
-        return RulesRuntimeError(self.message, pos)
+        return type(self)(self.message, pos)
+
+
+class RulesLimitError(RulesRuntimeError):
+    """Rules went past one of the limits that keep shared rules from hanging a game or
+    exhausting memory: the step budget of one call, the length of a list or a string, the size
+    of an integer (see :mod:`dsl.runtime`). The message says which, and how to raise it."""
 
 
 class Refused(Exception):

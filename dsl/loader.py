@@ -14,7 +14,7 @@ from typing import Any
 from . import ast as A
 from .checker import OptionInfo, Program, check_program
 from .compiler import Artifact, compile_program, instantiate
-from .errors import Diagnostic, Pos, RulesError, did_you_mean
+from .errors import Diagnostic, Pos, RulesError, RulesRuntimeError, did_you_mean
 from .model import (
     CompiledRules,
     Declaration,
@@ -26,7 +26,7 @@ from .model import (
     StepSpec,
     VarSpec,
 )
-from .parser import parse_module
+from .parser import parse_module, too_deep
 from .registry import Registry
 from .runtime import translate_errors
 from .types import BOOL, FLOAT, INT, STR, ListType, MapType, Type
@@ -38,6 +38,11 @@ Files = RulesSource | Sequence[RulesSource]
 ResolveExtends = Callable[[str], Sequence[RulesSource]]
 
 _OPT_POS = Pos("<options>", 0, 0)
+
+#: the largest rules file, and all the files of one load together (the biggest file shipped
+#: is about 24 KB; parsing takes about 30 ms a kilobyte, so these keep a load within seconds)
+MAX_FILE_BYTES = 256 << 10
+MAX_TOTAL_BYTES = 1 << 20
 
 
 def _as_list(files: Files) -> list[RulesSource]:
@@ -57,7 +62,9 @@ def _read(src: RulesSource) -> tuple[str, str]:
     if isinstance(src, tuple):
         return src[0], src[1]
     path = Path(src)
-    return str(path), path.read_text(encoding="utf-8")
+    with path.open("rb") as f:         # never more than a rules file may have (then refused)
+        data = f.read(MAX_FILE_BYTES + 1)
+    return str(path), data.decode("utf-8", "replace" if len(data) > MAX_FILE_BYTES else "strict")
 
 
 class _Loaded:
@@ -65,6 +72,7 @@ class _Loaded:
         self.layers: list[list[A.Module]] = []
         self.texts: list[tuple[str, str]] = []
         self.diags: list[Diagnostic] = []
+        self.size = 0
 
 
 def _load_layers(files: Files, resolve_extends: ResolveExtends | None) -> _Loaded:
@@ -81,6 +89,14 @@ def _load_layer(files: list[RulesSource], resolve: ResolveExtends | None, out: _
             name, text = _read(src)
         except OSError as exc:
             out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"cannot read rules file `{src}`: {exc.strerror}"))
+            continue
+        size = len(text.encode("utf-8", "surrogatepass"))
+        out.size += size
+        if size > MAX_FILE_BYTES or out.size > MAX_TOTAL_BYTES:
+            what = (f"is {size:,} bytes; a rules file may have {MAX_FILE_BYTES:,}" if size > MAX_FILE_BYTES else
+                    f"brings the rules to {out.size:,} bytes; the files of a ruleset may have {MAX_TOTAL_BYTES:,} together")
+            out.diags.append(Diagnostic(Pos(name, 0, 0), f"rules file `{name}` {what}",
+                                        "split the rules, or write a long table as a data file"))
             continue
         texts.append((name, text))
         try:
@@ -126,8 +142,28 @@ def check_rules(files: Files, registry: Registry, resolve_extends: ResolveExtend
     With ``report_unread``, stats and tags that no rule reads come as warnings."""
     loaded = _load_layers(files, resolve_extends)
     diags = list(loaded.diags)
-    diags.extend(check_program(loaded.layers, registry, report_unread).diagnostics)
+    try:
+        program = check_program(loaded.layers, registry, report_unread)
+        diags.extend(program.diagnostics)
+        if not any(d.severity == "error" for d in diags):
+            _compile(program, _fingerprint(loaded.texts), loaded)  # Python's own limits on nesting
+    except RecursionError:
+        diags.append(too_deep(_first_pos(loaded)))
+    except RulesError as exc:
+        diags.extend(exc.diagnostics)
     return _sorted(diags, loaded.texts)
+
+
+def _compile(program: Program, fp: str, loaded: _Loaded) -> Artifact:
+    try:
+        return compile_program(program, fp)
+    except (RecursionError, SyntaxError, MemoryError) as exc:
+        # Python's own limits (200 nested parentheses, 100 indented blocks) in the generated code
+        raise RulesError([too_deep(_compiled_pos(exc, program) or _first_pos(loaded))], dict(loaded.texts)) from None
+
+
+def _first_pos(loaded: _Loaded) -> Pos:
+    return Pos(loaded.texts[-1][0], 1, 1) if loaded.texts else _OPT_POS
 
 
 def _sorted(diags: list[Diagnostic], texts: list[tuple[str, str]]) -> list[Diagnostic]:
@@ -155,12 +191,15 @@ def load_rules(
     registry.validate()
     loaded = _load_layers(files, resolve_extends)
     sources = dict(loaded.texts)
-    program = check_program(loaded.layers, registry)
+    try:
+        program = check_program(loaded.layers, registry)
+    except RecursionError:
+        raise RulesError([too_deep(_first_pos(loaded))], sources) from None
     diags = _sorted(loaded.diags + program.diagnostics, loaded.texts)
     if any(d.severity == "error" for d in diags):
         raise RulesError(diags, sources)
     fp = _fingerprint(loaded.texts)
-    artifact = compile_program(program, fp)
+    artifact = _compile(program, fp, loaded)
     const_env = {n: c.value for n, c in program.registry.constants.items()}
     specs = {
         name: OptionSpec(name, o.type, o.default, o.doc, o.pos, o.bounds, o.status, o.source,
@@ -194,6 +233,15 @@ def _declarations(program: Program, layers: list[list[A.Module]]) -> dict[tuple[
     texts = {id(d): t for modules in layers for m in modules for d, t in zip(m.decls, m.texts)}
     return {key: Declaration(key[0], key[1], texts.get(id(decls[-1]), ""), tuple(d.pos for d in decls))
             for key, decls in program.history.items() if decls}
+
+
+def _compiled_pos(exc: BaseException, program: Program) -> Pos | None:
+    """The rules position of a line of generated code Python could not compile."""
+    line = getattr(exc, "lineno", None)
+    linemap = getattr(exc, "linemap", None)
+    if isinstance(line, int) and linemap is not None and 0 < line < len(linemap):
+        return linemap[line]  # type: ignore[no-any-return]
+    return None
 
 
 # ------------------------------------------------------------------------------ options
@@ -254,7 +302,12 @@ def coerce_option(t: Type, value: Any) -> Any:
                 value = json.loads(text)
             except ValueError:
                 raise ValueError(f"`{value}` is not a JSON {t}") from None
-    return _check_value(t, value)
+            except RecursionError:
+                raise ValueError(f"`{value}` nests too deeply for a {t}") from None
+    try:
+        return _check_value(t, value)
+    except RecursionError:
+        raise ValueError(f"the value nests too deeply for a {t}") from None
 
 
 def _check_value(t: Type, v: Any) -> Any:
@@ -284,12 +337,11 @@ def _check_value(t: Type, v: Any) -> Any:
 # ------------------------------------------------------------------------------ building
 
 
-def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[[Any], Any]) -> StepSpec:
+def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..., Any]) -> StepSpec:
     n = st.name
 
     def fn(key: str) -> Any:
-        f = ns.get(key)
-        return wrap(f) if f is not None else None
+        return wrap(key) if ns.get(key) is not None else None
 
     asks = set()
     moves = []
@@ -299,7 +351,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[[A
         if mv_asks:
             asks.add("move:" + mv.name)
         params = tuple((prm.name, _param_type(prm, p)) for prm in mv.params)
-        moves.append(MoveSpec(mv.name, params, _wrap_gen(ns[base + "_offers"], wrap), fn(base + "_check"),
+        moves.append(MoveSpec(mv.name, params, wrap(base + "_offers", True), fn(base + "_check"),
                               fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos))
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and _asks(blk, p):
@@ -318,12 +370,6 @@ def _param_type(prm: A.MoveParam, p: Program) -> Type:
         return parse_type_text(text(prm.type), set(p.registry.records))
     except ValueError:
         return STR
-
-
-def _wrap_gen(gen: Callable[..., Any], wrap: Callable[[Any], Any]) -> Callable[..., Any]:
-    """Offers are a generator: errors surface while it is consumed, so collect it inside the
-    error translation."""
-    return wrap(lambda ctx: list(gen(ctx)))  # type: ignore[no-any-return]
 
 
 def _asks(stmts: tuple[A.Stmt, ...], p: Program) -> bool:
@@ -353,23 +399,36 @@ def _asks(stmts: tuple[A.Stmt, ...], p: Program) -> bool:
 def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, Any], fp: str, files: list[str],
            declarations: dict[tuple[str, str], Declaration]) -> CompiledRules:
     p: Program = artifact.program
-    ns = instantiate(artifact, values)
-    wrap = lambda fn: translate_errors(fn, artifact.filename, artifact.linemap)  # noqa: E731
+    try:
+        ns = instantiate(artifact, values)
+    except RulesRuntimeError as exc:  # a unit's stat beyond the limits (with these options)
+        raise RulesError([Diagnostic(exc.pos or _OPT_POS, exc.message)]) from None
+
+    def wrap(name: str, generator: bool = False) -> Callable[..., Any]:
+        """An entry point into the compiled rules: errors translated, under the step budget.
+        Offers are a generator: errors surface while it is consumed, so collect it inside."""
+        fn = ns[name]
+        if generator:
+            gen = fn
+            fn = lambda ctx: list(gen(ctx))  # noqa: E731
+        cost, pos = artifact.costs.get(name, (1, None))
+        return translate_errors(fn, artifact.filename, artifact.linemap, cost, pos, ns)
+
     stats = {
         name: StatSpec(name, t, ns["_SD"][name], sd.doc, sd.pos) for name, (sd, t) in p.stats.items()
     }
-    procedures = {name: wrap(ns[f"f_{name}"]) for name in list(p.procedures) + list(p.sequences)}
+    procedures = {name: wrap(f"f_{name}") for name in list(p.procedures) + list(p.sequences)}
     vars_ = {name: VarSpec(name, v.type, v.default, v.reset, v.doc, v.pos) for name, v in p.vars.items()}
     steps = {name: _step_spec(st, ns, p, wrap) for name, st in p.steps.items()}
-    tables = {name: wrap(ns[f"t_{name}"]) for name in p.tables}
+    tables = {name: wrap(f"t_{name}") for name in p.tables}
     handlers: dict[str, list[Callable[..., Any]]] = {}
     for r in p.rules:
-        handlers.setdefault(r.event, []).append(wrap(ns[f"r_{r.name}"]))
+        handlers.setdefault(r.event, []).append(wrap(f"r_{r.name}"))
     sequence = None
     if p.turns is not None or p.powers is not None or p.phases:
         phases = tuple(
             PhaseSpec(ph.name, tuple(s for s, _ in ph.steps), ph.pos,
-                      wrap(ns[f"w_{ph.name}"]) if ph.when is not None else None)
+                      wrap(f"w_{ph.name}") if ph.when is not None else None)
             for ph in p.phases
         )
         sequence = SequenceDecl(

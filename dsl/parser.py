@@ -20,6 +20,7 @@ from lark.lexer import PatternStr
 
 from . import ast as A
 from .errors import Diagnostic, Pos, RulesError
+from .runtime import INT_MAX
 
 __all__ = ["parse", "parse_module"]
 
@@ -203,7 +204,7 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def turns_decl(self, meta: Any, items: list[Any]) -> A.TurnsDecl:
         ovr, count, *names = items
-        n = None if count.type == "UNLIMITED" else int(count)
+        n = None if count.type == "UNLIMITED" else self._int(count)
         return A.TurnsDecl(Pos(self.file, meta.line, meta.column), n, tuple(x for x in names if x is not None), ovr is not None)
 
     @v_args(meta=True)
@@ -435,8 +436,19 @@ class _ToAst(Transformer):
     def attr(self, items: list[Any]) -> A.Attr:
         return A.Attr(self.p(items[1]), items[0], str(items[1]))
 
+    def _int(self, tok: Token) -> int:
+        """A whole number as written; one beyond the integers of the rules is refused without
+        being converted (a 5,000-digit number would be slow to, and Python refuses 4,301)."""
+        text = str(tok)
+        digits = text.lstrip("0") or "0"
+        if len(digits) > len(str(INT_MAX)) or int(digits) > INT_MAX:
+            shown = text if len(text) <= 30 else f"{text[:12]}...{text[-6:]} ({len(text):,} digits)"
+            raise _SyntaxProblem(self.p(tok), f"the number {shown} is too big: integers in rules lie within "
+                                              f"±{INT_MAX:,} (2^63 - 1)")
+        return int(digits)
+
     def int_lit(self, items: list[Any]) -> A.IntLit:
-        return A.IntLit(self.p(items[0]), int(items[0]))
+        return A.IntLit(self.p(items[0]), self._int(items[0]))
 
     def float_lit(self, items: list[Any]) -> A.FloatLit:
         return A.FloatLit(self.p(items[0]), float(items[0]))
@@ -489,7 +501,11 @@ def parse_module(text: str, file: str = "<rules>") -> A.Module:
     except lark.exceptions.VisitError as exc:
         if isinstance(exc.orig_exc, _SyntaxProblem):
             raise RulesError([exc.orig_exc.diag], {file: text}) from None
+        if isinstance(exc.orig_exc, RecursionError):
+            raise RulesError([too_deep(Pos(file, 1, 1))], {file: text}) from None
         raise
+    except RecursionError:
+        raise RulesError([too_deep(Pos(file, 1, 1))], {file: text}) from None
     assert isinstance(module, A.Module)
     return dataclasses.replace(module, texts=_decl_texts(tree, text, len(module.decls)))
 
@@ -504,6 +520,11 @@ def _decl_texts(tree: lark.Tree, text: str, n: int) -> tuple[str, ...]:
 
 
 parse = parse_module
+
+
+def too_deep(pos: Pos) -> Diagnostic:
+    return Diagnostic(pos, "the rules nest too deeply (expressions, parentheses or blocks within each other)",
+                      "split a long expression with `let`, or a deep block into procedures")
 
 
 def _diagnostic_for(exc: lark.UnexpectedInput, file: str, text: str) -> Diagnostic:

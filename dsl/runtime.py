@@ -1,33 +1,224 @@
 """What compiled rules need while they run: the few helper functions generated code may
-call, and the translation of Python errors inside rules into :class:`RulesRuntimeError`
-pointing at the rules statement that failed.
+call, the limits every call into the rules runs under, and the translation of Python errors
+inside rules into :class:`RulesRuntimeError` pointing at the rules statement that failed.
+
+**The limits.** Mods are shared between players, so no rules file may hang a game or exhaust
+memory. Every call into the rules (a rule on an event, a step's block, a move's options,
+check or effect, a procedure the host calls) gets a budget of *steps*; loops, list and string
+building and the engine's primitives spend it, and a call that spends it all stops with a
+:class:`RulesLimitError` at the rules statement that went over. A step is about one operation:
+
+* a loop (`for`, a comprehension, `any(...)`, `count(...)`...) is charged, when it starts,
+  the size of its body (with the straight-line part of the procedures it calls) for every
+  item it runs over: a loop that stops early has still paid for the rest;
+* a `repeat while` round and each call of a procedure passed to a primitive (`reach`'s
+  `cost`) is charged the size of what it runs;
+* a call into the rules is charged, first, the size of the code it runs straight through;
+* building a list with `+` (or `+=`) is charged its new items, a string one step per 8
+  characters; `range(...)` as a list its length; a primitive over many pieces or spaces
+  (more than 64) their number.
+
+Sizes: a list or a map holds at most ``limits().items`` items and a string as many
+characters; integers stay within ±(2^63 - 1) (a fixed limit). The budget and the item limit
+are raised with :func:`set_limits` (``wargame --rules-budget N --rules-max-items N``).
+The counter is one per process: calls into the rules from several threads at once would share it.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
 from typing import Any
 
-from .errors import Pos, Refused, RulesRuntimeError
+from .errors import Pos, Refused, RulesLimitError, RulesRuntimeError
 
-__all__ = ["MAX_RANGE", "bounded_range", "bounded_range_list", "table_miss", "translate_errors", "HELPERS"]
+__all__ = ["MAX_RANGE", "DEFAULT_STEPS", "DEFAULT_ITEMS", "INT_MAX", "Limits", "limits", "set_limits", "charge",
+           "bounded_range", "bounded_range_list", "table_miss", "translate_errors", "HELPERS"]
 
-#: the largest number of steps one `range` may produce
+#: the largest number of items one `range` may produce
 MAX_RANGE = 100_000
+
+#: the steps one call into the rules may take: 70 times the largest call measured in full
+#: random games of Bulge (its movement: about 700,000 steps), 30 times LHTR's (a battle check
+#: after 200 turns: 1,700,000; see docs/rules-language.md §13), and a few seconds of work for
+#: rules that never stop
+DEFAULT_STEPS = 50_000_000
+#: the most items a list or a map may hold, and characters a string
+DEFAULT_ITEMS = 1_000_000
+#: integers in rules stay within -INT_MAX..INT_MAX (a fixed limit: 64-bit integers)
+INT_MAX = (1 << 63) - 1
+#: a primitive charges the pieces or spaces it goes through only past this many
+FREE_ITEMS = 64
+
+_HOW_STEPS = "raise it with `wargame --rules-budget N` (in Python: dsl.set_limits(steps=N))"
+_HOW_ITEMS = "raise it with `wargame --rules-max-items N` (in Python: dsl.set_limits(items=N))"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one call into the rules may use: `steps` of work, lists and maps of at most
+    `items` items, strings of at most `items` characters."""
+
+    steps: int = DEFAULT_STEPS
+    items: int = DEFAULT_ITEMS
+
+
+class _Budget:
+    """The limits, and the call into the rules under way (one for the process). The steps left
+    to that call live in the compiled module's global `_L`, which generated code lowers
+    inline (and `_I` holds the item limit); `depth` counts calls into the rules in progress,
+    so that rules called from inside rules (a primitive calling back) share the budget of
+    the outermost call, and `ns` is the module of that call."""
+
+    __slots__ = ("depth", "steps", "items", "ns", "peak")
+
+    def __init__(self) -> None:
+        self.steps = DEFAULT_STEPS
+        self.items = DEFAULT_ITEMS
+        self.depth = 0
+        self.ns: dict[str, Any] | None = None
+        self.peak = 0  # the most steps any one call has taken (for measuring)
+
+
+BUDGET = _Budget()
+
+
+def limits() -> Limits:
+    return Limits(BUDGET.steps, BUDGET.items)
+
+
+def set_limits(steps: int | None = None, items: int | None = None) -> Limits:
+    """Change the limits of every later call into the rules; returns the previous ones."""
+    old = limits()
+    for name, value in (("steps", steps), ("items", items)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise ValueError(f"the {name} limit must be a whole number of at least 1, not {value!r}")
+    if steps is not None:
+        BUDGET.steps = steps
+    if items is not None:
+        BUDGET.items = items
+    return old
+
+
+def spent() -> bool:
+    """The steps are all spent (generated code calls this when `_L` goes below 0)."""
+    b = BUDGET
+    if not b.depth:          # rules run outside any call into them (a test): no limit
+        return True
+    raise RulesLimitError(f"the rules took more than {b.steps:,} steps in one call (a loop or calls that "
+                          f"never end?); the budget of a call into the rules is {b.steps:,} steps: {_HOW_STEPS}")
+
+
+def charge(n: int) -> None:
+    """Spend `n` steps of the call under way (primitives call this for work that grows)."""
+    ns = BUDGET.ns
+    if ns is not None:
+        left = ns["_L"] = ns["_L"] - n
+        if left < 0:
+            spent()
+
+
+def pay(n: int) -> bool:
+    """`charge` for generated code that cannot lower `_L` inline (inside a lambda): True."""
+    charge(n)
+    return True
+
+
+def _too_long(what: str, n: int) -> RulesLimitError:
+    unit = "characters" if what == "a string" else "items"
+    return RulesLimitError(f"{what} of {n:,} {unit} is over the limit of {BUDGET.items:,} {unit}; {_HOW_ITEMS}")
+
+
+def _kind(x: Any) -> str:
+    return "a string" if isinstance(x, str) else "a map" if isinstance(x, dict) else "a list"
+
+
+def long(x: Any, copies: int = 1) -> Any:
+    """A new list or string longer than a few items (`a + b + ...`, built by `copies` `+`s):
+    within the limit, and paid for (a string one step per 8 characters)."""
+    n = len(x)
+    if n > BUDGET.items:
+        raise _too_long(_kind(x), n)
+    ns = BUDGET.ns
+    if ns is not None:
+        left = ns["_L"] = ns["_L"] - copies * ((n >> 3) + 1 if isinstance(x, str) else n)
+        if left < 0:
+            spent()
+    return x
+
+
+def grew(xs: Any, added: Any) -> None:
+    """After `xs += added` (in place): within the limit, and the new items paid for."""
+    if len(xs) > BUDGET.items:
+        raise _too_long("a list", len(xs))
+    charge(len(added))
+
+
+def extend(a: Any, b: Any) -> Any:
+    """`a += b` for an element that is a list (`boxes[i] += [u]`)."""
+    a += b
+    grew(a, b)
+    return a
+
+
+def cat(a: Any, b: Any) -> Any:
+    r = a + b
+    return long(r) if len(r) > FREE_ITEMS else r
+
+
+def add(a: Any, b: Any) -> Any:
+    """`a + b` whose type the checker left open."""
+    if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool):
+        return check_int(a + b)
+    if isinstance(a, (str, list, tuple)):
+        return cat(a, b)
+    return a + b
+
+
+def check_int(x: Any) -> Any:
+    if -INT_MAX <= x <= INT_MAX:
+        return x
+    raise RulesLimitError(f"an integer of {x.bit_length()} bits: integers in rules lie within ±{INT_MAX:,} "
+                          "(2^63 - 1), a fixed limit")
+
+
+def to_int(x: Any) -> int:
+    """The rules' `int(x)`."""
+    if isinstance(x, str) and len(x) > 40:
+        raise RulesLimitError(f"int() of a text of {len(x):,} characters: integers in rules lie within ±{INT_MAX:,}")
+    return check_int(int(x))  # type: ignore[no-any-return]
+
+
+def many(xs: Any) -> Any:
+    """What a builtin goes through whole (sorted, keys, values, min, max, sum, a game
+    variable's copy): a long one pays for its items."""
+    n = len(xs)
+    if n > FREE_ITEMS:
+        charge(n)
+    return xs
+
+
+def in_big(x: Any, xs: Any, is_in: bool) -> bool:
+    """`x in xs` for a long list or text: paid for."""
+    charge(len(xs))
+    return (x in xs) == is_in
 
 
 def bounded_range(a: int, b: int | None = None) -> range:
     if b is None:
         a, b = 0, a
     if b - a > MAX_RANGE:
-        raise RulesRuntimeError(f"range({a}, {b}) has {b - a} steps; the limit is {MAX_RANGE}")
+        raise RulesLimitError(f"range({a}, {b}) has {b - a:,} items; the limit is {MAX_RANGE:,} (a fixed limit)")
     return range(a, b)
 
 
 def bounded_range_list(a: int, b: int | None = None) -> list[int]:
-    return list(bounded_range(a, b))
+    r = bounded_range(a, b)
+    if len(r) > FREE_ITEMS:
+        charge(len(r))
+    return list(r)
 
 
 #: how many times a `repeat while` sequence may go round before the rules are stopped
@@ -89,6 +280,17 @@ def table_miss(name: str, key: tuple[Any, ...]) -> Any:
 
 
 HELPERS: dict[str, Any] = {
+    "_spent": spent,
+    "_pay": pay,
+    "_partial": functools.partial,
+    "_long": long,
+    "_grew": grew,
+    "_ext": extend,
+    "_add": add,
+    "_ci": check_int,
+    "_int": to_int,
+    "_many": many,
+    "_inbig": in_big,
     "_rng": bounded_range,
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,
@@ -157,25 +359,51 @@ def _is_builtin_failure(tb: TracebackType, filename: str) -> bool:
     return tb.tb_frame.f_code.co_filename == filename
 
 
-def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | None]) -> Callable[..., Any]:
+def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | None], cost: int = 1,
+                     pos: Pos | None = None, ns: dict[str, Any] | None = None) -> Callable[..., Any]:
     """Wrap an entry point of compiled rules so that failures inside rules become
-    RulesRuntimeError with a rules position. Errors raised inside host primitives pass
-    through untouched: they are engine bugs, not rules bugs."""
+    RulesRuntimeError with a rules position, and so that the call runs under the step budget:
+    an outermost call starts a fresh budget and pays `cost` (the steps of the code it runs
+    straight through, at `pos`); a call made from inside rules shares its caller's.
+    Errors raised inside host primitives pass through untouched: they are engine bugs, not
+    rules bugs."""
     helper_file = __file__
+    b = BUDGET
+    g: dict[str, Any] = ns if ns is not None else {"_L": 0}
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
+        # an outermost call (or one into other compiled rules than the call under way) starts
+        # a budget; one from inside the same rules shares it
+        outer = not b.depth or b.ns is not g
+        if outer:
+            caller = b.ns
+            g["_L"] = b.steps - cost
+            g["_I"] = b.items
+            b.ns = g
+        else:
+            g["_L"] -= cost
+        b.depth += 1
         try:
+            if g["_L"] < 0:
+                spent()
             return fn(*args)
         except RulesRuntimeError as exc:
             if exc.pos is not None:
                 raise
-            pos = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=False)
-            raise exc.with_pos(pos) from None
+            where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=False)
+            raise exc.with_pos(where or pos) from None
         except _TRANSLATED as exc:
-            pos = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=True)
-            if pos is None:
+            where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=True)
+            if where is None:
                 raise
-            raise RulesRuntimeError(_message(exc), pos) from exc
+            raise RulesRuntimeError(_message(exc), where) from exc
+        finally:
+            b.depth -= 1
+            if outer:
+                used = b.steps - g["_L"]
+                if used > b.peak:
+                    b.peak = used
+                b.ns = caller
 
     return run

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from dsl.errors import RulesLimitError
+from dsl.runtime import FREE_ITEMS, charge
 from engine.actions import IllegalAction
 from engine.pieces import Piece
 from engine.state import GameState
+
+#: the most pieces a game may hold (`create` refuses more)
+MAX_PIECES = 100_000
 
 UNIT_FIELDS = {"id": "int", "kind": "str", "owner": "str", "space": "str", "hits": "int", "group": "str"}
 
@@ -31,12 +36,37 @@ EVENTS: dict[str, list[tuple[str, str]]] = {
 }
 
 
+#: the most dice one `roll` may throw, and the most sides a die may have
+MAX_DICE = 10_000
+MAX_SIDES = 1_000
+#: the most a `gain`, `pay`, `transfer` or `damage` may move at once
+MAX_AMOUNT = 1_000_000_000
+
+
+def _count(what: str, value: int, lo: int, hi: int) -> None:
+    """A primitive's count is refused (as an error in the rules, at the call) outside lo..hi."""
+    if not lo <= value <= hi:
+        raise RulesLimitError(f"{what} must be from {lo:,} to {hi:,}, not {value:,}")
+
+
+# A primitive that goes through more than FREE_ITEMS pieces or spaces pays for them from the
+# step budget of the rules calling it (dsl.runtime.charge; tested inline: most lists are short).
+
+
 def roll(state: GameState, n: int, sides: int) -> list[int]:
+    if not (0 <= n <= MAX_DICE and 2 <= sides <= MAX_SIDES):     # (tested inline: dice are rolled often)
+        _count("the number of dice to roll", n, 0, MAX_DICE)
+        _count("the sides of a die", sides, 2, MAX_SIDES)
+    if n > FREE_ITEMS:
+        charge(n)
     return state.roll(n, sides)
 
 
 def pieces_at(state: GameState, space: str) -> list[Piece]:
-    return state.pieces_at(space)
+    found = state.pieces_at(space)
+    if len(found) > FREE_ITEMS:
+        charge(len(found))
+    return found
 
 
 def destroy(state: GameState, unit: Piece) -> None:
@@ -69,8 +99,8 @@ def create(state: GameState, kind: str, owner: str, space: str) -> Piece:
     if state.rules is not None and kind not in state.rules.units:
         raise IllegalAction(f"there is no unit type `{kind}`")
     _check_space(state, space)
-    if len(state.pieces) >= 100_000:
-        raise IllegalAction("the game already has 100000 pieces; no more can be created")
+    if len(state.pieces) >= MAX_PIECES:
+        raise RulesLimitError(f"the game already has {MAX_PIECES:,} pieces; no more can be created (a fixed limit)")
     return state.add_piece(kind, owner, space)
 
 
@@ -81,14 +111,21 @@ def fresh(state: GameState, unit: Piece) -> Piece:
 
 def units_at(state: GameState, space: str) -> list[Piece]:
     pieces = state.pieces
-    return [pieces[i] for i in state._at.get(space, ())]
+    found = [pieces[i] for i in state._at.get(space, ())]
+    if len(found) > FREE_ITEMS:
+        charge(len(found))
+    return found
 
 
 def units_of(state: GameState, owner: str) -> list[Piece]:
+    if len(state.pieces) > FREE_ITEMS:
+        charge(len(state.pieces))
     return state.pieces_of(owner)
 
 
 def all_units(state: GameState) -> list[Piece]:
+    if len(state.pieces) > FREE_ITEMS:
+        charge(len(state.pieces))
     return list(state.pieces.values())
 
 
@@ -116,12 +153,16 @@ def marked(state: GameState, unit: Piece, name: str) -> bool:
 def clear_marks(state: GameState, names: list[str]) -> None:
     """Take these marks off every piece (marks that last a turn, a phase...)."""
     drop = frozenset(names)
+    if len(state.pieces) > FREE_ITEMS:
+        charge(len(state.pieces))
     for p in list(state.pieces.values()):
         if p.status & drop:
             state.update(p.id, status=p.status - drop)
 
 
 def damage(state: GameState, unit: Piece, hits: int) -> None:
+    if not -MAX_AMOUNT <= hits <= MAX_AMOUNT:
+        _count("the hits of `damage`", hits, -MAX_AMOUNT, MAX_AMOUNT)
     p = state.piece(unit.id)
     state.update(p.id, hits=p.hits + hits)
 
@@ -141,7 +182,10 @@ def unload(state: GameState, unit: Piece) -> None:
 
 def cargo(state: GameState, unit: Piece) -> list[Piece]:
     p = state.pieces.get(unit.id, unit)
-    return [q for q in state.pieces_at(p.space) if q.carrier == p.id]
+    here = state.pieces_at(p.space)
+    if len(here) > FREE_ITEMS:
+        charge(len(here))
+    return [q for q in here if q.carrier == p.id]
 
 
 def carried(state: GameState, unit: Piece) -> bool:
@@ -149,7 +193,10 @@ def carried(state: GameState, unit: Piece) -> bool:
 
 
 def spaces(state: GameState) -> list[str]:
-    return list(state.board.spaces)
+    every = list(state.board.spaces)
+    if len(every) > FREE_ITEMS:
+        charge(len(every))
+    return every
 
 
 def space_name(state: GameState, space: str) -> str:
@@ -236,11 +283,15 @@ def resource(state: GameState, owner: str, name: str) -> int:
 
 
 def gain(state: GameState, owner: str, name: str, amount: int) -> None:
+    if not -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+        _count("the amount of `gain`", amount, -MAX_AMOUNT, MAX_AMOUNT)
     state.gain(owner, name, amount)
     state.emit("gain", owner=owner, resource=name, amount=amount)
 
 
 def pay(state: GameState, owner: str, name: str, amount: int) -> None:
+    if not -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+        _count("the amount of `pay`", amount, -MAX_AMOUNT, MAX_AMOUNT)
     if state.resource(owner, name) < amount:
         raise IllegalAction(f"{owner} cannot pay {amount} {name}: only {state.resource(owner, name)} left")
     state.spend(owner, name, amount)
@@ -249,6 +300,8 @@ def pay(state: GameState, owner: str, name: str, amount: int) -> None:
 
 def transfer(state: GameState, source: str, target: str, name: str, amount: int) -> int:
     """Move up to `amount` of a resource between owners; returns what actually moved."""
+    if not -MAX_AMOUNT <= amount <= MAX_AMOUNT:
+        _count("the amount of `transfer`", amount, -MAX_AMOUNT, MAX_AMOUNT)
     moved = max(0, min(amount, state.resource(source, name)))
     state.spend(source, name, moved)
     state.gain(target, name, moved)

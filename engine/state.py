@@ -7,7 +7,7 @@ and everything else is a flat dict copied one level deep.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -24,7 +24,7 @@ class GameState:
     below, so that the index of pieces by space stays right and every roll is logged."""
 
     __slots__ = (
-        "board", "rules", "pieces", "_at", "_next_id", "control", "resources",
+        "board", "rules", "pieces", "_at", "_own", "_next_id", "control", "resources",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -40,7 +40,12 @@ class GameState:
         self.board = board
         self.rules = rules
         self.pieces: dict[int, Piece] = {}
-        self._at: dict[str, tuple[int, ...]] = {}
+        # the pieces in each space, in the order they came (a dict used as an ordered set), and
+        # the spaces whose dict this state made itself (it may change those in place; the
+        # others it shares with the states it was copied from or to): adding or removing a
+        # piece costs the same however many pieces the space holds
+        self._at: dict[str, dict[int, None]] = {}
+        self._own: set[str] = set()
         self._next_id = 1
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
@@ -70,6 +75,8 @@ class GameState:
         new.rules = self.rules
         new.pieces = dict(self.pieces)
         new._at = dict(self._at)
+        new._own = set()
+        self._own.clear()   # from now on the two share every space's dict
         new._next_id = self._next_id
         new.control = dict(self.control)
         new.resources = dict(self.resources)
@@ -97,6 +104,8 @@ class GameState:
         """Take over everything of `other` (a worked-on copy), keeping this object."""
         for name in GameState.__slots__:
             setattr(self, name, getattr(other, name))
+        self._own = set()
+        other._own = set()
 
     # -- asking a player in the middle of the rules --------------------------------------------
     def choose(self, player: str, prompt: str, options: list[Any],
@@ -115,7 +124,7 @@ class GameState:
         piece = Piece(self._next_id, kind, owner, space, **fields)
         self._next_id += 1
         self.pieces[piece.id] = piece
-        self._at[space] = self._at.get(space, ()) + (piece.id,)
+        self._ids(space)[piece.id] = None
         return piece
 
     def piece(self, pid: int) -> Piece:
@@ -128,8 +137,9 @@ class GameState:
         pieces = self.pieces
         return [pieces[i] for i in self._at.get(space, ())]
 
-    def ids_at(self, space: str) -> tuple[int, ...]:
-        return self._at.get(space, ())
+    def ids_at(self, space: str) -> Collection[int]:
+        ids = self._at.get(space)
+        return ids.keys() if ids is not None else ()
 
     def occupied(self) -> Iterator[str]:
         """Spaces (and off-board areas) that hold at least one piece."""
@@ -144,7 +154,7 @@ class GameState:
         new = replace(old, **changes)
         if new.space != old.space:
             self._unindex(old)
-            self._at[new.space] = self._at.get(new.space, ()) + (pid,)
+            self._ids(new.space)[pid] = None
         self.pieces[pid] = new
         return new
 
@@ -157,13 +167,23 @@ class GameState:
         del self.pieces[pid]
         return old
 
+    def _ids(self, space: str) -> dict[int, None]:
+        """The pieces of a space, for this state to change."""
+        ids = self._at.get(space)
+        if ids is None:
+            ids = self._at[space] = {}
+            self._own.add(space)
+        elif space not in self._own:
+            ids = self._at[space] = dict(ids)
+            self._own.add(space)
+        return ids
+
     def _unindex(self, piece: Piece) -> None:
-        ids = self._at[piece.space]
-        rest = tuple(i for i in ids if i != piece.id)
-        if rest:
-            self._at[piece.space] = rest
-        else:
+        ids = self._ids(piece.space)
+        del ids[piece.id]
+        if not ids:
             del self._at[piece.space]
+            self._own.discard(piece.space)
 
     # -- control and resources --------------------------------------------------------------
     def controller(self, space: str) -> str | None:

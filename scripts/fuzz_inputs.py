@@ -1,12 +1,13 @@
-"""Abuse the `wargame` command with damaged saves, broken mod manifests and bad command lines,
-and count how it copes.
+"""Abuse the `wargame` command with damaged saves, broken mod manifests, bad command lines and
+hostile rules files, and count how it copes.
 
-    python scripts/fuzz_inputs.py --cases 200 --seed 0 [--json] [--timeout 20] [--memory-mb 1024]
+    python scripts/fuzz_inputs.py --cases 200 --seed 0 [--json] [--timeout 20] [--memory-mb 1024] [--family rules]
 
 Each case runs `clients.cli.main([...])` in a forked child (so that a hang can be stopped and
 memory capped with an address-space limit), with stdout and stderr captured; the closed-pipe
-case runs `python -m clients ... | head -1` as a real subprocess. Rules files are not fuzzed
-here (the rules compiler has its own tests).
+case runs `python -m clients ... | head -1` as a real subprocess. The hostile rules are mods
+whose rules try to hang the game or exhaust its memory (a loop that never ends, a string
+doubled in a loop, a 4,301-digit number...): each must end in a clean error, quickly.
 
 A case ends as one of: `ok` (the input was accepted: the mutation left it valid), `clean`
 (refused with a `wargame: ...` message or the rules compiler's `file:line:col` block),
@@ -387,6 +388,77 @@ def command_line_case(r: random.Random, fx: Fixtures) -> Case:
     return Case("command line", "random words " + " ".join(argv)[:50], argv)
 
 
+# -- hostile rules ---------------------------------------------------------------------------------
+def _nest(depth: int) -> str:
+    return "1" + " + (1" * depth + ")" * depth
+
+
+#: rules that try to hang a game or exhaust its memory; `{}` is where they run from
+HOSTILE_RULES: dict[str, str] = {
+    "a list extended while it is iterated": "let xs = [1]\n    for x in xs {\n        xs += [x]\n    }",
+    "a string doubled in a loop": "let s = \"ab\"\n    for i in range(100) {\n        s = s + s\n    }",
+    "a list doubled in a loop": "let s = [1]\n    for i in range(100) {\n        s = s + s\n    }",
+    "a string grown by += in a loop": "let s = \"\"\n    for i in range(100000) {\n        for j in range(100000) {\n"
+                                      "            s += \"abcdefgh\"\n        }\n    }",
+    "two nested range(0, 100000)": "let n = 0\n    for i in range(0, 100000) {\n        for j in range(0, 100000) {\n"
+                                   "            n += 1\n        }\n    }",
+    "nested comprehensions": "let n = count(i in range(100000) where count(j in range(100000) where j == i) > 0)",
+    "a search of a long list in a loop": "let xs = range(100000)\n    let n = 0\n    for i in range(100000) {\n"
+                                         "        for j in range(100000) {\n            if j in xs {\n                n += 1\n"
+                                         "            }\n        }\n    }",
+    "roll(100000000, 6)": "let r = roll(100000000, 6)",
+    "a die of 1 side": "let r = roll(3, 1)",
+    "an integer squared in a loop": "let x = 3\n    for i in range(100) {\n        x = x * x\n    }",
+    "an integer doubled in a loop": "let x = 3\n    for i in range(100000) {\n        x += x\n    }",
+    "a map filled in a loop": "let m: map[int, int] = {}\n    for i in range(100000) {\n        for j in range(100000) {\n"
+                              "            m[i * 100000 + j] = 1\n        }\n    }",
+    "int() of a long text": "let x = int(\"" + "9" * 5000 + "\")",
+    "pieces created in a loop": "for i in range(100000) {\n        for j in range(100000) {\n"
+                                "            create(\"Infantry\", \"Axis\", \"offboard:Axis\")\n        }\n    }",
+}
+_INFANTRY = ("override unit Infantry [ground, combat, zoc, cargo] { attack: 1  move: 1  crosses_river: true  strip: 1  "
+             "short: \"I\"  stack_slots: 1  stack_limit: 6 }\n")
+#: whole files of hostile rules (no `rule` to run them from: the checker must refuse them)
+HOSTILE_FILES: dict[str, str] = {
+    "a recursive procedure with no base case": "procedure boom() {\n    boom()\n}\n",
+    "procedures that call each other": "procedure ping() {\n    pong()\n}\nprocedure pong() {\n    ping()\n}\n",
+    "\"a\" * 1000000000": "option huge: str = \"a\" * 1000000000\n",
+    "a 4,301-digit integer literal": "option huge: int = " + "7" * 4301 + "\n",
+    "an integer constant too big": "option huge: int = 9223372036854775807 * 9223372036854775807\n",
+    "a long chain of +": "option s: str = " + " + ".join(['"xxxxxxxxxx"'] * 20_000) + "\n",
+    "parentheses 300 deep": "procedure deep() -> int {\n    return " + _nest(300) + "\n}\n",
+    "blocks 200 deep": "procedure deep() {\n" + "if true {\n" * 200 + "}\n" * 200 + "}\n",
+    "calls that double 60 times": "".join(f"procedure p{i}() {{\n    p{i - 1}()\n    p{i - 1}()\n}}\n"
+                                          for i in range(1, 61)) + "procedure p0() {\n}\n"
+                                  "rule boom on turn_start(t) {\n    p60()\n}\n",
+    "supply_income out of its range": "override option supply_income = { Axis: 100000, Allies: 11 }\n",
+    "a unit stat beyond the integers": _INFANTRY.replace("attack: 1 ", "attack: 9223372036854775807 + 1 "),
+    "a unit attacking with 100000000 dice": _INFANTRY.replace("attack: 1 ", "attack: 100000000 "),
+}
+
+
+def rules_case(r: random.Random, fx: Fixtures) -> Case:
+    folder = fx.path("-rules")
+    folder.mkdir()
+    names = sorted(HOSTILE_RULES) + sorted(HOSTILE_FILES)
+    what = r.choice(names)
+    if what in HOSTILE_RULES:
+        where = r.choice(["rule boom on turn_start(t) {\n    {}\n}\n",
+                          "rule boom on phase_start(phase) {\n    {}\n}\n",
+                          "procedure boom() {\n    {}\n}\nrule go on turn_start(t) {\n    boom()\n}\n"])
+        text = where.replace("{}", HOSTILE_RULES[what])
+    else:
+        text = HOSTILE_FILES[what]
+    (folder / "house.rules").write_text("extends bulge\n\n" + text, encoding="utf-8")
+    (folder / "ruleset.json").write_text(json.dumps({"name": "hostile", "extends": "bulge", "rules": ["house.rules"]}),
+                                         encoding="utf-8")
+    mod = ["--mod", str(folder)]
+    argv = r.choice([[*mod, "check", str(folder)],
+                     [*mod, "play", "hostile", "--ai", "all=random", "--quiet", "--seed", "1", "--max-turns", "1"],
+                     [*mod, "play", "hostile", "--ai", "all=random", "--quiet", "--seed", "1", "--max-turns", "1"]])
+    return Case("rules", what, argv)
+
+
 def pipe_case(r: random.Random, fx: Fixtures) -> Case:
     argv = r.choice([["info", "bulge"], ["info", "bulge", "--json"], ["rulesets"],
                      ["--mod", str(fx.mod_dir), "info", "bulge-house-rules"]])
@@ -394,17 +466,22 @@ def pipe_case(r: random.Random, fx: Fixtures) -> Case:
 
 
 FAMILIES: list[tuple[Callable[[random.Random, Fixtures], Case], int]] = [
-    (save_case, 10), (odd_file_case, 1), (manifest_case, 8), (command_line_case, 8),
+    (save_case, 10), (odd_file_case, 1), (manifest_case, 8), (command_line_case, 8), (rules_case, 6),
 ]
 
 
-def generate(n: int, seed: int, fx: Fixtures) -> list[Case]:
+FAMILY_NAMES = {"save": (save_case, odd_file_case), "manifest": (manifest_case,), "command line": (command_line_case,),
+                "rules": (rules_case,)}
+
+
+def generate(n: int, seed: int, fx: Fixtures, families: set[str] | None = None) -> list[Case]:
     cases = []
-    makers = [m for m, w in FAMILIES for _ in range(w)]
+    wanted = {m for name in (families or FAMILY_NAMES) for m in FAMILY_NAMES[name]}
+    makers = [m for m, w in FAMILIES for _ in range(w) if m in wanted]
     for i in range(n):
         r = random.Random(f"{seed}:{i}")
         # one closed pipe in every 20 cases (and in any run of at least 10)
-        maker = pipe_case if i % 20 == 9 else r.choice(makers)
+        maker = pipe_case if i % 20 == 9 and families is None else r.choice(makers)
         cases.append(maker(r, fx))
     return cases
 
@@ -558,11 +635,12 @@ def run_case(case: Case, timeout: float, memory_mb: int) -> Outcome:
 
 
 def fuzz(n: int, seed: int, timeout: float = 20.0, memory_mb: int = 1024,
-         progress: Callable[[Outcome], None] | None = None) -> dict[str, Any]:
-    """Run `n` cases; the counts and every case that did not end `ok` or `clean`."""
+         progress: Callable[[Outcome], None] | None = None, families: set[str] | None = None) -> dict[str, Any]:
+    """Run `n` cases (of some families only, if given); the counts and every case that did not
+    end `ok` or `clean`."""
     with tempfile.TemporaryDirectory(prefix="wargame-fuzz-") as tmp:
         fx = make_fixtures(Path(tmp), seed)
-        cases = generate(n, seed, fx)
+        cases = generate(n, seed, fx, families)
         outcomes = []
         for case in cases:
             outcome = run_case(case, timeout, memory_mb)
@@ -602,6 +680,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds a case may take")
     ap.add_argument("--memory-mb", type=int, default=1024, help="memory a case may add")
+    ap.add_argument("--family", action="append", choices=sorted(FAMILY_NAMES),
+                    help="only cases of this family (may be repeated)")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--verbose", action="store_true", help="a line per case")
     a = ap.parse_args(argv)
@@ -610,7 +690,7 @@ def main(argv: list[str] | None = None) -> int:
         if a.verbose:
             print(f"{o.kind:9} {o.seconds:6.2f}s {o.case.family:12} {o.case.what}", file=sys.stderr)
 
-    summary = fuzz(a.cases, a.seed, a.timeout, a.memory_mb, progress)
+    summary = fuzz(a.cases, a.seed, a.timeout, a.memory_mb, progress, set(a.family) if a.family else None)
     if a.json:
         print(json.dumps(summary, indent=1))
     else:

@@ -184,8 +184,8 @@ def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
 
 # -- bad command lines ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, says", [
-    (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "options changed for this game: die=1"),
-    (["info", "bulge", "--option", 'supply_income={"Axis": 10000000, "Allies": 11}'], "10,000,000 is beyond ±1,000,000"),
+    (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "option `die` must lie in 2..100; 1 is outside"),
+    (["info", "bulge", "--option", 'supply_income={"Axis": 10000000, "Allies": 11}'], "must lie in 0..30; 10000000 is outside"),
     (["info", "bulge", "--option", "stacking_limit=" + "9" * 5000], "not a whole number"),
     (["info", "bulge", "--option", "supply_income=" + "[" * 6000 + "]" * 6000], "over the limit of 10,000"),
     (["info", "bulge", "--option", "supply_income=[" + "1," * 4000 + "1]"], "supply_income"),
@@ -205,11 +205,35 @@ def test_a_bad_command_line_is_one_message(capsys, argv, says):
     refused(capsys, *argv, says=says)
 
 
-def test_an_option_value_within_the_generic_bounds_is_accepted(capsys):
-    # 100,000 supply tokens a turn is absurd for Bulge (they are pieces: a game takes minutes),
-    # but only a bound in the option's own spec can say so; the generic bound is ±1,000,000
-    code, out, _ = run(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 100000, "Allies": 11}')
-    assert code == 0 and json.loads(out)["options"]["supply_income"]["value"] == {"Axis": 100000, "Allies": 11}
+#: every numeric option of LHTR and AARHE, with a value far outside any range a game could use
+_ABSURD = {"lhtr": ["aa_hit", "most_rounds", "victory_cities", "research_cost", "rocket_range", "last_round"],
+           "aarhe": ["lend_lease_cap", "desert_upkeep", "small_island_cap", "aa_dice_per_gun", "counter_air_rounds"]}
+
+
+@pytest.mark.parametrize("ruleset, option", [(r, o) for r, opts in _ABSURD.items() for o in opts])
+def test_lhtr_and_aarhe_options_have_ranges(capsys, ruleset, option):
+    err = refused(capsys, "play", ruleset, "--ai", "all", "--no-gui", "--option", f"{option}=100000000",
+                  says=f"option `{option}` must lie in ")
+    assert "100000000 is outside" in err
+
+
+def test_every_numeric_option_of_lhtr_and_aarhe_has_a_range():
+    from engine import plugins
+
+    for ruleset, listed in _ABSURD.items():
+        specs = plugins.load(ruleset).rules.option_specs
+        numeric = [n for n, sp in specs.items() if "int" in str(sp.type) or "float" in str(sp.type)]
+        assert [n for n in numeric if specs[n].bounds is None] == []
+        assert set(listed) <= set(numeric)
+
+
+def test_an_option_value_outside_the_options_range_is_refused_with_the_range(capsys):
+    # 100,000 supply tokens a turn is absurd for Bulge (they are pieces: a game takes minutes);
+    # within the generic bound of ±1,000,000, but Bulge's options have ranges of their own
+    refused(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 100000, "Allies": 11}',
+            says="option `supply_income` must lie in 0..30; 100000 is outside")
+    code, out, _ = run(capsys, "info", "bulge", "--json", "--option", 'supply_income={"Axis": 30, "Allies": 11}')
+    assert code == 0 and json.loads(out)["options"]["supply_income"]["value"] == {"Axis": 30, "Allies": 11}
 
 
 def test_an_option_spec_with_bounds_is_kept_to_them():
@@ -233,6 +257,71 @@ def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_
                   says="error in the rules: ")
     assert "house.rules:4:" in err and "division by zero" in err and "nothing was saved" in err
     assert not saved.exists() and not (tmp_path / "game.json.tmp").exists()
+
+
+# -- hostile rules: they must end cleanly and quickly -----------------------------------------------
+def hostile_mod(tmp_path: Path, rules: str) -> Path:
+    return mod(tmp_path, {"name": "hostile", "extends": "bulge", "rules": ["house.rules"]},
+               rules="extends bulge\n\n" + rules)
+
+
+def stops_cleanly(capsys, folder: Path, says: str, where: str | None) -> str:
+    import time
+
+    t0 = time.perf_counter()
+    code, out, err = run(capsys, "--mod", folder, "play", "hostile", "--ai", "all=random", "--quiet", "--seed", "1",
+                         "--max-turns", "1")
+    assert time.perf_counter() - t0 < 90
+    assert code != 0 and says in err, err
+    if where is not None:       # the rules position: a runtime error, or the compiler's block
+        assert f"{folder / 'house.rules'}:{where}" in err, err
+    return err
+
+
+@pytest.mark.parametrize("case, says, where", [
+    ("a list extended while it is iterated", "a list of 1,000,001 items is over the limit of 1,000,000", "6:9"),
+    ("a string doubled in a loop", "a string of 1,048,576 characters is over the limit", "6:9"),
+    ("a list doubled in a loop", "a list of 1,048,576 items is over the limit", "6:9"),
+    ("two nested range(0, 100000)", "steps in one call", "6:9"),
+    ("roll(100000000, 6)", "the number of dice to roll must be from 0 to 10,000, not 100,000,000", "4:5"),
+    ("an integer squared in a loop", "integers in rules lie within", "6:9"),
+])
+def test_hostile_rules_stop_at_their_statement(capsys, tmp_path, case, says, where):
+    rules = "rule boom on turn_start(t) {\n    " + fuzz_inputs.HOSTILE_RULES[case] + "\n}\n"
+    err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), says, where)
+    assert err.startswith("wargame: ") and "error in the rules" in err
+    assert "--rules-" in err or "fixed" in err or "roll" in err
+
+
+def test_a_unit_rolling_100000000_dice_stops_the_game_cleanly(capsys, tmp_path):
+    err = stops_cleanly(capsys, hostile_mod(tmp_path, fuzz_inputs.HOSTILE_FILES["a unit attacking with 100000000 dice"]),
+                        "the number of dice to roll must be from 0 to 10,000, not", None)
+    assert err.startswith("wargame: the game stopped after") and "combat.rules:" in err
+
+
+@pytest.mark.parametrize("case, says", [
+    ("a recursive procedure with no base case", "`boom` calls itself (boom -> boom); recursion is not allowed"),
+    ('"a" * 1000000000', "cannot apply `*` to `str` and `int`"),
+    ("a 4,301-digit integer literal", "(4,301 digits) is too big"),
+])
+def test_hostile_rules_are_refused_before_they_run(capsys, tmp_path, case, says):
+    folder = hostile_mod(tmp_path, fuzz_inputs.HOSTILE_FILES[case])
+    err = stops_cleanly(capsys, folder, says, "")
+    assert len(err) < 2000          # the 4,301-digit line is shown cut short
+    code, out, _ = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and says in out
+
+
+def test_the_rules_budget_can_be_raised_and_lowered_from_the_command_line(capsys, tmp_path):
+    folder = hostile_mod(tmp_path, "rule busy on turn_start(t) {\n    let n = 0\n    for i in range(0, 100000) {\n"
+                                   "        n += 1\n    }\n}\n")
+    code, out, err = run(capsys, "--rules-budget", "1000", "--mod", folder, "play", "hostile", "--ai", "all=random",
+                         "--quiet", "--seed", "1", "--max-turns", "1")
+    assert code == 1 and "more than 1,000 steps" in err and "--rules-budget" in err
+    code, out, err = run(capsys, "--mod", folder, "play", "hostile", "--ai", "all=random", "--quiet", "--seed", "1",
+                         "--max-turns", "1")
+    assert code == 0, err
+    refused(capsys, "--rules-budget", "0", "rulesets", says="--rules-budget wants a whole number of at least 1")
 
 
 def test_a_computer_player_refused_by_the_rules_is_one_message():

@@ -94,7 +94,7 @@ def test_range_bound_is_enforced(load) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(RulesRuntimeError) as info:
         r.procedure("spin")(None)
     assert info.value.pos is not None and (info.value.pos.line, info.value.pos.col) == (3, 3)
-    assert f"the limit is {MAX_RANGE}" in str(info.value)
+    assert f"the limit is {MAX_RANGE:,}" in str(info.value)
     assert r.procedure("ok")(None) == 100000
 
 

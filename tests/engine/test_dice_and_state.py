@@ -75,6 +75,27 @@ def test_pieces_index_follows_moves_and_removals():
     assert sorted(s.occupied()) == ["0,0", "2,2"]
 
 
+def test_a_space_holding_many_pieces_is_cheap_to_add_to_and_copies_stay_apart():
+    import time
+
+    s = GameState(small_board())
+    t0 = time.perf_counter()
+    ids = [s.add_piece("Infantry", "Red", "1,1").id for _ in range(20_000)]   # was quadratic: 6 s
+    assert time.perf_counter() - t0 < 2
+    c = s.copy()
+    for pid in ids[:10_000]:
+        s.move(pid, "0,0")
+    c.add_piece("Tank", "Red", "1,1")
+    assert len(s.pieces_at("1,1")) == 10_000 and len(s.pieces_at("0,0")) == 10_000
+    assert len(c.pieces_at("1,1")) == 20_001 and c.pieces_at("0,0") == []
+    assert [p.id for p in s.pieces_at("1,1")] == ids[10_000:]       # the order pieces came in
+    assert list(c.ids_at("1,1"))[:3] == ids[:3]
+    d = c.copy()
+    s.become(d)                           # takes a worked-on copy over (which is then dropped)
+    s.remove(ids[0])
+    assert len(c.pieces_at("1,1")) == 20_001 and len(s.pieces_at("1,1")) == 20_000
+
+
 def test_signature_round_trips_through_json():
     s = GameState(small_board(), seed=5)
     s.add_piece("Tank", "Blue", "2,2", group="7 AD", status=frozenset({"moved"}))

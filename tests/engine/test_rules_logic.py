@@ -202,6 +202,27 @@ step scout {
     assert game.state.vars["scouted"] is True
 
 
+def test_labels_of_choose_built_by_a_loop_are_made_when_the_player_is_asked(tmp_path: Path) -> None:
+    """The labels are made lazily (only when a player is asked), and the loop that builds them
+    still runs under the step budget."""
+    for f in ("map.json", "scenario.json"):
+        (tmp_path / f).write_text((DUEL / f).read_text())
+    text = (DUEL / "duel.rules").read_text() + '''
+phase scouting { steps [scout] }
+step scout {
+    move look(u: Unit in movers(current_power())) {
+        let to = choose(current_power(), "scout where?", ["B", "C"], ["scout " + s for s in ["B", "C"] where any(t == s for t in spaces())])
+    }
+    finish "no scouting" { }
+}
+'''
+    (tmp_path / "duel.rules").write_text(text)
+    game = Game(duel(tmp_path), "road", seed=3)
+    game.play(game.decision.finish)
+    game.play(next(a for a in game.decision.options if a.kind == "look"))
+    assert [a.label for a in game.decision.options] == ["scout B", "scout C"]
+
+
 def test_the_refusals_of_choose_must_map_its_options_to_reasons() -> None:
     reg = dsl.Registry()
     register_core(reg)
