@@ -28,7 +28,7 @@ from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
 from .runtime import BUDGET, FREE_ITEMS, HELPERS, INT_MAX, frozen_value
-from .types import FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
+from .types import BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
 
@@ -38,6 +38,8 @@ _MAX_COST = 1 << 62
 #: a loop with no loop inside over at most this many items (a hex's units, its neighbours)
 #: pays nothing as it starts: the code around it counts it as this many rounds
 SMALL_LOOP = 8
+#: integers within this pass the inline test of an integer result (one-digit integers for CPython)
+_COMPACT = (1 << 30) - 1
 
 #: built-ins that only look at their one argument (a game variable there needs no copy)
 _PEEKING = frozenset(("len", "keys", "values", "min", "max", "sum", "sorted", "any", "all"))
@@ -630,13 +632,39 @@ class _Gen:
         tmp = self.temp()
         if t == INT:
             return self.int_checked(code)
+        if t == STR and self.bounded_str(e):
+            return f"({code})"
         return f"({tmp} if len({tmp} := {code}) <= {FREE_ITEMS} else _long({tmp}, {len(ops)}))"
+
+    def bounded_str(self, e: A.Expr) -> bool:
+        """A string made only of literals, the names the engine holds (a unit's kind, space,
+        owner), options and constants, a primitive's text and `str` of a number: no longer
+        than the data it comes from, however often it is built, so it needs no length test."""
+        if isinstance(e, A.StrLit):
+            return True
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) in ("option", "constant")
+        if isinstance(e, A.Attr):
+            return self.info.attrs.get(id(e)) in ("field", "uname") and self.info.types.get(id(e)) == STR
+        if isinstance(e, A.IfExpr):
+            return self.bounded_str(e.then) and self.bounded_str(e.else_)
+        if isinstance(e, A.BinOp):
+            return e.op == "+" and self.bounded_str(e.left) and self.bounded_str(e.right)
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name):
+            kind = self.info.calls.get(id(e))
+            if kind == "primitive":
+                return self.info.types.get(id(e)) == STR
+            if kind == "builtin" and e.func.name == "str" and len(e.args) == 1:
+                return self.info.types.get(id(e.args[0])) in (INT, BOOL)
+        return False
 
     def int_checked(self, code: str) -> str:
         """An integer result kept within 64 bits: the test is inline (integer arithmetic is
         everywhere in movement rules), the error a call."""
         tmp = self.temp()
-        return f"({tmp} if -{INT_MAX} <= ({tmp} := {code}) <= {INT_MAX} else _ci({tmp}))"
+        # the inline test is against 2^30 - 1, where CPython compares without a big-integer
+        # compare; beyond it (seldom) `_ci` applies the real limit
+        return f"({tmp} if -{_COMPACT} <= ({tmp} := {code}) <= {_COMPACT} else _ci({tmp}))"
 
     def grows(self, target: A.Expr, ind: int, pos: Pos, code: str) -> None:
         """After `m[k] = v` on a map: it may not grow past the limit."""
@@ -868,7 +896,7 @@ class _Gen:
                         return self.comp(g, f"{name}(...)", elt=self.expr(g.cond), filtered=False)
                     return self.comp(g, f"{name}(...)")
                 if name == "sum" and self.info.types.get(id(e)) == INT:
-                    return f"_ci({self.comp(g, 'sum([...])')})"
+                    return self.int_checked(self.comp(g, 'sum([...])'))
                 return self.comp(g, f"{name}([...])")
             if name == "range":
                 return f"_rngl({', '.join(args)})"
@@ -895,7 +923,7 @@ class _Gen:
                 return f"_int({args[0]})"
             if name in ("min", "max", "sum", "sorted", "any", "all") and len(args) == 1:
                 code = f"{name}(_many({args[0]}))"
-                return f"_ci({code})" if name == "sum" and self.info.types.get(id(e)) == INT else code
+                return self.int_checked(code) if name == "sum" and self.info.types.get(id(e)) == INT else code
             if name in ("min", "max", "sum", "sorted", "len", "abs", "str", "float", "any", "all"):
                 return f"{name}({', '.join(args)})"
             raise AssertionError(name)
