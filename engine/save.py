@@ -8,6 +8,8 @@ would not reach; a damaged, foreign or tampered file is refused with a clear rea
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Literal
@@ -142,8 +144,11 @@ def read(path: Path | str) -> SaveFile:
         raise SaveError(f"{path}:{e.lineno}:{e.colno}: damaged save file, not valid JSON ({e.msg})") from None
     except RecursionError:
         raise SaveError(f"{path}: damaged save file: nested too deeply") from None
-    except ValueError as e:      # e.g. a number of thousands of digits
-        raise SaveError(f"{path}: damaged save file: {e}") from None
+    except ValueError as e:      # a number of thousands of digits (Python refuses to read it)
+        digits = re.search(r"value has (\d+) digits", str(e))
+        what = (f"a number of {digits[1]} digits (a save holds none over {sys.get_int_max_str_digits()})"
+                if digits else str(e))
+        raise SaveError(f"{path}: damaged save file: {what}") from None
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise SaveError(f"{path}: not a wargame save file (no \"format\": \"{FORMAT}\")")
     version = raw.get("schema_version")

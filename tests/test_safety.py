@@ -106,7 +106,7 @@ def _with_pieces(data: dict, value) -> str:
 @pytest.mark.parametrize("damage, says", [
     (lambda d: json.dumps({**d, "state": "@"}).replace('"@"', "[" * 100_000 + "]" * 100_000), "nested too deeply"),
     (lambda d: json.dumps({**d, "state": "@"}).replace('"@"', "[" * 500 + "]" * 500), "nested more than"),
-    (lambda d: json.dumps({**d, "seed": 0}).replace('"seed": 0', '"seed": ' + "7" * 5000), "digits"),
+    (lambda d: json.dumps({**d, "seed": 0}).replace('"seed": 0', '"seed": ' + "7" * 5000), "a number of 5000 digits (a save holds none over 4300)"),
     (lambda d: json.dumps({**d, "seed": 1 << 70}), "seed"),
     (lambda d: _with_pieces(d, 5), "action"),
     (lambda d: _with_pieces(d, {"a": 1}), "action"),
