@@ -27,7 +27,7 @@ from .checker import Program
 from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
-from .runtime import BUDGET, FREE_ITEMS, HELPERS, INT_MAX, frozen_value
+from .runtime import BUDGET, FREE_ITEMS, HELPERS, frozen_value
 from .types import BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
