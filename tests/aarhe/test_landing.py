@@ -32,7 +32,6 @@ def test_a_fighter_whose_way_home_crosses_a_barred_space_is_refused_the_step() -
     # Trans-Jordan is two moves from the Belgian Congo through Anglo Egypt, which co-operation
     # bars to Japan: the way round by sea is three, and the fighter would have two left.
     assert g.var("carrier_reach")["Belgian Congo"] == 3
-    assert "Anglo Egypt" not in g.var("carrier_reach") and "Libya" not in g.var("carrier_reach")
     # No step leaves it a landing in reach, so the move is refused; each step gives its reason.
     assert g.why_not("go", u=fighter) == "the Fighter in French Equatorial Africa has nowhere to go"
     u = g.piece(fighter)
@@ -59,10 +58,10 @@ def test_an_aircraft_is_never_offered_a_landing_in_a_barred_space() -> None:
     assert not places & {"Libya", "Anglo Egypt"}                # German-held, with German units
     assert "Trans-Jordan" in places
     reach = g.var("carrier_reach")
-    # Every space the rules count as on the way home is one Japan may enter.
+    # Every space the rules count as a landing (0 moves away) is one Japan may enter.
     for s in reach:
-        assert g.proc("power_barred", "Japan", s) == "", s
-        assert not g.proc("neutral_land", s), s
+        if reach[s] == 0:
+            assert g.proc("power_barred", "Japan", s) == "" and not g.proc("neutral_land", s), s
     # The fighter, with its whole allowance, is offered no barred space, and where it may go
     # leads home with the moves it has left.
     g.state.vars["spent"] = {**g.var("spent"), fighter: 0}
@@ -70,3 +69,27 @@ def test_an_aircraft_is_never_offered_a_landing_in_a_barred_space() -> None:
     offered = [s for s in choices(g) if s != "French Equatorial Africa"]
     assert offered and not set(offered) & {"Libya", "Anglo Egypt"}
     assert all(reach[s] <= left(g, fighter) - 1 for s in offered)
+
+
+def test_a_bomber_in_a_space_co_operation_now_bars_still_flies_home_over_spaces_it_may_enter() -> None:
+    # The case found: a Japanese bomber in Libya, where Germany then moved artillery; German
+    # units in Anglo Egypt and Algeria bar those too. The way home is by sea to Southern Europe.
+    pieces = [("Bomber", "Japan", "Libya", 1)] + [("Artillery", "Germany", s, 1) for s in ("Libya", "Anglo Egypt", "Algeria")]
+    g, ids = at_aarhe("Japan", pieces, control={"Anglo Egypt": "Germany"}, step="noncombat_move")
+    bomber = ids["Japan Bomber Libya"][0]
+    reach = g.var("land_reach")
+    assert reach["Libya"] == 2 and reach["SZ 14"] == 1 and reach["Southern Europe"] == 0
+    g.act("go", u=bomber)
+    assert [s for s in choices(g) if s != "Libya"] == ["SZ 14"]
+    g.choose("SZ 14")
+    step(g, bomber, "Southern Europe")
+    assert g.piece(bomber).space == "Southern Europe"
+
+
+def test_missions_and_retreats_fly_only_over_spaces_the_power_may_enter() -> None:
+    g, _ = japanese_fighter_in_africa(german_in_egypt=True)
+    # Trans-Jordan is two moves from French Equatorial Africa only through Anglo Egypt.
+    missions = g.proc("flight_steps", "French Equatorial Africa", 2)
+    assert missions["Anglo Egypt"] == 1 and "Trans-Jordan" not in missions   # reached, never flown over
+    retreat = g.proc("distances_from", ["French Equatorial Africa"])
+    assert retreat["Anglo Egypt"] == 1 and retreat["Trans-Jordan"] == 4
