@@ -616,7 +616,16 @@ class _Gen:
             return self.int_checked(f"{left} {op} {right}")
         return f"({left} {op} {right})"
 
-    def chain(self, e: A.BinOp, t: Type) -> str:
+    def transient(self, e: A.Expr) -> str:
+        """An operand used at once and never kept (compared, or taken modulo): a sum or
+        difference of integers is not tested for size there. Its terms are kept values or
+        literals, each within the limit, so it cannot grow beyond a few times the limit,
+        and what is kept of it (a truth value, a remainder) is small."""
+        if isinstance(e, A.BinOp) and e.op in ("+", "-") and self.info.types.get(id(e)) == INT:
+            return self.chain(e, INT, checked=False)
+        return self.expr(e)
+
+    def chain(self, e: A.BinOp, t: Type, checked: bool = True) -> str:
         """`a + b + c ...` of strings, lists or integers, checked once at the end (each step
         only grows what came before, so the end is the largest): most pass with one inline
         length test; a long string or list is paid for once for every `+` that built it."""
@@ -629,9 +638,9 @@ class _Gen:
         code = self.expr(node)
         for op, right in reversed(ops):
             code = f"{code} {op} {self.expr(right)}"
-        tmp = self.temp()
         if t == INT:
-            return self.int_checked(code)
+            return self.int_checked(code) if checked else f"({code})"
+        tmp = self.temp()
         if t == STR and self.bounded_str(e):
             return f"({code})"
         return f"({tmp} if len({tmp} := {code}) <= {FREE_ITEMS} else _long({tmp}, {len(ops)}))"
@@ -690,6 +699,11 @@ class _Gen:
                     self.emit(ind, f"_j = {self.expr(st.value)}\n{tgt} += _j\n"
                                    f"if len(_j) > {FREE_ITEMS} or len({tgt}) > _I:\n    _grew({tgt}, _j)", st.pos)
             else:
+                if isinstance(st.target, A.Index) and not self.pure(st.target.index):
+                    # `xs[i + 1] += n` works its index out once (a call in it runs once)
+                    key = self.temp()
+                    self.emit(ind, f"{key} = {self.expr(st.target.index)}", st.pos)
+                    tgt = f"{self.expr(st.target.obj)}[{key}]"
                 self.emit(ind, f"{tgt} = {self.arith(st.op[0], t, tgt, self.expr(st.value), in_place=True)}", st.pos)
             return
         var = self.p.vars[root.name]
@@ -843,6 +857,8 @@ class _Gen:
             t = self.info.types.get(id(e))
             if e.op in ("+", "-") and (t == STR or t == INT or isinstance(t, ListType)):
                 return self.chain(e, t)
+            if e.op in ("%", "//") and t == INT:
+                return self.arith(e.op, t, self.transient(e.left), self.expr(e.right))
             return self.arith(e.op, t, self.expr(e.left), self.expr(e.right))
         if isinstance(e, A.Compare):
             if e.op in ("is", "is not"):
@@ -871,7 +887,7 @@ class _Gen:
                         f"else _inbig({tl}, {tr}, {e.op == 'in'}))")
             if e.op in ("in", "not in"):
                 return f"({self.expr(e.left)} {e.op} {self.peek(e.right)})"
-            return f"({self.expr(e.left)} {e.op} {self.expr(e.right)})"
+            return f"({self.transient(e.left)} {e.op} {self.transient(e.right)})"
         if isinstance(e, A.IfExpr):
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
         raise AssertionError(e)

@@ -168,6 +168,24 @@ def test_the_largest_integers_are_allowed() -> None:
     assert run(f"procedure boom() -> int {{\n    let x = {INT_MAX}\n    return x - 1 + 1\n}}\n") == INT_MAX
 
 
+def test_a_sum_only_compared_or_taken_modulo_is_not_kept_so_not_limited() -> None:
+    # what is kept is a truth value or a remainder; the sum itself never reaches a variable
+    assert run(f"procedure boom() -> bool {{\n    let x = {INT_MAX}\n    return x + 1 > x\n}}\n") is True
+    assert run(f"procedure boom() -> int {{\n    let x = {INT_MAX}\n    return (x + 3) % 10\n}}\n") == (INT_MAX + 3) % 10
+    stopped(f"procedure boom() -> int {{\n    let x = {INT_MAX}\n    let y = (x + 3) * 2 % 10\n    return y\n}}\n",
+            "integers in rules lie within", 3)
+
+
+def test_an_index_in_a_compound_assignment_is_worked_out_once() -> None:
+    from dsl_helpers import Ctx
+
+    src = ("procedure at(i: int) -> int {\n    note(\"at\")\n    return i\n}\n"
+           "procedure boom() -> list[int] {\n    let xs = [0, 0, 0]\n    xs[at(1)] += 5\n    return xs\n}\n")
+    ctx = Ctx()
+    assert load_rules([("hostile.rules", src)], make_registry()).procedure("boom")(ctx) == [0, 5, 0]
+    assert ctx.log == ["at"]
+
+
 # -- constants: refused without being computed ---------------------------------------------------------
 def test_a_string_times_a_billion_is_refused_and_never_computed() -> None:
     text = refused('option huge: str = "a" * 1000000000\n', "cannot apply `*` to `str` and `int`", seconds=2)
