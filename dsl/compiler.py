@@ -465,6 +465,12 @@ class _Gen:
         else:
             self.emit(1, f"return _tmiss({tb.name!r}, ({params},))", None)
 
+    def plain(self, e: A.Expr) -> bool:
+        """A literal or a name other than a game variable: its code may be written twice."""
+        if isinstance(e, (A.StrLit, A.IntLit, A.BoolLit, A.FloatLit)):
+            return True
+        return isinstance(e, A.Name) and self.info.names.get(id(e)) != "var"
+
     def table_default(self, name: str) -> str | None:
         """The code of a one-key table's default if it is a literal (a string, number or
         truth value: the same each time, nothing to evaluate), else None."""
@@ -942,6 +948,8 @@ class _Gen:
             raise AssertionError(name)
         if kind == "primitive":
             spec = self.reg.primitives[name]
+            if spec.inline and spec.context and all(self.plain(a) for a in e.args):
+                return spec.inline.format(*args)   # (a hot primitive, without the call)
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
