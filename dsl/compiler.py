@@ -465,6 +465,25 @@ class _Gen:
         else:
             self.emit(1, f"return _tmiss({tb.name!r}, ({params},))", None)
 
+    def plain(self, e: A.Expr) -> bool:
+        """A literal or a name other than a game variable: its code may be written twice."""
+        if isinstance(e, (A.StrLit, A.IntLit, A.BoolLit, A.FloatLit)):
+            return True
+        return isinstance(e, A.Name) and self.info.names.get(id(e)) != "var"
+
+    def table_default(self, name: str) -> str | None:
+        """The code of a one-key table's default if it is a literal (a string, number or
+        truth value: the same each time, nothing to evaluate), else None."""
+        tb = self.p.tables.get(name)
+        if tb is None or len(tb.params) != 1:
+            return None
+        for en in tb.entries:
+            if en.keys is None:
+                if isinstance(en.value, (A.StrLit, A.IntLit, A.BoolLit, A.FloatLit)):
+                    return self.expr(en.value)
+                return None
+        return None
+
     # ------------------------------------------------------------------ statements
     def function_body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
         """The body of one generated function."""
@@ -945,6 +964,8 @@ class _Gen:
             raise AssertionError(name)
         if kind == "primitive":
             spec = self.reg.primitives[name]
+            if spec.inline and spec.context and all(self.plain(a) for a in e.args):
+                return spec.inline.format(*args)   # (a hot primitive, without the call)
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
@@ -953,6 +974,10 @@ class _Gen:
         if kind == "base":
             return f"f_{self.info.names[id(e)]}({', '.join(['ctx'] + args)})"
         if kind == "table":
+            default = self.table_default(name) if len(args) == 1 else None
+            if default is not None:
+                # a one-key table whose default is a literal: its lookup, without the call
+                return f"t_{name}_d.get({args[0]}, {default})"
             return f"t_{name}({', '.join(args)})"
         raise AssertionError(kind)
 

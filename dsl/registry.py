@@ -43,6 +43,10 @@ class PrimitiveSpec:
     returns: str = "none"
     context: bool = False
     doc: str = ""
+    #: the same as a Python expression the compiler may write in place of the call when each
+    #: argument is a name or a literal: ``{0}``, ``{1}``... the arguments, ``ctx`` the state;
+    #: it must mean exactly what `fn` does
+    inline: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,9 +97,10 @@ class Registry:
         *,
         context: bool = False,
         doc: str = "",
+        inline: str = "",
     ) -> None:
         self._check_name(name)
-        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc)
+        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -134,8 +134,8 @@ class GameState:
             raise IllegalAction(f"there is no piece #{pid}") from None
 
     def pieces_at(self, space: str) -> list[Piece]:
-        pieces = self.pieces
-        return [pieces[i] for i in self._at.get(space, ())]
+        ids = self._at.get(space)
+        return list(map(self.pieces.__getitem__, ids)) if ids else []
 
     def ids_at(self, space: str) -> Collection[int]:
         ids = self._at.get(space)
