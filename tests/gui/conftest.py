@@ -64,3 +64,19 @@ def make_window():  # type: ignore[no-untyped-def]
     for win in made:
         if not win.has_exit:
             win.close()
+
+
+@pytest.fixture(scope="module")
+def bulge_rs():  # type: ignore[no-untyped-def]
+    """Battle of the Bulge, loaded once a test module."""
+    from engine import plugins
+
+    return plugins.load("bulge")
+
+
+@pytest.fixture(scope="module")
+def lhtr_rs():  # type: ignore[no-untyped-def]
+    """LHTR, loaded once a test module."""
+    from engine import plugins
+
+    return plugins.load("lhtr")

@@ -28,13 +28,7 @@ from clients.gui_areas import (  # noqa: E402
     turn_track,
 )
 from clients.players import RandomPlayer  # noqa: E402
-from engine import plugins  # noqa: E402
 from engine.game import Game  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def bulge_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("bulge")
 
 
 def bulge_window(rs, make_window, seed: int = 1):  # type: ignore[no-untyped-def]

@@ -22,11 +22,6 @@ from tests.bulge.conftest import Table  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def bulge_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("bulge")
-
-
-@pytest.fixture(scope="module")
 def bulge_rulebook_stacking():  # type: ignore[no-untyped-def]
     return plugins.load("bulge", options={"stacking_rulebook": "true"})
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import pytest
 from gui_support import require_gl
 
 require_gl()         # skips this module, with the reason, when no window can be made here
@@ -17,19 +16,8 @@ from gui_demo import load_demo  # noqa: E402
 from gui_support import bare_point, click, counter_centre, draw, zoom_on  # noqa: E402
 
 from clients import seats  # noqa: E402
-from engine import plugins  # noqa: E402
 from engine.actions import Action  # noqa: E402
 from engine.game import Game  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def bulge_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("bulge")
-
-
-@pytest.fixture(scope="module")
-def lhtr_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("lhtr")
 
 
 def bulge_at(rs, kind: str) -> Game:  # type: ignore[no-untyped-def]

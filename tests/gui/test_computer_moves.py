@@ -9,7 +9,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pytest
 from gui_support import require_gl
 
 require_gl()         # skips this module, with the reason, when no window can be made here
@@ -18,20 +17,9 @@ from gui_support import draw, pixel  # noqa: E402
 
 from clients import seats  # noqa: E402
 from clients.gui import COMPUTER_LIGHT, COMPUTER_MARKS  # noqa: E402
-from engine import plugins  # noqa: E402
 from engine.game import Game  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def bulge_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("bulge")
-
-
-@pytest.fixture(scope="module")
-def lhtr_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("lhtr")
 
 
 def named(action: Any, before: Any, events: list[Any]) -> set[str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from gui_support import require_gl
 
 require_gl()         # skips this module, with the reason, when no window can be made here
@@ -15,20 +14,9 @@ require_gl()         # skips this module, with the reason, when no window can be
 from gui_support import click, counter_centre, draw  # noqa: E402
 
 from clients.textmap import plural, space_noun  # noqa: E402
-from engine import plugins  # noqa: E402
 from engine.game import Game  # noqa: E402
 
 HEX = re.compile(r"\bhex(es)?\b", re.IGNORECASE)
-
-
-@pytest.fixture(scope="module")
-def bulge_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("bulge")
-
-
-@pytest.fixture(scope="module")
-def lhtr_rs():  # type: ignore[no-untyped-def]
-    return plugins.load("lhtr")
 
 
 def panel_texts(win: Any) -> list[str]:
