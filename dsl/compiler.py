@@ -876,7 +876,7 @@ class _Gen:
             t = self.info.types.get(id(e))
             if e.op in ("+", "-") and (t == STR or t == INT or isinstance(t, ListType)):
                 return self.chain(e, t)
-            if e.op in ("%", "//") and t == INT:
+            if e.op == "%" and t == INT:      # a remainder is smaller than its divisor
                 return self.arith(e.op, t, self.transient(e.left), self.expr(e.right))
             return self.arith(e.op, t, self.expr(e.left), self.expr(e.right))
         if isinstance(e, A.Compare):
