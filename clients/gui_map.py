@@ -20,6 +20,7 @@ import pyglet
 from pyglet import shapes
 
 from clients.textmap import space_noun
+from clients.view_frame import ViewFrame
 from engine import hexgrid
 from engine.board import Board
 from engine.hexgrid import Hex
@@ -317,7 +318,7 @@ def framed(x: float, y: float, w: float, h: float, border: float, color: tuple[i
 
 
 # -- the view ------------------------------------------------------------------------------------
-class MapView:
+class MapView(ViewFrame):
     """Hex geometry on screen: pointy-top hexes of circumradius `size` pixels, the map's
     origin at `offset`. World coordinates grow upwards (pyglet's), the board's rows go down."""
 
@@ -333,10 +334,13 @@ class MapView:
             for i, sid in enumerate(board.spaces):
                 self.hexes[sid] = hexgrid.from_offset(i % cols, i // cols)
         self.by_hex = {h: sid for sid, h in self.hexes.items()}
-        self.size = 30.0
-        self.offset: Point = (0.0, 0.0)
-        self.fit_size = 30.0
-        self.area = (0, 0, 100, 100)
+        self._init_frame(30.0)
+
+    MIN_FIT = 4.0
+    MARGIN = 16
+
+    def zoom_limits(self) -> tuple[float, float]:
+        return max(self.fit_size * 0.5, 6.0), max(self.fit_size * 6, 160.0)
 
     # -- geometry --------------------------------------------------------------------------
     def world(self, sid: str) -> Point:
@@ -369,7 +373,7 @@ class MapView:
         x, y = sx - self.offset[0], sy - self.offset[1]
         return self.by_hex.get(hexgrid.from_pixel(x, -y, self.size))
 
-    def _bounds(self) -> tuple[float, float, float, float]:
+    def bounds(self) -> tuple[float, float, float, float]:
         """min x, min y, max x, max y of the board for hexes of size 1."""
         xs, ys = [], []
         for h in self.hexes.values():
@@ -380,43 +384,7 @@ class MapView:
             return -1.0, -1.0, 1.0, 1.0
         return min(xs), min(ys), max(xs), max(ys)
 
-    def fit(self, area: tuple[int, int, int, int], margin: int = 16) -> None:
-        """Scale and centre the board in `area` (x, y, width, height)."""
-        self.area = area
-        x0, y0, x1, y1 = self._bounds()
-        ax, ay, aw, ah = area
-        bw, bh = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
-        self.fit_size = max(4.0, min((aw - 2 * margin) / bw, (ah - 2 * margin) / bh))
-        self.size = self.fit_size
-        self.offset = (round(ax + aw / 2 - (x0 + x1) / 2 * self.size), round(ay + ah / 2 - (y0 + y1) / 2 * self.size))
-
-    def zoom(self, factor: float, about: Point) -> bool:
-        """Zoom by `factor` keeping the screen point `about` still. False if at a limit."""
-        new = min(max(self.size * factor, self.fit_size * 0.5, 6.0), max(self.fit_size * 6, 160.0))
-        if abs(new - self.size) < 1e-6:
-            return False
-        f = new / self.size
-        mx, my = about
-        self.offset = (round(mx - (mx - self.offset[0]) * f), round(my - (my - self.offset[1]) * f))
-        self.size = new
-        return True
-
-    def centre_on(self, sid: str) -> None:
-        """Pan so that `sid` is in the middle of the map area."""
-        ax, ay, aw, ah = self.area
-        x, y = self.world(sid)
-        self.offset = (round(ax + aw / 2 - x), round(ay + ah / 2 - y))
-
-    def pan(self, dx: float, dy: float) -> None:
-        self.offset = (round(self.offset[0] + dx), round(self.offset[1] + dy))
-
     # -- drawing -----------------------------------------------------------------------------
-    def visible_rect(self) -> tuple[float, float, float, float]:
-        """The part of the world the map area shows: x0, y0, x1, y1."""
-        ax, ay, aw, ah = self.area
-        ox, oy = self.offset
-        return ax - ox, ay - oy, ax + aw - ox, ay + ah - oy
-
     def build(self, state: GameState, colours: SideColours, side_order: Sequence[str],
               looks: Mapping[str, UnitLook] | None = None, show_ids: bool = False) -> MapLayer:
         """The map's shapes for the visible part of the board and a margin around it (half a

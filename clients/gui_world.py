@@ -58,6 +58,7 @@ from clients.gui_map import (
     text_colour_on,
 )
 from clients.gui_mesh import GlyphText, Mesh, ScaledGroup, text_width
+from clients.view_frame import ViewFrame
 from clients.world_geometry import WorldGeometry, geometry, is_world
 from engine.board import Board
 from engine.state import GameState
@@ -414,7 +415,7 @@ class _Outline:
 
 
 # -- the view ------------------------------------------------------------------------------
-class WorldView:
+class WorldView(ViewFrame):
     """A world map on screen: the plane of world_geometry (map units) times `size` pixels,
     its origin at `offset`. Answers the window as `MapView` does."""
 
@@ -433,10 +434,7 @@ class WorldView:
                 rgb = _rgb(fill)
                 if rgb is not None:
                     self.power_colours[str(power)] = (rgb, _rgb(counter))
-        self.size = 1.0
-        self.offset: Point = (0.0, 0.0)
-        self.fit_size = 1.0
-        self.area = (0, 0, 100, 100)
+        self._init_frame(1.0)
         self.polygons: _Polygons | None = None
         self._outlines: dict[tuple[Any, ...], Mesh] = {}
         self._outline_group: ScaledGroup | None = None
@@ -474,40 +472,11 @@ class WorldView:
         """The space under a screen point, if any (by its polygons)."""
         return self.geo.space_at((sx - self.offset[0]) / self.size, (sy - self.offset[1]) / self.size)
 
-    def fit(self, area: tuple[int, int, int, int], margin: int = 12) -> None:
-        """Scale and centre the whole map in `area` (x, y, width, height)."""
-        self.area = area
-        x0, y0, x1, y1 = self.geo.bounds
-        ax, ay, aw, ah = area
-        bw, bh = max(x1 - x0, 1e-6), max(y1 - y0, 1e-6)
-        self.fit_size = max(0.05, min((aw - 2 * margin) / bw, (ah - 2 * margin) / bh))
-        self.size = self.fit_size
-        self.offset = (round(ax + aw / 2 - (x0 + x1) / 2 * self.size), round(ay + ah / 2 - (y0 + y1) / 2 * self.size))
+    def bounds(self) -> tuple[float, float, float, float]:
+        return self.geo.bounds
 
-    def zoom(self, factor: float, about: Point) -> bool:
-        """Zoom by `factor` keeping the screen point `about` still. False if at a limit."""
-        new = min(max(self.size * factor, self.fit_size * MIN_ZOOM), self.fit_size * MAX_ZOOM)
-        if abs(new - self.size) < 1e-9:
-            return False
-        f = new / self.size
-        mx, my = about
-        self.offset = (round(mx - (mx - self.offset[0]) * f), round(my - (my - self.offset[1]) * f))
-        self.size = new
-        return True
-
-    def centre_on(self, sid: str) -> None:
-        ax, ay, aw, ah = self.area
-        x, y = self.world(sid)
-        self.offset = (round(ax + aw / 2 - x), round(ay + ah / 2 - y))
-
-    def pan(self, dx: float, dy: float) -> None:
-        self.offset = (round(self.offset[0] + dx), round(self.offset[1] + dy))
-
-    def visible_rect(self) -> tuple[float, float, float, float]:
-        """The part of the plane the map area shows, in pixels from the offset."""
-        ax, ay, aw, ah = self.area
-        ox, oy = self.offset
-        return ax - ox, ay - oy, ax + aw - ox, ay + ah - oy
+    def zoom_limits(self) -> tuple[float, float]:
+        return self.fit_size * MIN_ZOOM, self.fit_size * MAX_ZOOM
 
     # -- drawing -----------------------------------------------------------------------------
     def build(self, state: GameState, colours: SideColours, side_order: Sequence[str],
