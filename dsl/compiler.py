@@ -38,6 +38,12 @@ _MAX_COST = 1 << 62
 #: a loop with no loop inside over at most this many items (a hex's units, its neighbours)
 #: pays nothing as it starts: the code around it counts it as this many rounds
 SMALL_LOOP = 8
+#: the most answers a board procedure keeps (past it they are forgotten and worked out again)
+KEPT_MAX = 1 << 16
+#: a procedure written in place of its calls has at most this many parts (names, literals,
+#: operators, calls), and at most this many are written one inside another
+_INLINE_SIZE = 40
+_INLINE_DEPTH = 3
 #: integers within this pass the inline test of an integer result (one-digit integers for CPython)
 _COMPACT = (1 << 30) - 1
 
@@ -74,6 +80,8 @@ class _Gen:
         self._proc_cost: dict[str, int] = {}
         self._innermost: dict[int, bool] = {}
         self._loopy: dict[str, bool] = {}
+        self._board: dict[str, bool] = {}
+        self._asks: dict[str, bool] = {}
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -83,6 +91,11 @@ class _Gen:
             self._decls[sq.name] = sq
         for tb in program.tables.values():
             self._decls["t:" + tb.name] = tb
+        #: procedures whose answers are kept (see `keeps`), and those written in place of
+        #: their calls (see `inline_body`): the parameters' code while one is written
+        self.kept = {pr.name for pr in program.procedures.values() if self.keeps(pr)}
+        self._inline: dict[str, A.Expr | None] = {}
+        self.subst: list[dict[str, str]] = []
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -242,9 +255,17 @@ class _Gen:
             self.table(tb)
         for pr in p.procedures.values():
             params = "".join(f", v_{prm.name}" for prm in pr.params)
-            self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
+            if pr.name in self.kept:
+                self.kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            else:
+                self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.function_body(pr.body, 1)
             self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
+        self.emit(0, "def _forget(ctx):", None)
+        self.emit(1, "global _KB\n_KB = ctx.board", None)
+        for name in sorted(self.kept):
+            self.emit(1, f"_K_{name}.clear()", None)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
@@ -281,6 +302,126 @@ class _Gen:
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
         self.emit(0, f"SEQ_POWERS = [{powers}]", p.powers.pos if p.powers else None)
         return "\n".join(self.lines) + "\n"
+
+    # ------------------------------------------------------------------ short procedures
+    # A procedure that only answers (`return e`, or `if c { return a }` ... `return z`) is
+    # written in place of its calls as one expression: the rules read best as many small
+    # procedures, and a call costs more than most of them do. Not one whose answers are kept,
+    # nor one that loops or makes lists (a comprehension's names could meet the caller's).
+    def inline_body(self, name: str) -> A.Expr | None:
+        if name in self._inline:
+            return self._inline[name]
+        self._inline[name] = None
+        pr = self._decls.get(name)
+        body = None
+        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.p.interactive \
+                and pr.ret is not None and _count_nodes(pr.body) <= _INLINE_SIZE \
+                and not _makes_lists(pr.body):
+            body = _as_expression(pr.body)
+        self._inline[name] = body
+        return body
+
+    # ------------------------------------------------------------------ board procedures
+    # A procedure that reads nothing but its arguments and the board (the map's spaces, links
+    # and facts; options, constants, unit types and tables, which do not change in a game) has
+    # one answer for each set of arguments: it is worked out once and kept, so that a rules
+    # file may ask `is_sea(s)` or `land_spaces()` as often as it likes. The kept answers belong
+    # to one board; a state on another board (another scenario's map) forgets them.
+    def keeps(self, pr: A.ProcedureDecl) -> bool:
+        """Are the procedure's answers kept? Only a board procedure whose arguments are text,
+        whole numbers or truth values, answering one of those or a list of them."""
+        scalar = ("str", "int", "bool")
+        if pr.ret is None or any(prm.type.name not in scalar or prm.type.args for prm in pr.params):
+            return False
+        ret = pr.ret
+        if ret.name == "list" and len(ret.args) == 1:
+            ret = ret.args[0]
+        return ret.name in (*scalar, "float") and not ret.args and self.board_only(pr.name) \
+            and (self.loops_in(pr.body) or self.asks_board(pr.body))
+
+    def callee_asks_board(self, name: str) -> bool:
+        got = self._asks.get(name)
+        if got is None:
+            self._asks[name] = False   # (recursion is refused by the checker)
+            d = self._decls.get(name)
+            got = self._asks[name] = isinstance(d, A.ProcedureDecl) and self.asks_board(d.body)
+        return got
+
+    def asks_board(self, node: Any) -> bool:
+        """Does the code call a board primitive, itself or through the procedures it calls?
+        (A procedure that only works on its arguments is cheaper done than looked up.)"""
+        if isinstance(node, (list, tuple)):
+            return any(self.asks_board(x) for x in node)
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
+            kind = self.info.calls.get(id(node))
+            if kind == "primitive" and self.reg.primitives[node.func.name].board:
+                return True
+            callee = {"procedure": node.func.name, "base": self.info.names.get(id(node), "")}.get(kind or "")
+            if callee and self.callee_asks_board(callee):
+                return True
+        if not hasattr(node, "__dataclass_fields__"):
+            return False
+        return any(self.asks_board(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+    def board_only(self, name: str) -> bool:
+        got = self._board.get(name)
+        if got is not None:
+            return got
+        self._board[name] = False   # (recursion is refused by the checker)
+        d = self._decls.get(name)
+        if isinstance(d, A.ProcedureDecl):
+            got = name not in self.p.interactive and self.reads_board_only(d.body)
+        elif isinstance(d, A.TableDecl):
+            got = self.reads_board_only([(en.keys, en.value) for en in d.entries])
+        else:
+            got = False
+        self._board[name] = got
+        return got
+
+    def reads_board_only(self, node: Any) -> bool:
+        if node is None:
+            return True
+        if isinstance(node, (list, tuple)):
+            return all(self.reads_board_only(x) for x in node)
+        if isinstance(node, A.Name) and self.info.names.get(id(node)) in ("var", "procref"):
+            return False
+        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
+            kind = self.info.calls.get(id(node))
+            name = node.func.name
+            if kind == "builtin":
+                ok = name != "choose"
+            elif kind == "primitive":
+                ok = self.reg.primitives[name].board
+            elif kind == "procedure":
+                ok = self.board_only(name)
+            elif kind == "base":
+                ok = self.board_only(self.info.names.get(id(node), ""))
+            elif kind == "table":
+                ok = self.board_only("t:" + name)
+            else:
+                ok = False
+            if not ok:
+                return False
+            return self.reads_board_only(node.args) and self.reads_board_only(node.gen)
+        if not hasattr(node, "__dataclass_fields__"):
+            return True
+        return all(self.reads_board_only(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+    def kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: the kept answer for these arguments, worked out by `f_NAME__work` the
+        first time (a list is kept as a tuple and handed out as a fresh list)."""
+        n = pr.name
+        key = {0: "()", 1: params[2:]}.get(len(pr.params), f"({params[2:]})")
+        as_list = pr.ret is not None and pr.ret.name == "list"
+        self.emit(0, f"_K_{n} = {{}}", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        work = f"f_{n}__work(ctx{params})"
+        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n"
+                     f"_r = _K_{n}.get({key}, _MISS)\nif _r is _MISS:", pr.pos)
+        self.emit(2, f"_r = {'tuple(' + work + ')' if as_list else work}", pr.pos)
+        self.emit(2, f"if len(_K_{n}) >= {KEPT_MAX}:\n    _K_{n}.clear()\n_K_{n}[{key}] = _r", pr.pos)
+        self.emit(1, f"return {'list(_r)' if as_list else '_r'}", pr.pos)
 
     # ------------------------------------------------------------------ steps and moves
     def subsequence(self, sq: A.SequenceDecl) -> None:
@@ -470,6 +611,13 @@ class _Gen:
         if isinstance(e, (A.StrLit, A.IntLit, A.BoolLit, A.FloatLit)):
             return True
         return isinstance(e, A.Name) and self.info.names.get(id(e)) != "var"
+
+    def cheap(self, e: A.Expr) -> bool:
+        """Plain, or a field or stat of something plain (`u.owner`): written twice, it is read
+        twice and nothing else happens."""
+        while isinstance(e, A.Attr):
+            e = e.obj
+        return self.plain(e)
 
     def table_default(self, name: str) -> str | None:
         """The code of a one-key table's default if it is a literal (a string, number or
@@ -830,6 +978,8 @@ class _Gen:
         if isinstance(e, A.Name):
             kind = self.info.names.get(id(e), "local")
             if kind == "local":
+                if self.subst and e.name in self.subst[-1]:
+                    return self.subst[-1][e.name]
                 return f"v_{e.name}"
             if kind == "option":
                 return f"o_{e.name}"
@@ -969,6 +1119,17 @@ class _Gen:
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
+        if kind == "procedure" and len(self.subst) < _INLINE_DEPTH and all(self.cheap(a) for a in e.args):
+            body = self.inline_body(name)
+            if body is not None:
+                # a short procedure written in place of its call (its arguments are names,
+                # literals or their fields, so writing one twice changes nothing)
+                pr = self._decls[name]
+                self.subst.append({prm.name: code for prm, code in zip(pr.params, args)})
+                try:
+                    return f"({self.expr(body)})"
+                finally:
+                    self.subst.pop()
         if kind in ("procedure", "sequence"):
             return f"f_{name}({', '.join(['ctx'] + args)})"
         if kind == "base":
@@ -992,6 +1153,44 @@ def _names(node: Any) -> Any:
             yield node
         for f in node.__dataclass_fields__:
             yield from _names(getattr(node, f))
+
+
+def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
+    """`if c { return a }` ... `return z` as the expression `a if c else (... z)`; None for
+    a body of any other shape."""
+    if not body:
+        return None
+    last = body[-1]
+    if not isinstance(last, A.Return) or last.value is None:
+        return None
+    out: A.Expr = last.value
+    for st in reversed(body[:-1]):
+        if not (isinstance(st, A.If) and not st.orelse and len(st.body) == 1 and isinstance(st.body[0], A.Return)
+                and st.body[0].value is not None):
+            return None
+        out = A.IfExpr(st.pos, st.cond, st.body[0].value, out)
+    return out
+
+
+def _count_nodes(node: Any) -> int:
+    if isinstance(node, (list, tuple)):
+        return sum(_count_nodes(x) for x in node)
+    if not hasattr(node, "__dataclass_fields__"):
+        return 0
+    return 1 + sum(_count_nodes(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+
+def _makes_lists(node: Any) -> bool:
+    """Does the code hold a comprehension, a generator or a list or map literal?"""
+    if isinstance(node, (A.Generator, A.ListComp, A.ListLit, A.MapLit)):
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_makes_lists(x) for x in node)
+    if isinstance(node, A.Call) and node.gen is not None:
+        return True
+    if not hasattr(node, "__dataclass_fields__"):
+        return False
+    return any(_makes_lists(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
 
 
 def compile_program(program: Program, fingerprint: str) -> Artifact:
@@ -1018,6 +1217,8 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns["U"] = {}
     ns["_L"] = BUDGET.steps   # the steps left to the call under way (dsl.runtime)
     ns["_I"] = BUDGET.items
+    ns["_MISS"] = object()   # (no kept answer: see _Gen.kept_answers)
+    ns["_KB"] = None         # the board whose answers are kept
     ns["_UT"] = unit_type_class(list(p.stats))
     for name, spec in reg.primitives.items():
         ns[f"p_{name}"] = spec.fn

@@ -47,6 +47,10 @@ class PrimitiveSpec:
     #: argument is a name or a literal: ``{0}``, ``{1}``... the arguments, ``ctx`` the state;
     #: it must mean exactly what `fn` does
     inline: str = ""
+    #: its answer depends on its arguments and the board alone (never on the pieces, control,
+    #: resources or variables of a game): the compiler keeps the answers of procedures that
+    #: call only such primitives (see dsl.compiler, "board procedures")
+    board: bool = False
 
 
 @dataclass(frozen=True)
@@ -98,9 +102,10 @@ class Registry:
         context: bool = False,
         doc: str = "",
         inline: str = "",
+        board: bool = False,
     ) -> None:
         self._check_name(name)
-        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline)
+        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -408,24 +408,24 @@ def register_core(registry: Any) -> None:
       doc="take from an owner's resource; refused if there is not enough")
     P("transfer", transfer, params=[("source", "str"), ("target", "str"), ("name", "str"), ("amount", "int")],
       returns="int", context=True, doc="move up to amount of a resource between owners; returns what moved")
-    P("neighbours", neighbours, params=[("space", "str")], returns="list[str]", context=True,
+    P("neighbours", neighbours, params=[("space", "str")], returns="list[str]", context=True, board=True,
       doc="the spaces next to a space")
-    P("space_int", space_int, params=[("space", "str"), ("key", "str")], returns="int", context=True,
+    P("space_int", space_int, params=[("space", "str"), ("key", "str")], returns="int", context=True, board=True,
       doc="a whole-number fact of a space (vp, ipc...), 0 when absent")
-    P("space_str", space_str, params=[("space", "str"), ("key", "str")], returns="str", context=True,
+    P("space_str", space_str, params=[("space", "str"), ("key", "str")], returns="str", context=True, board=True,
       doc="a text fact of a space, \"\" when absent")
-    P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True,
+    P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True, board=True,
       doc="a yes/no fact of a space, false when absent")
     P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1")
     P("current_phase", current_phase, params=[], returns="str", context=True,
       doc="the name of the phase being played (\"\" without a turn sequence)")
     P("current_step", current_step, params=[], returns="str", context=True,
       doc="the name of the step being played (\"\" without a turn sequence)")
-    P("space_list", space_list, params=[("space", "str"), ("key", "str")], returns="list[str]", context=True,
+    P("space_list", space_list, params=[("space", "str"), ("key", "str")], returns="list[str]", context=True, board=True,
       doc="a list fact of a space (e.g. the board edges it lies on), [] when absent")
-    P("link_list", link_list, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="list[str]", context=True,
+    P("link_list", link_list, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="list[str]", context=True, board=True,
       doc="a list fact of a link (e.g. the territories that open a canal), [] when absent")
-    P("space_kind", space_kind, params=[("space", "str")], returns="str", context=True,
+    P("space_kind", space_kind, params=[("space", "str")], returns="str", context=True, board=True,
       doc="what a space is on its map: \"hex\", \"land\", \"sea\"...; \"\" for an off-board area")
     P("create", create, params=[("kind", "str"), ("owner", "str"), ("space", "str")], returns="Unit", context=True,
       doc="a new piece of a unit type for an owner in a space (or off-board area)")
@@ -452,21 +452,21 @@ def register_core(registry: Any) -> None:
     P("cargo", cargo, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries")
     P("carried", carried, params=[("unit", "Unit")], returns="bool", context=True, doc="is the piece aboard a carrier?",
       inline='(ctx.pieces.get({0}.id, {0}).carrier is not None)')
-    P("spaces", spaces, params=[], returns="list[str]", context=True, doc="every space of the board")
-    P("space_name", space_name, params=[("space", "str")], returns="str", context=True,
+    P("spaces", spaces, params=[], returns="list[str]", context=True, board=True, doc="every space of the board")
+    P("space_name", space_name, params=[("space", "str")], returns="str", context=True, board=True,
       doc="a space's name as players read it")
-    P("on_board", on_board, params=[("space", "str")], returns="bool", context=True,
+    P("on_board", on_board, params=[("space", "str")], returns="bool", context=True, board=True,
       doc="is this a space of the board (not an off-board area)?",
       inline='({0} in ctx.board.spaces)')
-    P("adjacent", adjacent, params=[("a", "str"), ("b", "str")], returns="bool", context=True,
+    P("adjacent", adjacent, params=[("a", "str"), ("b", "str")], returns="bool", context=True, board=True,
       doc="are two spaces linked?")
-    P("link_flag", link_flag, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="bool", context=True,
+    P("link_flag", link_flag, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="bool", context=True, board=True,
       doc="a yes/no fact of the link between two spaces (road, barrier, canal), false when absent")
-    P("link_str", link_str, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="str", context=True,
+    P("link_str", link_str, params=[("a", "str"), ("b", "str"), ("key", "str")], returns="str", context=True, board=True,
       doc="a text fact of the link between two spaces, \"\" when absent")
-    P("direction", direction, params=[("a", "str"), ("b", "str")], returns="str", context=True,
+    P("direction", direction, params=[("a", "str"), ("b", "str")], returns="str", context=True, board=True,
       doc="the compass side of hex a that faces hex b (E, NE, NW, W, SW, SE), \"\" off a hex map")
-    P("distance", distance, params=[("a", "str"), ("b", "str")], returns="int", context=True,
+    P("distance", distance, params=[("a", "str"), ("b", "str")], returns="int", context=True, board=True,
       doc="the fewest links from a to b, -1 if there is no way")
     P("reach", reach, params=[("start", "str"), ("budget", "int"), ("cost", "fn(str, str, str) -> int"),
                               ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True,

@@ -163,7 +163,7 @@ def primitive_rows() -> list[str]:
     rows = []
     for p in reg.primitives.values():
         sig = f"{p.name}({', '.join(f'{n}: {t}' for n, t in p.params)})" + (f" -> {p.returns}" if p.returns != "none" else "")
-        rows.append(f"| `{sig}` | {p.doc} |")
+        rows.append(f"| `{sig}` | {p.doc}{' *(board)*' if p.board else ''} |")
     return rows
 
 

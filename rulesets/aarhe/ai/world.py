@@ -238,8 +238,7 @@ class View:
         return v
 
     def is_capital(self, s: str) -> bool:
-        caps = self.state.vars.get("capitals") or {}
-        return s in caps.values() if isinstance(caps, dict) else False
+        return bool(self.call("capital_of", self.call("original_owner", s)) == s)
 
     def capital(self, p: str | None = None) -> str:
         return str(self.call("capital_of", p or self.me))

@@ -1,0 +1,110 @@
+"""Two things the compiler does for speed that a rules file must never notice: a procedure
+that reads only the board keeps its answers (worked out once for each set of arguments, on
+each board), and a procedure that only answers is written in place of its calls."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import dsl
+
+RULES = """
+var flooded: list[str] = []
+
+procedure big(s: str) -> bool { return size_of(s) > 2 }
+procedure sizes(a: str, b: str) -> int { return size_of(a) + size_of(b) }
+procedure big_ones(spaces: list[str]) -> int { return count(s in spaces where big(s)) }
+procedure names() -> list[str] { return [s + "!" for s in ["a", "b"] where size_of(s) > 0] }
+procedure longer_names() -> int {
+    let xs = names()
+    xs += ["c!"]
+    return len(xs)
+}
+procedure busy(s: str) -> bool { return crowd(s) > 2 }
+procedure wet(s: str) -> bool { return s in flooded }
+
+procedure double(n: int) -> int { return n + n }
+procedure sign(n: int) -> int {
+    if n > 0 { return 1 }
+    if n < 0 { return -1 }
+    return 0
+}
+procedure doubled_tick() -> int { return double(tick()) }
+procedure signs() -> list[int] { return [sign(5), sign(-2), sign(0)] }
+procedure ratio(a: int, b: int) -> int { return a % b }
+procedure broken() -> int { return ratio(1, 0) }
+"""
+
+
+def _rules() -> tuple[Any, dict[str, int]]:
+    asked = {"size_of": 0, "crowd": 0, "tick": 0}
+
+    def size_of(ctx: Any, s: str) -> int:
+        asked["size_of"] += 1
+        return len(s)
+
+    def crowd(ctx: Any, s: str) -> int:
+        asked["crowd"] += 1
+        return ctx.crowds.get(s, 0)
+
+    def tick(ctx: Any) -> int:
+        asked["tick"] += 1
+        return asked["tick"]
+
+    reg = dsl.Registry()
+    reg.primitive("size_of", size_of, [("s", "str")], "int", context=True, board=True)
+    reg.primitive("crowd", crowd, [("s", "str")], "int", context=True)     # reads the game
+    reg.primitive("tick", tick, [], "int", context=True)
+    return dsl.load_rules([("kept.rules", RULES)], reg), asked
+
+
+def _game(board: object) -> SimpleNamespace:
+    return SimpleNamespace(board=board, vars={"flooded": ()}, crowds={})
+
+
+def test_a_board_procedure_is_worked_out_once_for_each_argument_on_each_board() -> None:
+    rules, asked = _rules()
+    big, sizes = rules.procedure("big"), rules.procedure("sizes")
+    one, other = _game(object()), _game(object())
+    assert [big(one, s) for s in ["abc", "ab", "abc", "abc"]] == [True, False, True, True]
+    assert asked["size_of"] == 2
+    assert sizes(one, "ab", "abcd") == 6 and sizes(one, "ab", "abcd") == 6 and asked["size_of"] == 4
+    assert rules.procedure("big_ones")(one, ["abc", "ab", "x"]) == 1 and asked["size_of"] == 5
+    # another board (another scenario's map) works its answers out again
+    assert big(other, "abc") is True and asked["size_of"] == 6
+    # rules run on no game keep nothing
+    assert big(None, "abc") is True and big(None, "abc") is True and asked["size_of"] == 8
+
+
+def test_a_kept_list_is_handed_out_fresh_each_time() -> None:
+    rules, asked = _rules()
+    game = _game(object())
+    assert rules.procedure("longer_names")(game) == 3
+    assert rules.procedure("longer_names")(game) == 3
+    assert rules.procedure("names")(game) == ["a!", "b!"] and asked["size_of"] == 2
+
+
+def test_a_procedure_that_reads_the_game_is_asked_every_time() -> None:
+    rules, asked = _rules()
+    busy, wet = rules.procedure("busy"), rules.procedure("wet")
+    game = _game(object())
+    assert busy(game, "A") is False
+    game.crowds["A"] = 3
+    assert busy(game, "A") is True and asked["crowd"] == 2
+    assert wet(game, "A") is False
+    game.vars["flooded"] = ("A",)
+    assert wet(game, "A") is True
+
+
+def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> None:
+    rules, asked = _rules()
+    game = _game(object())
+    # the argument is a call: it runs once, and the answer is twice what it gave
+    assert rules.procedure("doubled_tick")(game) == 2 and asked["tick"] == 1
+    assert rules.procedure("doubled_tick")(game) == 4 and asked["tick"] == 2
+    assert rules.procedure("signs")(game) == [1, -1, 0]
+    with pytest.raises(dsl.RulesRuntimeError, match=r"kept.rules:\d+:\d+: division by zero"):
+        rules.procedure("broken")(game)
