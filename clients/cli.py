@@ -293,6 +293,9 @@ def cmd_info(args: argparse.Namespace) -> int:
         "fidelity": scenario.fidelity,
         "options": options,
     }
+    if rs.structure.per_power and rs.structure.powers:
+        # as the options given make it (a layer's `turn order` may read an option)
+        facts["turn_order"] = list(rs.structure.powers)
     facts.update(rs.logic.facts(state))
     if args.json:
         print(json.dumps(facts, indent=1, ensure_ascii=False, default=str))

@@ -190,6 +190,16 @@ def valid_power_name(name: str) -> bool:
     return name[:1].isalpha() and not name.startswith("_")
 
 
+def power_names(e: A.Expr) -> list[A.Name]:
+    """The bare names a `turn order` entry can give as its value: the entry itself, or the
+    branches of its `if ... then ... else` (not the condition, which is no power)."""
+    if isinstance(e, A.Name):
+        return [e]
+    if isinstance(e, A.IfExpr):
+        return power_names(e.then) + power_names(e.else_)
+    return []
+
+
 # ============================================================================ static eval
 
 
@@ -530,9 +540,11 @@ class _Checker:
         p = self.p
         if p.powers is not None:
             # a game written only in rules names its powers here: each becomes a text constant
-            for n in p.powers.powers:
-                if isinstance(n, A.Name) and self.value_kind(n.name) is None and valid_power_name(n.name):
-                    self.reg.constant(n.name, "str", n.name, doc="a power of this game")
+            # (and so does each name an entry can give: `if team_turns then Japan else UK`)
+            for e in p.powers.powers:
+                for n in power_names(e):
+                    if self.value_kind(n.name) is None and valid_power_name(n.name):
+                        self.reg.constant(n.name, "str", n.name, doc="a power of this game")
         for tag, tpos in self.pending_tags:
             if tag not in p.tags:
                 self.err(tpos, f"unknown tag `{tag}`", did_you_mean(tag, p.tags) or "declare it with `tag " + tag + "`")

@@ -431,11 +431,19 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
                       wrap(f"w_{ph.name}") if ph.when is not None else None)
             for ph in p.phases
         )
+        powers = tuple(ns["SEQ_POWERS"])
+        twice = sorted({x for x in powers if powers.count(x) > 1})
+        if twice and p.powers is not None:
+            # an entry that reads an option (`if swap then Blue else Red`) may, with some
+            # options, give a power another entry gives
+            word = "powers" if p.powers.mode == "shared" else "turn order"
+            raise RulesError([Diagnostic(p.powers.pos, f"the {word} names {', '.join(f'`{x}`' for x in twice)} "
+                                                       f"twice with these options: {list(powers)}")])
         sequence = SequenceDecl(
             turns=p.turns.count if p.turns is not None else None,
             turn_names=tuple(ns["SEQ_TURN_NAMES"]),
             mode=p.powers.mode if p.powers is not None else None,
-            powers=tuple(ns["SEQ_POWERS"]),
+            powers=powers,
             phases=phases,
         )
 

@@ -310,3 +310,54 @@ def test_its_retreating_aircraft_fly_to_the_nearest_landing_place() -> None:
         [("where do the 1 retreating Fighter from West Russia fly?", "Belorussia (1 away)")]
     assert flights[0][1][0] == "Belorussia (1 away)"          # the rules' first option, nearest
     assert g.piece(fighter).space == "Belorussia" and g.piece(tank).space == "Ukraine S.S.R."
+
+
+# -- what the rules' options make of a decision ---------------------------------------------------------
+@pytest.mark.parametrize(("share", "mean"), [(50, 1.5), (100, 3.5), (0, 0.0)])
+def test_night_bombing_is_valued_at_the_rules_share_of_the_die(share: int, mean: float) -> None:
+    """A night bomber takes `night_bombing_share` per cent of its die (rounded down): the
+    heuristic values it by the rules' `night_raid_damage`, not a half of its own."""
+    from rulesets.aarhe.ai import layers
+    from rulesets.aarhe.ai.world import View
+
+    g, ids = at_aarhe("UK", [("Bomber", "UK", "United Kingdom", 1),
+                             ("IndustrialComplex", "Germany", "Western Europe", 1)], step="declare_missions",
+                      night_bombing_share=share)
+    bomber = g.piece(ids["UK Bomber United Kingdom"][0])
+    v = View(g.rs, g.state, "UK")
+    assert layers.mean_of(v, "night_raid_damage", bomber) == pytest.approx(mean, abs=0.3)
+    # no AA, no interceptor over Western Europe: the whole value is the damage
+    assert layers.bombing_value(v, bomber, "night", "Western Europe") == pytest.approx(mean, abs=0.3)
+
+
+@pytest.mark.parametrize("upkeep", [1, 3, 0])
+def test_units_are_kept_out_of_deserts_by_the_rules_upkeep(upkeep: int) -> None:
+    """Standing in a desert costs `desert_upkeep` IPCs a turn (the rules' `upkeep_at`): the
+    heuristic adds it to where it places and parks its land units."""
+    from rulesets.aarhe.ai import layers
+    from rulesets.aarhe.ai.world import View
+
+    g = new(desert_upkeep=upkeep)
+    v = View(g.rs, g.state, "UK")
+    deserts = {"Libya", "Algeria", "Anglo Egypt", "Trans-Jordan", "Persia", "Sinkiang"}
+    assert layers.upkeep_map(v) == ({s: float(upkeep) for s in deserts} if upkeep else {})
+    ai = HeuristicPlayer(0)
+    plain = ai._place_score(v, "Trans-Jordan", {}, {})
+    assert ai._place_score(v, "Trans-Jordan", {}, {}, layers.upkeep_map(v)) == plain + upkeep
+    assert ai._place_score(v, "India", {}, {}, layers.upkeep_map(v)) == ai._place_score(v, "India", {}, {})
+
+
+@pytest.mark.parametrize(("kind", "options", "relief"), [
+    ("Destroyer", {}, 1), ("Destroyer", {"uk_convoy_ipcs": 3}, 3), ("Transport", {}, 0)])
+def test_a_german_warship_in_a_convoy_zone_is_worth_what_it_costs_the_uk(kind: str, options: dict[str, int],
+                                                                          relief: int) -> None:
+    """The rules' income with and without the enemy ships in a zone: a German warship in sea
+    zone 7 costs the UK `uk_convoy_ipcs` a turn, a transport nothing; sinking it is worth that."""
+    from rulesets.aarhe.ai import layers
+    from rulesets.aarhe.ai.world import View
+
+    g = new(**options)
+    zone = g.proc("zones_numbered", [7])[0]
+    g.add(kind, "Germany", zone)
+    assert layers.convoy_relief(View(g.rs, g.state, "UK"), zone) == relief
+    assert layers.convoy_relief(View(g.rs, g.state, "Germany"), zone) == 0

@@ -3,8 +3,10 @@ repair, air missions and the defenders' commitments against them, declared sea a
 reinforcement, moving and destroying industrial complexes.
 
 Each answer weighs what the rules' own procedures, options and the units' stats say: the
-damage a bomber does is the rules' `raid_damage` worked out over many throws of private dice,
-AA dice are the rules' `aa_dice`, the aircraft a defender may send up are the rules'
+damage a bomber does is the rules' `raid_damage` (a night bomber's, `night_raid_damage`)
+worked out over many throws of private dice, the upkeep of standing in a space is the rules'
+`upkeep_at`, what enemy ships in a sea zone cost in convoy raids is the rules' `income` with
+and without them, AA dice are the rules' `aa_dice`, the aircraft a defender may send up are the rules'
 `air_defence_candidates`, the prices and rooms are the rules' own. It names the layer's steps,
 moves, procedures and options, never a unit type; where a procedure is missing (another
 layer), it falls back on LHTR's meaning or leaves the decision to its finish.
@@ -66,6 +68,63 @@ _MEANS: dict[Any, float] = {}
 
 def hit_p(value: int) -> float:
     return min(max(int(value), 0), 6) / 6.0
+
+
+# -- upkeep and convoy raids -------------------------------------------------------------------------
+def upkeep_map(v: View) -> dict[str, float]:
+    """The IPCs a unit standing in each land space pays at its power's next collect income:
+    the rules' `upkeep_at` (AARHE's desert upkeep), the spaces that cost something only.
+    Worked out once a turn for each set of rules."""
+    if not v.rules.has_procedure("upkeep_at"):
+        return {}
+    key = (id(v.rules), v.state.turn)
+    got = _UPKEEP.get(key)
+    if got is None:
+        fn = v.proc("upkeep_at")
+        got = {s: float(c) for s in v.geo.land if (c := int(fn(v.state, s))) > 0}
+        if len(_UPKEEP) > 16:
+            _UPKEEP.clear()
+        _UPKEEP[key] = got
+    return got
+
+
+_UPKEEP: dict[Any, dict[str, float]] = {}
+
+
+def convoy_relief(v: View, z: str, cache: dict[Any, float] | None = None) -> float:
+    """The IPCs a turn v's side would get back if the enemy units in sea zone z were gone:
+    the rules' `income` of each friendly power, and the Lend-Lease the rules' `route_sunk`
+    and `ussr_only_sunk` say is sunk, worked out on a copy of the game without them (AARHE's
+    convoy raids; 0 under rules where ships cost no income). With a `cache` (one game's),
+    once a power's turn for each zone and the enemy units in it (the missions' and the
+    combat move's plans ask alike)."""
+    foes = [p for p in v.at.get(z, ()) if p.owner in v.foes]
+    if not foes or not v.rules.has_procedure("income"):
+        return 0.0
+    if cache is None:
+        return _relief(v, [p.id for p in foes])
+    key = (v.state.turn, v.state.power_index, v.me, z, tuple((p.id, p.kind) for p in foes))
+    got = cache.get(key)
+    if got is None:
+        if len(cache) > 256:
+            cache.clear()
+        got = cache[key] = _relief(v, [p.id for p in foes])
+    return got
+
+
+def _relief(v: View, foes: list[int]) -> float:
+    scratch = v.state.copy()
+    for pid in foes:
+        scratch.remove(pid)
+    income = v.proc("income")
+    gain = 0.0
+    for p in v.friends:
+        gain += int(income(scratch, p)) - int(income(v.state, p))
+    for proc in ("route_sunk", "ussr_only_sunk"):
+        if v.rules.has_procedure(proc):
+            gain += int(v.proc(proc)(v.state)) - int(v.proc(proc)(scratch))
+    scratch.events.clear()
+    return max(0.0, gain)
 
 
 # -- Lend-Lease --------------------------------------------------------------------------------------
@@ -197,8 +256,12 @@ def bombing_value(v: View, u: Piece, kind: str, where: str) -> float:
         loss_share += sum(hit_p(x) for x in ints) / n
     loss_share = min(1.0, loss_share)
     bombers = [p for p in flying if mission_kind_of(v, p) != "escort" or p is u]
-    if kind == "night":
-        each = [mean_of(v, "raid_damage", b, post=lambda r: r // 2) for b in bombers]
+    if kind == "night" and v.rules.has_procedure("night_raid_damage"):
+        each = [mean_of(v, "night_raid_damage", b) for b in bombers]
+    elif kind == "night":
+        # a layer without AARHE's procedure: its option, if it has one, else the seed's 50%
+        share = int(option(v, "night_bombing_share", 50))
+        each = [mean_of(v, "raid_damage", b, post=lambda r: r * share // 100) for b in bombers]
     else:
         each = [mean_of(v, "raid_damage", b) for b in bombers]
     with_u = min(float(cap), sum(each) * (1.0 - loss_share))

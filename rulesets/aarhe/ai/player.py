@@ -125,6 +125,8 @@ class HeuristicPlayer:
         self.plan: Plan | None = None
         self.active: Task | None = None
         self._odds: dict[Any, Odds] = {}
+        #: layers.convoy_relief's answers in this game
+        self._relief: dict[Any, float] = {}
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, ruleset: Any, state: GameState, decision: Decision) -> Action:
@@ -365,6 +367,7 @@ class HeuristicPlayer:
             return burn
         best, best_score = None, -math.inf
         threat = v.threat()
+        upkeep = layers.upkeep_map(v)
         for o in d.options:
             if o.kind != "place":
                 continue
@@ -381,6 +384,7 @@ class HeuristicPlayer:
             else:
                 score = -2.0 * min(v.front_dist(at), 20)
                 score += 3.0 * max(0.0, threat.get(at, 0.0) - v.defence_at(at))
+                score -= upkeep.get(at, 0.0)
                 if at == v.capital():
                     score += 1.0
                 if "air" in tags and to != at:
@@ -442,11 +446,15 @@ class HeuristicPlayer:
         # battles: the most valuable first
         targets = {t for r in reach.values() for t in r}
         battles = []
+        # a sea zone is worth the convoy raids its enemy ships cost the side each turn
+        relief: dict[str, float] = {}
         for t in targets:
             defs = v.defenders(t)
             if not defs:
                 continue
-            worth = (v.value(t) if t in geo.land_set else 0.0) + sum(v.t(p).cost for p in defs) * 0.5
+            if t not in geo.land_set:
+                relief[t] = layers.convoy_relief(v, t, self._relief)
+            worth = (v.value(t) if t in geo.land_set else relief[t]) + sum(v.t(p).cost for p in defs) * 0.5
             battles.append((worth, t))
         battles.sort(key=lambda x: (-x[0], x[1]))
         amphibious = self.amphibious_options(v, free, keep)
@@ -473,7 +481,7 @@ class HeuristicPlayer:
             chosen, odds = self.fewest(v, order, t)
             if odds is None:
                 continue
-            value = v.value(t) if not sea_t else 2.0
+            value = v.value(t) if not sea_t else 2.0 + relief.get(t, 0.0)
             ev = odds.win * value + odds.gain
             if odds.win < self.GOOD_WIN and (odds.win < self.MIN_WIN or ev <= 0):
                 continue
@@ -735,6 +743,7 @@ class HeuristicPlayer:
         tasks += ferry_tasks
         # 3. the rest of the land units toward the front
         vc_dist = bfs([s for s in geo.vc if v.is_enemy_land(s)], geo.land_nb)
+        upkeep = layers.upkeep_map(v)
         for u in land_units:
             if u.id in ferried:
                 continue
@@ -743,9 +752,9 @@ class HeuristicPlayer:
                 if s != u.space:
                     tasks.append(Task("go", u.id, list(reach[u.id][s])))
                 continue
-            best, best_score = u.space, self._place_score(v, u.space, need, vc_dist)
+            best, best_score = u.space, self._place_score(v, u.space, need, vc_dist, upkeep)
             for s, p in reach[u.id].items():
-                score = self._place_score(v, s, need, vc_dist) + 0.01 * len(p)
+                score = self._place_score(v, s, need, vc_dist, upkeep) + 0.01 * len(p)
                 if score < best_score - 1e-9:
                     best, best_score = s, score
             if best != u.space:
@@ -772,12 +781,15 @@ class HeuristicPlayer:
                 tasks.append(Task("go", u.id, list(ps[z])))
         return tasks + landings
 
-    def _place_score(self, v: View, s: str, need: dict[str, float], vc_dist: dict[str, int]) -> float:
-        """Lower is better: near the front, near enemy cities, where defence is short."""
+    def _place_score(self, v: View, s: str, need: dict[str, float], vc_dist: dict[str, int],
+                     upkeep: dict[str, float] | None = None) -> float:
+        """Lower is better: near the front, near enemy cities, where defence is short, and
+        where standing costs no upkeep (the rules' `upkeep_at`: AARHE's deserts)."""
         f = v.front_dist(s)
         if f >= INF:
             return float(INF)
-        return 2.0 * f + 0.3 * min(vc_dist.get(s, 30), 30) - 0.5 * max(0.0, min(need.get(s, 0.0), 3.0))
+        cost = upkeep.get(s, 0.0) if upkeep else 0.0
+        return 2.0 * f + 0.3 * min(vc_dist.get(s, 30), 30) - 0.5 * max(0.0, min(need.get(s, 0.0), 3.0)) + cost
 
     def _ferry_targets(self, v: View) -> set[str]:
         """Sea zones next to friendly land with a land route to the enemy."""

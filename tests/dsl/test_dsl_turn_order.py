@@ -1,0 +1,69 @@
+"""A `turn order` whose entries read an option: a layer reorders the powers of its base
+(`if swap then Blue else Red`), each set of options gets its own order, and a broken entry
+is a checker message at its file:line:col."""
+
+from __future__ import annotations
+
+import pytest
+
+import dsl
+from dsl import RulesError, load_rules
+from engine.primitives import register_core
+
+BASE = "turn order [Red, Blue, Green]\nphase p { steps [s] }\nstep s { }\n"
+
+
+def registry() -> dsl.Registry:
+    """The engine's registry: it knows no power, so the rules' `turn order` names them."""
+    reg = dsl.Registry()
+    register_core(reg)
+    return reg
+
+
+def resolve(name: str) -> list[tuple[str, str]]:
+    assert name == "base"
+    return [("base.rules", BASE)]
+
+
+def layer(order: str) -> list[tuple[str, str]]:
+    return [("layer.rules", f"extends base\noption swap: bool = false\noverride turn order {order}\n")]
+
+
+def problems(order: str) -> list[str]:
+    with pytest.raises(RulesError) as info:
+        load_rules(layer(order), registry(), resolve_extends=resolve)
+    return [f"{d.pos}: {d.message}" for d in info.value.diagnostics]
+
+
+def test_an_entry_may_choose_its_power_by_an_option() -> None:
+    rules = load_rules(layer("[if swap then Blue else Red, if swap then Red else Blue, Green]"), registry(),
+                       resolve_extends=resolve)
+    assert rules.sequence.powers == ("Red", "Blue", "Green")
+    assert rules.with_options({"swap": True}).sequence.powers == ("Blue", "Red", "Green")
+    # the names in the branches are the rules' powers, usable anywhere in them
+    assert rules.constants["Blue"] == "Blue"
+
+
+def test_a_power_named_only_in_a_branch_is_a_power_too() -> None:
+    rules = load_rules(layer("[Red, if swap then Yellow else Blue, Green]"), registry(), resolve_extends=resolve)
+    assert rules.with_options({"swap": True}).sequence.powers == ("Red", "Yellow", "Green")
+    assert "Yellow" not in registry().constants
+
+
+@pytest.mark.parametrize(("order", "message"), [
+    ("[if swap then 3 else Red, Blue, Green]",
+     "layer.rules:3:22: both branches of `if ... then ... else` must have one type, got `int` and `str`"),
+    ("[Red, swap, Green]", "layer.rules:3:27: a power must be `str`, got `bool`"),
+    ("[if swp then Blue else Red, Blue, Green]", "layer.rules:3:25: unknown name `swp`"),
+    ("[if swap then Blue else Red, if swap then 2 > 1 else Blue, Green]",
+     "layer.rules:3:50: both branches of `if ... then ... else` must have one type, got `bool` and `str`"),
+], ids=["number", "option", "misspelt option", "comparison"])
+def test_an_entry_that_is_no_power_is_a_checker_message(order: str, message: str) -> None:
+    assert message in problems(order)
+
+
+def test_an_order_that_names_a_power_twice_with_some_options_is_refused() -> None:
+    rules = load_rules(layer("[if swap then Blue else Red, Blue, Green]"), registry(), resolve_extends=resolve)
+    assert rules.sequence.powers == ("Red", "Blue", "Green")
+    with pytest.raises(RulesError, match=r"layer\.rules:3:1: the turn order names `Blue` twice with these options"):
+        rules.with_options({"swap": True})
