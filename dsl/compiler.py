@@ -1114,11 +1114,17 @@ class _Gen:
             raise AssertionError(name)
         if kind == "primitive":
             spec = self.reg.primitives[name]
-            if spec.inline and spec.context and all(self.plain(a) for a in e.args):
+            if spec.inline and spec.context and all(self.cheap(a) for a in e.args):
                 return spec.inline.format(*args)   # (a hot primitive, without the call)
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
+        if kind == "procedure" and name in self.kept and not self.in_lambda and all(self.cheap(a) for a in e.args) \
+                and self._decls[name].ret.name != "list":
+            # a kept answer looked up where it is asked (the entry into the rules made sure the
+            # answers are this board's; a label's lambda runs later, so it calls)
+            key = {0: "()", 1: args[0] if args else ""}.get(len(args), f"({', '.join(args)})")
+            return f"(_K_{name}[{key}] if {key} in _K_{name} else f_{name}({', '.join(['ctx'] + args)}))"
         if kind == "procedure" and len(self.subst) < _INLINE_DEPTH and all(self.cheap(a) for a in e.args):
             body = self.inline_body(name)
             if body is not None:

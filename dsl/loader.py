@@ -412,7 +412,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
             gen = fn
             fn = lambda ctx: list(gen(ctx))  # noqa: E731
         cost, pos = artifact.costs.get(name, (1, None))
-        return translate_errors(fn, artifact.filename, artifact.linemap, cost, pos, ns)
+        return translate_errors(fn, artifact.filename, artifact.linemap, cost, pos, ns, on_state=not name.startswith("t_"))
 
     stats = {
         name: StatSpec(name, t, ns["_SD"][name], sd.doc, sd.pos) for name, (sd, t) in p.stats.items()

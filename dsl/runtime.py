@@ -360,19 +360,28 @@ def _is_builtin_failure(tb: TracebackType, filename: str) -> bool:
 
 
 def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | None], cost: int = 1,
-                     pos: Pos | None = None, ns: dict[str, Any] | None = None) -> Callable[..., Any]:
+                     pos: Pos | None = None, ns: dict[str, Any] | None = None,
+                     on_state: bool = False) -> Callable[..., Any]:
     """Wrap an entry point of compiled rules so that failures inside rules become
     RulesRuntimeError with a rules position, and so that the call runs under the step budget:
     an outermost call starts a fresh budget and pays `cost` (the steps of the code it runs
     straight through, at `pos`); a call made from inside rules shares its caller's.
     Errors raised inside host primitives pass through untouched: they are engine bugs, not
-    rules bugs."""
+    rules bugs.
+
+    `on_state`: the entry's first argument is the game state. On a state of another board
+    than the last one, the board procedures' kept answers are forgotten first (compiled code
+    looks them up where it calls them; see dsl.compiler, "board procedures")."""
     helper_file = __file__
     b = BUDGET
     g: dict[str, Any] = ns if ns is not None else {"_L": 0}
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
+        if on_state and args:
+            board = getattr(args[0], "board", None)
+            if board is not None and board is not g["_KB"]:
+                g["_forget"](args[0])
         # an outermost call (or one into other compiled rules than the call under way) starts
         # a budget; one from inside the same rules shares it
         outer = not b.depth or b.ns is not g

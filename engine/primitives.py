@@ -409,7 +409,7 @@ def register_core(registry: Any) -> None:
     P("transfer", transfer, params=[("source", "str"), ("target", "str"), ("name", "str"), ("amount", "int")],
       returns="int", context=True, doc="move up to amount of a resource between owners; returns what moved")
     P("neighbours", neighbours, params=[("space", "str")], returns="list[str]", context=True, board=True,
-      doc="the spaces next to a space")
+      doc="the spaces next to a space", inline="list(ctx.board.neighbours({0}))")
     P("space_int", space_int, params=[("space", "str"), ("key", "str")], returns="int", context=True, board=True,
       doc="a whole-number fact of a space (vp, ipc...), 0 when absent")
     P("space_str", space_str, params=[("space", "str"), ("key", "str")], returns="str", context=True, board=True,

@@ -44,7 +44,7 @@ def _rules() -> tuple[Any, dict[str, int]]:
 
     def size_of(ctx: Any, s: str) -> int:
         asked["size_of"] += 1
-        return len(s)
+        return len(s) + ctx.board.extra
 
     def crowd(ctx: Any, s: str) -> int:
         asked["crowd"] += 1
@@ -68,20 +68,21 @@ def _game(board: object) -> SimpleNamespace:
 def test_a_board_procedure_is_worked_out_once_for_each_argument_on_each_board() -> None:
     rules, asked = _rules()
     big, sizes = rules.procedure("big"), rules.procedure("sizes")
-    one, other = _game(object()), _game(object())
+    one, other = _game(SimpleNamespace(extra=0)), _game(SimpleNamespace(extra=5))
     assert [big(one, s) for s in ["abc", "ab", "abc", "abc"]] == [True, False, True, True]
     assert asked["size_of"] == 2
     assert sizes(one, "ab", "abcd") == 6 and sizes(one, "ab", "abcd") == 6 and asked["size_of"] == 4
     assert rules.procedure("big_ones")(one, ["abc", "ab", "x"]) == 1 and asked["size_of"] == 5
-    # another board (another scenario's map) works its answers out again
-    assert big(other, "abc") is True and asked["size_of"] == 6
-    # rules run on no game keep nothing
-    assert big(None, "abc") is True and big(None, "abc") is True and asked["size_of"] == 8
+    # another board (another scenario's map) works its answers out again, also where a
+    # procedure looks them up in place of the call
+    assert rules.procedure("big_ones")(other, ["abc", "ab", "x"]) == 3 and asked["size_of"] == 8
+    assert big(other, "ab") is True and asked["size_of"] == 8
+    assert rules.procedure("big_ones")(one, ["abc", "ab", "x"]) == 1 and asked["size_of"] == 11
 
 
 def test_a_kept_list_is_handed_out_fresh_each_time() -> None:
     rules, asked = _rules()
-    game = _game(object())
+    game = _game(SimpleNamespace(extra=0))
     assert rules.procedure("longer_names")(game) == 3
     assert rules.procedure("longer_names")(game) == 3
     assert rules.procedure("names")(game) == ["a!", "b!"] and asked["size_of"] == 2
@@ -90,7 +91,7 @@ def test_a_kept_list_is_handed_out_fresh_each_time() -> None:
 def test_a_procedure_that_reads_the_game_is_asked_every_time() -> None:
     rules, asked = _rules()
     busy, wet = rules.procedure("busy"), rules.procedure("wet")
-    game = _game(object())
+    game = _game(SimpleNamespace(extra=0))
     assert busy(game, "A") is False
     game.crowds["A"] = 3
     assert busy(game, "A") is True and asked["crowd"] == 2
@@ -101,7 +102,7 @@ def test_a_procedure_that_reads_the_game_is_asked_every_time() -> None:
 
 def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> None:
     rules, asked = _rules()
-    game = _game(object())
+    game = _game(SimpleNamespace(extra=0))
     # the argument is a call: it runs once, and the answer is twice what it gave
     assert rules.procedure("doubled_tick")(game) == 2 and asked["tick"] == 1
     assert rules.procedure("doubled_tick")(game) == 4 and asked["tick"] == 2
