@@ -66,6 +66,7 @@ def test_a_rocket_damages_the_territorys_income_at_its_owners_next_collect_incom
     g = rocket_attack([5])
     assert g.ipc("UK") == 30                       # the treasury is not touched
     assert g.var("income_damage") == {"United Kingdom": 5}
+    assert g.var("damage_causes") == {"United Kingdom": ["rocket"]}     # what the window tells
     assert g.proc("income", "UK") == 25
     g.log = []
     g.walk_to("UK", "purchase", turn=2)
