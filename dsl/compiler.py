@@ -308,6 +308,22 @@ class _Gen:
     # written in place of its calls as one expression: the rules read best as many small
     # procedures, and a call costs more than most of them do. Not one whose answers are kept,
     # nor one that loops or makes lists (a comprehension's names could meet the caller's).
+    def inlined(self, name: str, call: A.Call, args: list[str]) -> str:
+        """The call written as the procedure's expression, or "" when it cannot be: a short
+        procedure, arguments that are names, literals or their fields (so writing one twice
+        changes nothing)."""
+        if len(self.subst) >= _INLINE_DEPTH or not all(self.cheap(a) for a in call.args):
+            return ""
+        body = self.inline_body(name)
+        if body is None:
+            return ""
+        pr = self._decls[name]
+        self.subst.append({prm.name: code for prm, code in zip(pr.params, args)})
+        try:
+            return f"({self.expr(body)})"
+        finally:
+            self.subst.pop()
+
     def inline_body(self, name: str) -> A.Expr | None:
         if name in self._inline:
             return self._inline[name]
@@ -316,7 +332,7 @@ class _Gen:
         body = None
         if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.p.interactive \
                 and pr.ret is not None and _count_nodes(pr.body) <= _INLINE_SIZE \
-                and not _makes_lists(pr.body):
+                and pr.name not in self.p.interactive and not _makes_lists(pr.body) and not _asks_choose(pr.body):
             body = _as_expression(pr.body)
         self._inline[name] = body
         return body
@@ -1125,21 +1141,16 @@ class _Gen:
             # answers are this board's; a label's lambda runs later, so it calls)
             key = {0: "()", 1: args[0] if args else ""}.get(len(args), f"({', '.join(args)})")
             return f"(_K_{name}[{key}] if {key} in _K_{name} else f_{name}({', '.join(['ctx'] + args)}))"
-        if kind == "procedure" and len(self.subst) < _INLINE_DEPTH and all(self.cheap(a) for a in e.args):
-            body = self.inline_body(name)
-            if body is not None:
-                # a short procedure written in place of its call (its arguments are names,
-                # literals or their fields, so writing one twice changes nothing)
-                pr = self._decls[name]
-                self.subst.append({prm.name: code for prm, code in zip(pr.params, args)})
-                try:
-                    return f"({self.expr(body)})"
-                finally:
-                    self.subst.pop()
+        if kind == "procedure":
+            inlined = self.inlined(name, e, args)
+            if inlined:
+                return inlined
         if kind in ("procedure", "sequence"):
             return f"f_{name}({', '.join(['ctx'] + args)})"
         if kind == "base":
-            return f"f_{self.info.names[id(e)]}({', '.join(['ctx'] + args)})"
+            compiled = self.info.names[id(e)]
+            inlined = self.inlined(compiled, e, args)
+            return inlined or f"f_{compiled}({', '.join(['ctx'] + args)})"
         if kind == "table":
             default = self.table_default(name) if len(args) == 1 else None
             if default is not None:
@@ -1176,6 +1187,16 @@ def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
             return None
         out = A.IfExpr(st.pos, st.cond, st.body[0].value, out)
     return out
+
+
+def _asks_choose(node: Any) -> bool:
+    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and node.func.name == "choose":
+        return True
+    if isinstance(node, (list, tuple)):
+        return any(_asks_choose(x) for x in node)
+    if not hasattr(node, "__dataclass_fields__"):
+        return False
+    return any(_asks_choose(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
 
 
 def _count_nodes(node: Any) -> int:

@@ -399,7 +399,7 @@ def register_core(registry: Any) -> None:
     P("move_to", move_to, params=[("unit", "Unit"), ("space", "str")], returns="none", context=True,
       doc="put a piece in another space (no rules checked: the caller's rules decide)")
     P("controller", controller, params=[("space", "str")], returns="str", context=True,
-      doc="the side or power that controls a space, or \"\"")
+      doc="the side or power that controls a space, or \"\"", inline='ctx.control.get({0}, "")')
     P("resource", resource, params=[("owner", "str"), ("name", "str")], returns="int", context=True,
       doc="how much of a resource (IPC, supply) an owner has")
     P("gain", gain, params=[("owner", "str"), ("name", "str"), ("amount", "int")], returns="none", context=True,
