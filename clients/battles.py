@@ -10,7 +10,7 @@ stood in the spaces the action named when it began (the attacker's and the defen
 contested territory's), then, from the events after the first roll, those destroyed
 (`destroyed`), those that left a space of the battle (`move`: retreated, and where to), and,
 from the state after each action, those that took hits and lived (damaged); the rest
-survived. Where the rules say where hits landed (`hits_on` events: a box of a combat strip,
+survived, or are still fighting while the rules ask a question of the battle. Where the rules say where hits landed (`hits_on` events: a box of a combat strip,
 a target group), each unit keeps its box and the hits on it.
 
 No pyglet here."""
@@ -36,8 +36,9 @@ class Roll:
     why: str = ""
 
 
-#: what can become of a unit in a battle, in the order a box shows them
-FATES = ("destroyed", "damaged", "retreated", "survived")
+#: what can become of a unit in a battle, in the order a box shows them ("fighting": the
+#: battle still waits for an answer, a retreat or a casualty, and nothing befell the unit yet)
+FATES = ("destroyed", "damaged", "retreated", "survived", "fighting")
 
 
 @dataclass
@@ -72,6 +73,9 @@ class Battle:
     spaces: tuple[str, ...] = ()
     #: what became of each unit in it, by piece id, in the order they were found
     units: dict[int, Fate] = field(default_factory=dict)
+    #: the rules are still asking a question of the battle (where to retreat, which unit is
+    #: lost): a unit nothing has befallen is still fighting, not a survivor yet
+    undecided: bool = False
 
     def fates(self) -> list[tuple[str, str, list[Fate]]]:
         """(owner, fate, units) for each owner (in the order met) and fate (in FATES order)
@@ -81,9 +85,12 @@ class Battle:
             if f.owner not in owners:
                 owners.append(f.owner)
         out = []
+        def fate_of(f: Fate) -> str:
+            return "fighting" if self.undecided and f.fate == "survived" else f.fate
+
         for owner in owners:
             for fate in FATES:
-                units = [f for f in self.units.values() if f.owner == owner and f.fate == fate]
+                units = [f for f in self.units.values() if f.owner == owner and fate_of(f) == fate]
                 if units:
                     out.append((owner, fate, units))
         return out
@@ -108,15 +115,17 @@ class BattleLog:
         self._told = False        # words came since the battle's last roll
 
     def feed(self, events: Iterable[Event], start: int, source: tuple[str, str, str] | None = None,
-             before: Any = None, after: Any = None, where: Iterable[str] = ()) -> None:
+             before: Any = None, after: Any = None, where: Iterable[str] = (), asking: bool = False) -> None:
         """Read the events an action caused (`start`: the log index of the first).
         `source` is (decision kind, player, action label) of that action, if known; without
         it (a log read whole, as when a saved game is opened) a roll after words about the
         last one begins another battle. `before` and `after` are the states on either side
-        of the action, `where` the spaces it named: with them the battle follows its units."""
+        of the action, `where` the spaces it named: with them the battle follows its units.
+        `asking`: after the action the rules ask a question (a `choose`), so a battle the
+        action belonged to is not over yet."""
         asked = source is not None and source[0] == "choose"
         if not asked:
-            self.open = False
+            self._close()
         lead: list[tuple[int, str]] = []
         gone: set[int] = set()                   # pieces destroyed before the dice: not in the battle
         followed = self.open
@@ -126,7 +135,7 @@ class BattleLog:
                 gone.add(data.get("piece"))      # type: ignore[arg-type]
             if kind == "roll":
                 if self.open and source is None and self._told:
-                    self.open = False
+                    self._close()
                 self._told = False
                 if not self.open:
                     who = source[1] if source is not None else ""
@@ -142,7 +151,7 @@ class BattleLog:
                 del self.battle.items[:-MOST]
                 continue
             if kind.endswith("_start") or kind.endswith("_end"):
-                self.open = False
+                self._close()
                 lead = []
                 continue
             if self.open and self.battle is not None:
@@ -155,8 +164,16 @@ class BattleLog:
                 self._told = True
             lead.append((i, text.strip()))
 
-        if followed and self.battle is not None and after is not None:
-            self._hits(self.battle, after)
+        if followed and self.battle is not None:
+            self.battle.undecided = asking
+            if after is not None:
+                self._hits(self.battle, after)
+
+    def _close(self) -> None:
+        """The battle is over: nothing more is asked of it."""
+        self.open = False
+        if self.battle is not None:
+            self.battle.undecided = False
 
     @staticmethod
     def _enlist(battle: Battle, before: Any, where: Iterable[str], gone: set[int]) -> None:

@@ -799,7 +799,9 @@ class GameWindow(Panel, pyglet.window.Window):
             if text:
                 self.narration.append(text)
         if start < len(log):
-            self.battles.feed(log[start:], start, source, before=before, after=self.game.state, where=where)
+            decision = self.game.decision
+            self.battles.feed(log[start:], start, source, before=before, after=self.game.state, where=where,
+                              asking=decision is not None and decision.kind == "choose")
         self._seen = len(log)
         del self.narration[:-200]
 

@@ -48,7 +48,7 @@ BATTLE_BG = (36, 32, 30)
 BATTLE_EDGE = (120, 96, 70)
 #: the words for what became of a unit in a battle, by its fate
 FATE_INK = {"destroyed": (255, 120, 104, 255), "damaged": (236, 170, 60, 255), "retreated": (240, 220, 120, 255),
-            "survived": (170, 200, 170, 255)}
+            "survived": (170, 200, 170, 255), "fighting": (200, 200, 214, 255)}
 DICE = ((240, 236, 224), (206, 222, 240))        # alternate rolls in two tints
 PIP = (28, 28, 32, 255)
 

@@ -1,5 +1,6 @@
 """What became of each unit of the last battle, in its box: destroyed, damaged, retreated
-(and where to) or survived, read from the events and the state. The rulebook's example A
+(and where to), survived, or still fighting while the rules ask a question of the battle,
+read from the events and the state. The rulebook's example A
 (NOTES.md §4.5, Martelange) with its fixed dice; an LHTR sea battle where a battleship is
 damaged."""
 
@@ -69,10 +70,15 @@ def test_example_a_each_unit_and_what_became_of_it(bulge_rs, make_window, tmp_pa
         inf1: ("box 1", 1), tank: ("box 3", 2), truck: ("box 4", 1), supply: ("box 5", 1)}
     assert (f"Allies destroyed: Tank #{tank} (box 3: 2 hits), Truck #{truck} (box 4: 1 hit), "
             f"Supply #{supply} (box 5: 1 hit)") in texts
-    assert f"Allies survived: Infantry #{inf1} (box 1: 1 hit), Infantry #{inf2}" in texts
-    assert any(x.startswith("Axis survived: Infantry #") for x in texts)
+    # Inf1's retreat is still to be asked: the battle is not over, and the box says so
+    assert battle.undecided and game.decision.kind == "choose"
+    assert f"Allies fighting: Infantry #{inf1} (box 1: 1 hit), Infantry #{inf2}" in texts
+    assert any(x.startswith("Axis fighting: Infantry #") for x in texts)
     # the Allies say where the hit Infantry goes: it retreated, and where to
     answer_retreats(win, game)
+    assert not battle.undecided                 # over: the others survived
+    assert ("Allies", "survived", [battle.units[inf2]]) in battle.fates()
+    assert [a for owner, fate, us in battle.fates() if fate == "survived" for a in us if owner == "Axis"]
     where = game.state.pieces[inf1].space
     assert where in game.state.board.neighbours(target)
     unit = battle.units[inf1]
