@@ -366,18 +366,15 @@ class _Gen:
     def asks_board(self, node: Any) -> bool:
         """Does the code call a board primitive, itself or through the procedures it calls?
         (A procedure that only works on its arguments is cheaper done than looked up.)"""
-        if isinstance(node, (list, tuple)):
-            return any(self.asks_board(x) for x in node)
-        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
-            kind = self.info.calls.get(id(node))
-            if kind == "primitive" and self.reg.primitives[node.func.name].board:
-                return True
-            callee = {"procedure": node.func.name, "base": self.info.names.get(id(node), "")}.get(kind or "")
-            if callee and self.callee_asks_board(callee):
-                return True
-        if not hasattr(node, "__dataclass_fields__"):
-            return False
-        return any(self.asks_board(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+        for n in _nodes(node):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name):
+                kind = self.info.calls.get(id(n))
+                if kind == "primitive" and self.reg.primitives[n.func.name].board:
+                    return True
+                callee = {"procedure": n.func.name, "base": self.info.names.get(id(n), "")}.get(kind or "")
+                if callee and self.callee_asks_board(callee):
+                    return True
+        return False
 
     def board_only(self, name: str) -> bool:
         got = self._board.get(name)
@@ -395,33 +392,24 @@ class _Gen:
         return got
 
     def reads_board_only(self, node: Any) -> bool:
-        if node is None:
-            return True
-        if isinstance(node, (list, tuple)):
-            return all(self.reads_board_only(x) for x in node)
-        if isinstance(node, A.Name) and self.info.names.get(id(node)) in ("var", "procref"):
-            return False
-        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
-            kind = self.info.calls.get(id(node))
-            name = node.func.name
-            if kind == "builtin":
-                ok = name != "choose"
-            elif kind == "primitive":
-                ok = self.reg.primitives[name].board
-            elif kind == "procedure":
-                ok = self.board_only(name)
-            elif kind == "base":
-                ok = self.board_only(self.info.names.get(id(node), ""))
-            elif kind == "table":
-                ok = self.board_only("t:" + name)
-            else:
-                ok = False
-            if not ok:
+        for n in _nodes(node):
+            if isinstance(n, A.Name) and self.info.names.get(id(n)) in ("var", "procref"):
                 return False
-            return self.reads_board_only(node.args) and self.reads_board_only(node.gen)
-        if not hasattr(node, "__dataclass_fields__"):
-            return True
-        return all(self.reads_board_only(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name) and not self.board_call(n):
+                return False
+        return True
+
+    def board_call(self, call: A.Call) -> bool:
+        assert isinstance(call.func, A.Name)
+        kind, name = self.info.calls.get(id(call)), call.func.name
+        if kind == "builtin":
+            return name != "choose"
+        if kind == "primitive":
+            return self.reg.primitives[name].board
+        if kind in ("procedure", "base", "table"):
+            return self.board_only({"procedure": name, "base": self.info.names.get(id(call), ""),
+                                    "table": "t:" + name}[kind])
+        return False
 
     def kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
         """`f_NAME`: the kept answer for these arguments, worked out by `f_NAME__work` the
@@ -1160,16 +1148,21 @@ class _Gen:
         raise AssertionError(kind)
 
 
-def _names(node: Any) -> Any:
-    """Every name read below a syntax node."""
+def _nodes(node: Any) -> Any:
+    """Every syntax node below `node` (and it), parents first."""
     if isinstance(node, (list, tuple)):
         for x in node:
-            yield from _names(x)
-    elif hasattr(node, "__dataclass_fields__"):
-        if isinstance(node, A.Name):
-            yield node
+            yield from _nodes(x)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, A.TypeExpr):
+        yield node
         for f in node.__dataclass_fields__:
-            yield from _names(getattr(node, f))
+            if f != "pos":
+                yield from _nodes(getattr(node, f))
+
+
+def _names(node: Any) -> Any:
+    """Every name read below a syntax node."""
+    return (n for n in _nodes(node) if isinstance(n, A.Name))
 
 
 def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
@@ -1190,34 +1183,17 @@ def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
 
 
 def _asks_choose(node: Any) -> bool:
-    if isinstance(node, A.Call) and isinstance(node.func, A.Name) and node.func.name == "choose":
-        return True
-    if isinstance(node, (list, tuple)):
-        return any(_asks_choose(x) for x in node)
-    if not hasattr(node, "__dataclass_fields__"):
-        return False
-    return any(_asks_choose(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+    return any(isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "choose" for n in _nodes(node))
 
 
 def _count_nodes(node: Any) -> int:
-    if isinstance(node, (list, tuple)):
-        return sum(_count_nodes(x) for x in node)
-    if not hasattr(node, "__dataclass_fields__"):
-        return 0
-    return 1 + sum(_count_nodes(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+    return sum(1 for _ in _nodes(node))
 
 
 def _makes_lists(node: Any) -> bool:
     """Does the code hold a comprehension, a generator or a list or map literal?"""
-    if isinstance(node, (A.Generator, A.ListComp, A.ListLit, A.MapLit)):
-        return True
-    if isinstance(node, (list, tuple)):
-        return any(_makes_lists(x) for x in node)
-    if isinstance(node, A.Call) and node.gen is not None:
-        return True
-    if not hasattr(node, "__dataclass_fields__"):
-        return False
-    return any(_makes_lists(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+    return any(isinstance(n, (A.Generator, A.ListComp, A.ListLit, A.MapLit)) or (isinstance(n, A.Call) and n.gen is not None)
+               for n in _nodes(node))
 
 
 def compile_program(program: Program, fingerprint: str) -> Artifact:
