@@ -307,7 +307,8 @@ class _Gen:
     # A procedure that only answers (`return e`, or `if c { return a }` ... `return z`) is
     # written in place of its calls as one expression: the rules read best as many small
     # procedures, and a call costs more than most of them do. Not one whose answers are kept,
-    # nor one that loops or makes lists (a comprehension's names could meet the caller's).
+    # nor one that makes a list or walks one itself (a comprehension's names could meet the
+    # caller's); what it calls may loop.
     def inlined(self, name: str, call: A.Call, args: list[str]) -> str:
         """The call written as the procedure's expression, or "" when it cannot be: a short
         procedure, arguments that are names, literals or their fields (so writing one twice
@@ -330,9 +331,9 @@ class _Gen:
         self._inline[name] = None
         pr = self._decls.get(name)
         body = None
-        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.p.interactive \
+        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and pr.name not in self.p.interactive \
                 and pr.ret is not None and _count_nodes(pr.body) <= _INLINE_SIZE \
-                and pr.name not in self.p.interactive and not _makes_lists(pr.body) and not _asks_choose(pr.body):
+                and not _makes_lists(pr.body) and not _asks_choose(pr.body):
             body = _as_expression(pr.body)
         self._inline[name] = body
         return body
