@@ -6,8 +6,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 from tests.conftest import ROOT
 
 
@@ -19,11 +17,9 @@ def test_random_games_reports_its_figures_as_json():
     done = bench("benchmarks/random_games.py", "bulge", "--games", "2", "--json")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
-    for key in ("games_per_s", "actions_per_s", "decisions_per_game", "cpu_s", "baseline_s", "game_in_baselines"):
+    for key in ("games_per_s", "actions_per_s", "decisions_per_game", "cpu_s"):
         assert figures[key] > 0, key
     assert figures["games"] == 2 and figures["failures"] == []
-    # a game's cost in baselines is its CPU time over the baseline's, both measured in this run
-    assert figures["game_in_baselines"] == pytest.approx(figures["cpu_s"] / 2 / figures["baseline_s"])
 
 
 def test_random_games_stops_at_max_turns():
