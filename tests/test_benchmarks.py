@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import ROOT
 
 
@@ -98,3 +100,13 @@ def test_ai_vs_random_reports_wins_and_their_interval():
     assert figures["games"] == 2 and figures["wins"] + figures["draws"] + figures["losses"] == 2
     assert 0 <= figures["ci95_low"] <= figures["win_rate"] <= figures["ci95_high"] <= 1
     assert figures["player"] == "heuristic" and figures["s_per_game"] > 0
+
+
+def test_compare_times_this_tree_against_a_baseline_revision_in_the_same_run():
+    done = bench("benchmarks/compare.py", "bulge", "--base", "HEAD", "--games", "1", "--repeats", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["actions"] == figures["base_actions"] > 0       # the same games in both trees
+    assert figures["ratio"] == pytest.approx(figures["this_cpu_s"] / figures["base_cpu_s"])
+    bad = bench("benchmarks/compare.py", "bulge", "--base", "no-such-revision")
+    assert bad.returncode != 0 and "cannot check out `no-such-revision`" in bad.stderr and "Traceback" not in bad.stderr
