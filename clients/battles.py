@@ -10,8 +10,9 @@ stood in the spaces the action named when it began (the attacker's and the defen
 contested territory's), then, from the events after the first roll, those destroyed
 (`destroyed`), those that left a space of the battle (`move`: retreated, and where to), and,
 from the state after each action, those that took hits and lived (damaged); the rest
-survived, or are still fighting while the rules ask a question of the battle. Where the rules say where hits landed (`hits_on` events: a box of a combat strip,
-a target group), each unit keeps its box and the hits on it.
+survived, or are still fighting while the rules ask a question of the battle. Where the
+rules say where hits landed (`hits_on` events: a box of a combat strip, a target group),
+each unit keeps its box and the hits on it.
 
 No pyglet here."""
 
@@ -84,10 +85,11 @@ class Battle:
         for f in self.units.values():
             if f.owner not in owners:
                 owners.append(f.owner)
-        out = []
+
         def fate_of(f: Fate) -> str:
             return "fighting" if self.undecided and f.fate == "survived" else f.fate
 
+        out = []
         for owner in owners:
             for fate in FATES:
                 units = [f for f in self.units.values() if f.owner == owner and fate_of(f) == fate]

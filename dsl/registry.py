@@ -44,8 +44,8 @@ class PrimitiveSpec:
     context: bool = False
     doc: str = ""
     #: the same as a Python expression the compiler may write in place of the call when each
-    #: argument is a name, a literal or a field of one: ``{0}``, ``{1}``... the arguments, ``ctx`` the state;
-    #: it must mean exactly what `fn` does
+    #: argument is a name, a literal or a field of one: ``{0}``, ``{1}``... the arguments,
+    #: ``ctx`` the state; it must mean exactly what `fn` does
     inline: str = ""
     #: its answer depends on its arguments and the board alone (never on the pieces, control,
     #: resources or variables of a game): the compiler keeps the answers of procedures that
