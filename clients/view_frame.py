@@ -5,12 +5,13 @@ their bounds and zoom limits. No pyglet here."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 Point = tuple[float, float]
 
 
-class ViewFrame:
-    """Pan and zoom for a map view. A view gives `world(sid)` (a space's point in pixels from
-    the offset), `bounds()` (the map at size 1: x0, y0, x1, y1) and `zoom_limits()`."""
+class ViewFrame(ABC):
+    """Pan and zoom for a map view; a view gives the three abstract methods below."""
 
     #: the smallest size `fit` gives, and the margin it leaves by default
     MIN_FIT = 0.05
@@ -22,14 +23,17 @@ class ViewFrame:
         self.fit_size = size
         self.area = (0, 0, 100, 100)
 
+    @abstractmethod
     def world(self, sid: str) -> Point:
-        raise NotImplementedError
+        """A space's point, in pixels from the offset."""
 
+    @abstractmethod
     def bounds(self) -> tuple[float, float, float, float]:
-        raise NotImplementedError
+        """The map at size 1: x0, y0, x1, y1."""
 
+    @abstractmethod
     def zoom_limits(self) -> tuple[float, float]:
-        raise NotImplementedError
+        """The smallest and largest size a zoom may reach."""
 
     def fit(self, area: tuple[int, int, int, int], margin: int | None = None) -> None:
         """Scale and centre the whole map in `area` (x, y, width, height)."""
