@@ -62,6 +62,21 @@ class Table:
             self.state.update(pid, status=p.status | {"active"})
         return ids
 
+    def example_b(self) -> tuple[str, str, list[int], list[int], list[int], int]:
+        """The rulebook's example B (NOTES.md §4.5): 3 Infantry, 3 Tanks, 2 Artillery and a
+        Truck in Bastogne attacked from 1314 by 2 Infantry and 4 Tanks, with its dice loaded.
+        Returns the target, where the attack comes from, and the defenders' ids by kind."""
+        s = self.state
+        target, attack_from = self.hex("Bastogne"), "1314"
+        s.control[attack_from] = "Axis"
+        infs = self.put("Allies", target, Infantry=3)
+        tanks = self.put("Allies", target, Tank=3)
+        arts = self.put("Allies", target, Artillery=2)
+        (truck,) = self.put("Allies", target, Truck=1)
+        self.put("Axis", attack_from, Infantry=2, Tank=4, Supply=1)
+        s.load_dice([1, 2, 4, 4, 5, 6, 6, 7, 10, 11] + [3, 6, 6, 7, 9, 11, 12])
+        return target, attack_from, infs, tanks, arts, truck
+
     def at(self, where: str, side: str | None = None) -> list[str]:
         sid = self.hex(where) if not where[:1].isdigit() else where
         return [p.kind for p in self.state.pieces_at(sid) if side is None or p.owner == side]

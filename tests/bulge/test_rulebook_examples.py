@@ -54,15 +54,7 @@ def test_example_a_martelange(table):
 
 def test_example_b_more_than_six_defenders(bulge_rulebook_stacking):
     t = Table(bulge_rulebook_stacking)
-    s = t.state
-    target, attack_from = t.hex("Bastogne"), "1314"
-    s.control[attack_from] = "Axis"
-    infs = t.put("Allies", target, Infantry=3)
-    tanks = t.put("Allies", target, Tank=3)
-    arts = t.put("Allies", target, Artillery=2)
-    (truck,) = t.put("Allies", target, Truck=1)
-    t.put("Axis", attack_from, Infantry=2, Tank=4, Supply=1)
-    s.load_dice([1, 2, 4, 4, 5, 6, 6, 7, 10, 11] + [3, 6, 6, 7, 9, 11, 12])
+    target, attack_from, infs, tanks, arts, truck = t.example_b()
     t.play(Action("attack", {"from": attack_from, "to": target}))
     s = t.state
     # boxes Inf1 Inf2 Inf3 Tank1 Tank2 Tank3 Art1 Art2 Truck: hits 0 1 2 0 0 2 1 0 1

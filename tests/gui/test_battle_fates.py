@@ -98,15 +98,7 @@ def answer_retreats(win: Any, game: Game, until: Any = None) -> None:
 
 def test_example_b_the_box_says_who_retreated_where(bulge_rulebook_stacking, make_window, tmp_path):
     t = Table(bulge_rulebook_stacking)
-    s = t.state
-    target, attack_from = t.hex("Bastogne"), "1314"
-    s.control[attack_from] = "Axis"
-    infs = t.put("Allies", target, Infantry=3)
-    tanks = t.put("Allies", target, Tank=3)
-    arts = t.put("Allies", target, Artillery=2)
-    (truck,) = t.put("Allies", target, Truck=1)
-    t.put("Axis", attack_from, Infantry=2, Tank=4, Supply=1)
-    s.load_dice([1, 2, 4, 4, 5, 6, 6, 7, 10, 11] + [3, 6, 6, 7, 9, 11, 12])
+    target, attack_from, infs, tanks, arts, truck = t.example_b()
     game = game_on(t)
     win = make_window(game, computer={}, width=1400, height=880)
     assert win.choose(Action("attack", {"from": attack_from, "to": target}))
