@@ -18,6 +18,7 @@ from __future__ import annotations
 import keyword
 import linecache
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType
 from typing import Any
@@ -162,21 +163,16 @@ class _Gen:
         return any(self.loops_in(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
 
     def callee_loops(self, name: str) -> bool:
-        got = self._loopy.get(name)
-        if got is not None:
-            return got
-        self._loopy[name] = True   # (recursion is refused by the checker)
-        d = self._decls.get(name)
+        return _memo(self._loopy, name, True, lambda: self._loops_of(self._decls.get(name)))
+
+    def _loops_of(self, d: Any) -> bool:
         if isinstance(d, A.ProcedureDecl):
-            got = self.loops_in(d.body)
-        elif isinstance(d, A.SequenceDecl):
-            got = d.while_ is not None or any(self.callee_loops(s) for s, _ in d.steps)
-        elif isinstance(d, A.TableDecl):
-            got = self.loops_in([en.value for en in d.entries if en.keys is None])
-        else:
-            got = False
-        self._loopy[name] = got
-        return got
+            return self.loops_in(d.body)
+        if isinstance(d, A.SequenceDecl):
+            return d.while_ is not None or any(self.callee_loops(s) for s, _ in d.steps)
+        if isinstance(d, A.TableDecl):
+            return self.loops_in([en.value for en in d.entries if en.keys is None])
+        return False
 
     def is_range(self, e: A.Expr) -> bool:
         return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
@@ -357,12 +353,8 @@ class _Gen:
             and (self.loops_in(pr.body) or self.asks_board(pr.body))
 
     def callee_asks_board(self, name: str) -> bool:
-        got = self._asks.get(name)
-        if got is None:
-            self._asks[name] = False   # (recursion is refused by the checker)
-            d = self._decls.get(name)
-            got = self._asks[name] = isinstance(d, A.ProcedureDecl) and self.asks_board(d.body)
-        return got
+        d = self._decls.get(name)
+        return _memo(self._asks, name, False, lambda: isinstance(d, A.ProcedureDecl) and self.asks_board(d.body))
 
     def asks_board(self, node: Any) -> bool:
         """Does the code call a board primitive, itself or through the procedures it calls?
@@ -378,19 +370,14 @@ class _Gen:
         return False
 
     def board_only(self, name: str) -> bool:
-        got = self._board.get(name)
-        if got is not None:
-            return got
-        self._board[name] = False   # (recursion is refused by the checker)
         d = self._decls.get(name)
         if isinstance(d, A.ProcedureDecl):
-            got = name not in self.p.interactive and self.reads_board_only(d.body)
-        elif isinstance(d, A.TableDecl):
-            got = self.reads_board_only([(en.keys, en.value) for en in d.entries])
-        else:
-            got = False
-        self._board[name] = got
-        return got
+            return _memo(self._board, name, False,
+                         lambda: name not in self.p.interactive and self.reads_board_only(d.body))
+        if isinstance(d, A.TableDecl):
+            return _memo(self._board, name, False,
+                         lambda: self.reads_board_only([(en.keys, en.value) for en in d.entries]))
+        return False
 
     def reads_board_only(self, node: Any) -> bool:
         for n in _nodes(node):
@@ -1147,6 +1134,16 @@ class _Gen:
                 return f"t_{name}_d.get({args[0]}, {default})"
             return f"t_{name}({', '.join(args)})"
         raise AssertionError(kind)
+
+
+def _memo(cache: dict[str, bool], name: str, meanwhile: bool, work: Callable[[], bool]) -> bool:
+    """A fact about a procedure, worked out once. While it is being worked out it reads as
+    `meanwhile` (the checker refuses recursion: this only keeps a broken program finite)."""
+    got = cache.get(name)
+    if got is None:
+        cache[name] = meanwhile
+        got = cache[name] = work()
+    return got
 
 
 def _nodes(node: Any) -> Any:
