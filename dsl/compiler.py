@@ -83,6 +83,7 @@ class _Gen:
         self._loopy: dict[str, bool] = {}
         self._board: dict[str, bool] = {}
         self._asks: dict[str, bool] = {}
+        self._alone: dict[str, bool] = {}
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -399,6 +400,41 @@ class _Gen:
                                     "table": "t:" + name}[kind])
         return False
 
+    # ------------------------------------------------------------------ questions only
+    # Code that only asks about the game (it sets no variable, calls no primitive that changes
+    # the game, asks no player) may run later, or not at all, and nothing can tell: a move's
+    # guard that is a question only is asked of each option only when that option is looked
+    # at (see `offers`, and engine.actions.Options).
+    def leaves_game_alone(self, node: Any) -> bool:
+        for n in _nodes(node):
+            if isinstance(n, A.Assign):
+                root = n.target
+                while isinstance(root, (A.Attr, A.Index)):
+                    root = root.obj
+                if not isinstance(root, A.Name) or self.info.names.get(id(root)) == "var":
+                    return False
+            elif isinstance(n, A.Name) and self.info.names.get(id(n)) == "procref":
+                if not self.callee_leaves_game_alone(n.name):
+                    return False
+            elif isinstance(n, A.Call) and isinstance(n.func, A.Name):
+                kind, name = self.info.calls.get(id(n)), n.func.name
+                if kind == "builtin":
+                    ok = name != "choose"
+                elif kind == "primitive":
+                    ok = not self.reg.primitives[name].changes
+                elif kind in ("procedure", "base"):
+                    ok = self.callee_leaves_game_alone(name if kind == "procedure" else self.info.names.get(id(n), ""))
+                else:
+                    ok = kind == "table"
+                if not ok:
+                    return False
+        return True
+
+    def callee_leaves_game_alone(self, name: str) -> bool:
+        d = self._decls.get(name)
+        return _memo(self._alone, name, False, lambda: isinstance(d, A.ProcedureDecl)
+                     and name not in self.p.interactive and self.leaves_game_alone(d.body))
+
     def kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
         """`f_NAME`: the kept answer for these arguments, worked out by `f_NAME__work` the
         first time (a list is kept as a tuple and handed out as a fresh list)."""
@@ -577,6 +613,29 @@ class _Gen:
                 self.stmt(g, ind)
         tup = "(" + "".join(f"v_{name}, " for name in params) + ")"
         self.emit(ind, f"yield {tup}", mv.pos)
+        if n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard)):
+            self.lazy_offers(base, mv.params[0], guard)
+
+    def lazy_offers(self, base: str, prm: A.MoveParam, guard: tuple[A.Stmt, ...]) -> None:
+        """A move of one parameter whose guard is a question only (see `leaves_game_alone`)
+        is also given as its choices (`_candidates`) and the test of one of them (`_admits`,
+        when it has a guard): a decision can then be answered at random, fairly, by asking
+        the guard of the few options drawn instead of every one (engine.actions.Options)."""
+        self.entry(f"{base}_candidates", prm.domain, prm.pos)
+        self.emit(0, f"def {base}_candidates(ctx):", prm.pos)
+        self.emit(1, f"_i = {self.iterable(prm.domain)}", prm.pos)
+        self.charge(1, "_i", 1, prm.pos)
+        self.emit(1, "return tuple(_i)", prm.pos)
+        if not guard:
+            return
+        self.entry(f"{base}_admits", list(guard), guard[0].pos)
+        self.emit(0, f"def {base}_admits(ctx, v_{prm.name}):", guard[0].pos)
+        for g in guard:
+            if isinstance(g, A.Require):
+                self.emit(1, f"if not {self.expr(g.cond)}:\n    return False", g.pos)
+            else:
+                self.stmt(g, 1)
+        self.emit(1, "return True", None)
 
     def table(self, tb: A.TableDecl) -> None:
         entries = []

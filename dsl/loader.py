@@ -352,7 +352,8 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
             asks.add("move:" + mv.name)
         params = tuple((prm.name, _param_type(prm, p)) for prm in mv.params)
         moves.append(MoveSpec(mv.name, params, wrap(base + "_offers", True), fn(base + "_check"),
-                              fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos))
+                              fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos,
+                              fn(base + "_candidates"), fn(base + "_admits")))
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and _asks(blk, p):
             asks.add(part)

@@ -124,6 +124,11 @@ class MoveSpec:
     #: the move may ask a player something (it calls `choose`)
     asks: bool
     pos: Pos
+    #: for a move of one parameter whose guard only asks questions: `candidates(ctx)`, the
+    #: parameter's choices, and `admits(ctx, x)`, does one pass the guard (None: every one
+    #: does); `offers` is exactly the candidates that pass, in order
+    candidates: Callable[..., Any] | None = None
+    admits: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,9 @@ class PrimitiveSpec:
     #: resources or variables of a game): the compiler keeps the answers of procedures that
     #: call only such primitives (see dsl.compiler, "board procedures")
     board: bool = False
+    #: it changes the game (moves or marks pieces, rolls dice, logs): code that calls it, or a
+    #: procedure that does, is not "a question only" (see dsl.compiler, "lazy options")
+    changes: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,9 +106,10 @@ class Registry:
         doc: str = "",
         inline: str = "",
         board: bool = False,
+        changes: bool = False,
     ) -> None:
         self._check_name(name)
-        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board)
+        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board, changes)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -104,6 +104,37 @@ def normalise(action: Action) -> Action:
     return Action.from_json(action.to_json())
 
 
+class Pending:
+    """One move's options not yet checked: the choices of its one parameter, and the test
+    (its guard) each must pass. The rules compile a guard that only asks questions this way
+    (see dsl.compiler, "questions only"), so that a decision can be answered at random by
+    asking the guard of the choices drawn rather than of every one. A verdict, once asked,
+    is kept."""
+
+    __slots__ = ("candidates", "admits", "_verdicts")
+
+    def __init__(self, candidates: Sequence[Any], admits: Callable[[Any], bool]) -> None:
+        self.candidates = candidates
+        self.admits = admits
+        self._verdicts: list[bool | None] = [None] * len(candidates)
+
+    def admitted(self, i: int) -> bool:
+        v = self._verdicts[i]
+        if v is None:
+            v = self._verdicts[i] = bool(self.admits(self.candidates[i]))
+        return v
+
+    def __len__(self) -> int:
+        return len(self.candidates)
+
+    def row(self, i: int) -> tuple[Any]:
+        return (self.candidates[i],)
+
+    def first(self) -> int | None:
+        """The index of the first choice that passes, or None."""
+        return next((i for i in range(len(self.candidates)) if self.admitted(i)), None)
+
+
 class Options(Sequence[Action]):
     """The options of a decision, made only when they are looked at.
 
@@ -113,45 +144,135 @@ class Options(Sequence[Action]):
     and kept. It behaves like a read-only list of Actions: `len`, indexing and slices,
     iteration, `in`, `index`, `count`, and `==` against a list. Asking a decision for its
     number of options, or for one option picked at random, costs nothing per option.
+
+    A block's rows may also be `Pending`: its choices are checked only when the options are
+    first counted or listed, and `sample` checks only those it draws.
     """
 
-    __slots__ = ("_kinds", "_makers", "_rows", "_starts", "_made", "_len")
+    __slots__ = ("_kinds", "_makers", "_rows", "_starts", "_made", "_len", "_pending", "_early")
 
-    def __init__(self, blocks: Sequence[tuple[str, Callable[[Any], Action], Sequence[Any]]] = (),
+    def __init__(self, blocks: Sequence[tuple[str, Callable[[Any], Action], Sequence[Any] | Pending]] = (),
                  tail: Sequence[Action] = ()) -> None:
         kinds: list[str | None] = []
         makers: list[Callable[[Any], Action] | None] = []
-        rows: list[Sequence[Any]] = []
-        starts: list[int] = []
-        n = 0
+        rows: list[Sequence[Any] | Pending] = []
+        pending = False
         for kind, make, block_rows in blocks:
-            if block_rows:
-                kinds.append(kind)
-                makers.append(make)
-                rows.append(block_rows)
-                starts.append(n)
-                n += len(block_rows)
+            if isinstance(block_rows, Pending):
+                if not block_rows.candidates:
+                    continue
+                pending = True
+            elif not block_rows:
+                continue
+            kinds.append(kind)
+            makers.append(make)
+            rows.append(block_rows)
         if tail:
             kinds.append(None)      # ready-made actions: the block's rows are the actions
             makers.append(None)
             rows.append(tuple(tail))
-            starts.append(n)
-            n += len(tail)
         self._kinds = kinds
         self._makers = makers
         self._rows = rows
-        self._starts = starts
-        self._made: list[Action | None] = [None] * n
+        self._pending = pending
+        #: Actions made from pending rows before the options were numbered: (block, choice) ->
+        #: Action, so that the same option is the same Action once they are
+        self._early: dict[tuple[int, int], Action] = {}
+        self._starts: list[int] = []
+        self._made: list[Action | None] = []
+        self._len = 0
+        if not pending:
+            self._lay_out()
+
+    def _lay_out(self) -> None:
+        """Check every pending choice, then number the options."""
+        kinds: list[str | None] = []
+        makers: list[Callable[[Any], Action] | None] = []
+        rows: list[Sequence[Any] | Pending] = []
+        early: list[dict[int, Action]] = []
+        for b, (kind, make, given) in enumerate(zip(self._kinds, self._makers, self._rows)):
+            made: dict[int, Action] = {}
+            if isinstance(given, Pending):
+                block_rows: list[Any] = []
+                for i in range(len(given)):
+                    if given.admitted(i):
+                        if (b, i) in self._early:
+                            made[len(block_rows)] = self._early[(b, i)]
+                        block_rows.append(given.row(i))
+            else:
+                block_rows = list(given)
+                made = {i: a for (eb, i), a in self._early.items() if eb == b}
+            if block_rows:
+                kinds.append(kind)
+                makers.append(make)
+                rows.append(block_rows)
+                early.append(made)
+        starts, n = [], 0
+        for laid in rows:
+            starts.append(n)
+            n += len(laid)
+        self._made = [None] * n
+        for start, made in zip(starts, early):
+            for i, a in made.items():
+                self._made[start + i] = a
+        self._kinds, self._makers, self._rows, self._starts = kinds, makers, rows, starts
         self._len = n
+        self._pending = False
+        self._early = {}
+
+    def _make_early(self, b: int, i: int) -> Action:
+        """The Action of row (or choice) i of block b, made before the options are numbered
+        and kept for when they are."""
+        known = self._early.get((b, i))
+        if known is not None:
+            return known
+        block_rows = self._rows[b]
+        row = block_rows.row(i) if isinstance(block_rows, Pending) else block_rows[i]
+        make = self._makers[b]
+        a: Action = row if make is None else make(row)  # type: ignore[assignment]  # (ready-made rows are Actions)
+        self._early[(b, i)] = a
+        return a
+
+    def __bool__(self) -> bool:
+        if not self._pending:
+            return self._len > 0
+        # (the checked rows first: they need no question asked)
+        return any(not isinstance(r, Pending) for r in self._rows) or \
+            any(r.first() is not None for r in self._rows)  # type: ignore[union-attr]
+
+    def sample(self, rng: Any) -> Action:
+        """One option drawn at random, every option as likely as any other, as
+        `rng.choice(self)` would draw it; a pending choice is checked only if it is drawn
+        (one that fails is set aside and another drawn)."""
+        if not self._pending:
+            return rng.choice(self)  # type: ignore[no-any-return]
+        starts, n = [], 0
+        for block_rows in self._rows:
+            starts.append(n)
+            n += len(block_rows)
+        alive = list(range(n))
+        while alive:
+            j = rng.randrange(len(alive))
+            g = alive[j]
+            b = bisect_right(starts, g) - 1
+            i = g - starts[b]
+            block_rows = self._rows[b]
+            if not isinstance(block_rows, Pending) or block_rows.admitted(i):
+                return self._make_early(b, i)
+            alive[j] = alive[-1]
+            alive.pop()
+        raise IndexError("there are no options to draw from")
 
     def __len__(self) -> int:
+        if self._pending:
+            self._lay_out()
         return self._len
 
     def _make(self, i: int) -> Action:
         a = self._made[i]
         if a is None:
             b = bisect_right(self._starts, i) - 1
-            row = self._rows[b][i - self._starts[b]]
+            row = self._rows[b][i - self._starts[b]]  # type: ignore[index]  # (laid out: no Pending)
             make = self._makers[b]
             a = row if make is None else make(row)
             self._made[i] = a
@@ -164,6 +285,8 @@ class Options(Sequence[Action]):
     def __getitem__(self, index: slice) -> list[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if self._pending:
+            self._lay_out()
         if isinstance(index, slice):
             return [self._make(i) for i in range(*index.indices(self._len))]
         if index < 0:
@@ -173,6 +296,8 @@ class Options(Sequence[Action]):
         return self._make(index)
 
     def __iter__(self) -> Iterator[Action]:
+        if self._pending:
+            self._lay_out()
         made = self._made
         for i in range(self._len):
             a = made[i]
@@ -185,6 +310,8 @@ class Options(Sequence[Action]):
 
     def _of_kind(self, kind: str) -> Iterator[Action]:
         """The options of one kind (and every ready-made one), without making the others."""
+        if self._pending:
+            self._lay_out()
         for b, k in enumerate(self._kinds):
             if k is None or k == kind:
                 start = self._starts[b]
@@ -193,6 +320,18 @@ class Options(Sequence[Action]):
 
     def first_of(self, kinds: frozenset[str]) -> Action | None:
         """The first option whose kind is one of `kinds`, making no other."""
+        if self._pending:
+            for b, k in enumerate(self._kinds):
+                rows = self._rows[b]
+                if k is None:
+                    for i, a in enumerate(rows):  # type: ignore[arg-type]
+                        if a.kind in kinds:
+                            return self._make_early(b, i)
+                elif k in kinds:
+                    first = rows.first() if isinstance(rows, Pending) else 0
+                    if first is not None:
+                        return self._make_early(b, first)
+            return None
         for b, k in enumerate(self._kinds):
             if k is None:
                 start = self._starts[b]
@@ -249,6 +388,13 @@ class Decision:
                 self.finish = self.options.first_of(_FINISH_KINDS)
             else:
                 self.finish = next((a for a in self.options if a.kind in _FINISH_KINDS), None)
+
+    def sample(self, rng: Any) -> Action:
+        """One option drawn at random, each as likely as any other (a random player's
+        answer): `rng.choice(options)`, without checking every option first."""
+        if isinstance(self.options, Options):
+            return self.options.sample(rng)
+        return rng.choice(self.options)  # type: ignore[no-any-return]
 
     def find(self, text: str) -> Action | None:
         """The option whose label or number matches what a player typed."""

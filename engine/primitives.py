@@ -391,22 +391,22 @@ def register_core(registry: Any) -> None:
     for name, params in EVENTS.items():
         registry.event(name, params=params)
     P = registry.primitive
-    P("roll", roll, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
+    P("roll", roll, changes=True, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
       doc="roll n dice with the given number of sides; every roll is logged")
     P("pieces_at", pieces_at, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area")
-    P("destroy", destroy, params=[("unit", "Unit")], returns="none", context=True, doc="remove a piece from the game")
-    P("move_to", move_to, params=[("unit", "Unit"), ("space", "str")], returns="none", context=True,
+    P("destroy", destroy, changes=True, params=[("unit", "Unit")], returns="none", context=True, doc="remove a piece from the game")
+    P("move_to", move_to, changes=True, params=[("unit", "Unit"), ("space", "str")], returns="none", context=True,
       doc="put a piece in another space (no rules checked: the caller's rules decide)")
     P("controller", controller, params=[("space", "str")], returns="str", context=True,
       doc="the side or power that controls a space, or \"\"", inline='ctx.control.get({0}, "")')
     P("resource", resource, params=[("owner", "str"), ("name", "str")], returns="int", context=True,
       doc="how much of a resource (IPC, supply) an owner has")
-    P("gain", gain, params=[("owner", "str"), ("name", "str"), ("amount", "int")], returns="none", context=True,
+    P("gain", gain, changes=True, params=[("owner", "str"), ("name", "str"), ("amount", "int")], returns="none", context=True,
       doc="add to an owner's resource")
-    P("pay", pay, params=[("owner", "str"), ("name", "str"), ("amount", "int")], returns="none", context=True,
+    P("pay", pay, changes=True, params=[("owner", "str"), ("name", "str"), ("amount", "int")], returns="none", context=True,
       doc="take from an owner's resource; refused if there is not enough")
-    P("transfer", transfer, params=[("source", "str"), ("target", "str"), ("name", "str"), ("amount", "int")],
+    P("transfer", transfer, changes=True, params=[("source", "str"), ("target", "str"), ("name", "str"), ("amount", "int")],
       returns="int", context=True, doc="move up to amount of a resource between owners; returns what moved")
     P("neighbours", neighbours, params=[("space", "str")], returns="list[str]", context=True, board=True,
       doc="the spaces next to a space", inline="list(ctx.board.neighbours({0}))")
@@ -427,7 +427,7 @@ def register_core(registry: Any) -> None:
       doc="a list fact of a link (e.g. the territories that open a canal), [] when absent")
     P("space_kind", space_kind, params=[("space", "str")], returns="str", context=True, board=True,
       doc="what a space is on its map: \"hex\", \"land\", \"sea\"...; \"\" for an off-board area")
-    P("create", create, params=[("kind", "str"), ("owner", "str"), ("space", "str")], returns="Unit", context=True,
+    P("create", create, changes=True, params=[("kind", "str"), ("owner", "str"), ("space", "str")], returns="Unit", context=True,
       doc="a new piece of a unit type for an owner in a space (or off-board area)")
     P("fresh", fresh, params=[("unit", "Unit")], returns="Unit", context=True,
       doc="the piece as it is now (a unit value keeps what it was when it was read)")
@@ -435,20 +435,20 @@ def register_core(registry: Any) -> None:
       doc="the pieces in a space or off-board area")
     P("units_of", units_of, params=[("owner", "str")], returns="list[Unit]", context=True, doc="an owner's pieces")
     P("all_units", all_units, params=[], returns="list[Unit]", context=True, doc="every piece in the game")
-    P("set_owner", set_owner, params=[("unit", "Unit"), ("owner", "str")], context=True,
+    P("set_owner", set_owner, changes=True, params=[("unit", "Unit"), ("owner", "str")], context=True,
       doc="the piece changes hands (captured trucks, commandeered supply)")
-    P("mark", mark, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="put a mark on a piece")
-    P("unmark", unmark, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="take a mark off a piece")
+    P("mark", mark, changes=True, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="put a mark on a piece")
+    P("unmark", unmark, changes=True, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="take a mark off a piece")
     P("marked", marked, params=[("unit", "Unit"), ("mark", "str")], returns="bool", context=True,
       doc="does the piece carry this mark now?",
       inline='({1} in ctx.pieces.get({0}.id, {0}).status)')
-    P("clear_marks", clear_marks, params=[("marks", "list[str]")], context=True,
+    P("clear_marks", clear_marks, changes=True, params=[("marks", "list[str]")], context=True,
       doc="take these marks off every piece")
-    P("damage", damage, params=[("unit", "Unit"), ("hits", "int")], context=True, doc="add hits to a piece")
-    P("repair", repair, params=[("unit", "Unit")], context=True, doc="a piece loses all its hits")
-    P("load_onto", load_onto, params=[("unit", "Unit"), ("carrier", "Unit")], context=True,
+    P("damage", damage, changes=True, params=[("unit", "Unit"), ("hits", "int")], context=True, doc="add hits to a piece")
+    P("repair", repair, changes=True, params=[("unit", "Unit")], context=True, doc="a piece loses all its hits")
+    P("load_onto", load_onto, changes=True, params=[("unit", "Unit"), ("carrier", "Unit")], context=True,
       doc="a piece boards a carrier (it moves with it from now on)")
-    P("unload", unload, params=[("unit", "Unit")], context=True, doc="a piece leaves its carrier, where it stands")
+    P("unload", unload, changes=True, params=[("unit", "Unit")], context=True, doc="a piece leaves its carrier, where it stands")
     P("cargo", cargo, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries")
     P("carried", carried, params=[("unit", "Unit")], returns="bool", context=True, doc="is the piece aboard a carrier?",
       inline='(ctx.pieces.get({0}.id, {0}).carrier is not None)')
@@ -476,13 +476,13 @@ def register_core(registry: Any) -> None:
                                         ("stops", "fn(Unit, str, str) -> bool")], returns="list[str]", context=True,
       doc="the spaces a unit can reach within budget from where it stands; cost(unit, a, b) prices a step "
           "(negative: forbidden), stops(unit, a, b) ends the move on entering b")
-    P("set_control", set_control, params=[("space", "str"), ("owner", "str")], context=True,
+    P("set_control", set_control, changes=True, params=[("space", "str"), ("owner", "str")], context=True,
       doc="a space passes to an owner")
     P("current_power", current_power, params=[], returns="str", context=True,
       doc="the power whose turn it is, where powers take turns in order (\"\" otherwise)")
-    P("end_game", end_game, params=[("winner", "str"), ("reason", "str")], context=True,
+    P("end_game", end_game, changes=True, params=[("winner", "str"), ("reason", "str")], context=True,
       doc="the game is over: winner wins (\"\" for a draw) because of reason")
-    P("note", note, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")
-    P("hits_on", hits_on, params=[("units", "list[Unit]"), ("hits", "int"), ("box", "str")], returns="none",
+    P("note", note, changes=True, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")
+    P("hits_on", hits_on, changes=True, params=[("units", "list[Unit]"), ("hits", "int"), ("box", "str")], returns="none",
       context=True, doc="tell the clients that units (a box of a combat strip, a target group) took hits there; "
                         "changes nothing, the rules apply the hits themselves")

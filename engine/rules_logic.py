@@ -25,7 +25,7 @@ from typing import Any
 from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec
 from dsl.types import ListType, RecordType, Type
-from engine.actions import Action, Decision, IllegalAction, Options
+from engine.actions import Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
 from engine.mapfile import load_map
 from engine.ruleset import GameLogic, Result, ScenarioInfo
@@ -165,7 +165,8 @@ class RulesLogic(GameLogic):
                     state.started = (key, "done")
                     continue
                 blocks = self._offers(state, spec) if spec.moves else []
-                if blocks:
+                if any(not isinstance(rows, Pending) for _, _, rows in blocks) or \
+                        any(rows.first() is not None for _, _, rows in blocks):
                     finish = None
                     if spec.finish is not None:
                         label = spec.finish_label(state) if spec.finish_label is not None else "finish"
@@ -201,14 +202,26 @@ class RulesLogic(GameLogic):
             raise RulesRuntimeError(f"step `{spec.name}` has moves but no player: write `step {spec.name} by ...`")
         return power
 
-    def _offers(self, state: GameState, spec: StepSpec) -> list[tuple[str, Callable[[Any], Action], list[Any]]]:
+    def _offers(self, state: GameState, spec: StepSpec) -> list[tuple[str, Callable[[Any], Action], Any]]:
         """Each move's rows of arguments that pass its guard, with the maker of one row's
-        Action: no Action, encoded argument or label is made until a client looks at it."""
-        out = []
+        Action: no Action, encoded argument or label is made until a client looks at it.
+        A move whose guard only asks questions gives its choices as `Pending`: the guard is
+        asked of each only when the options are counted or one is drawn."""
+        out: list[tuple[str, Callable[[Any], Action], Any]] = []
         for mv in spec.moves:
-            rows = mv.offers(state)
-            if rows:
-                out.append((mv.name, _maker(mv, state), rows))
+            if mv.candidates is not None:
+                choices = mv.candidates(state)
+                if not choices:
+                    continue
+                if mv.admits is None:
+                    rows: Any = [(c,) for c in choices]
+                else:
+                    rows = Pending(choices, functools.partial(mv.admits, state))
+            else:
+                rows = mv.offers(state)
+                if not rows:
+                    continue
+            out.append((mv.name, _maker(mv, state), rows))
         return out
 
     # -- answering ------------------------------------------------------------------------------------
