@@ -72,7 +72,7 @@ def play(rs: Any, factory: Any, side: str, seed: int, rounds: int, scenario: str
                 moves = taken.setdefault(decision.kind, {})
                 moves[action.kind] = moves.get(action.kind, 0) + 1
         else:
-            action = rng.choice(decision.options)
+            action = decision.sample(rng)
         state, decision = flow.apply(rs, state, action)
         actions += 1
     winner, standing = judge(rs, state)

@@ -57,7 +57,7 @@ def random_game(rs: Any, seed: int, scenario: str | None = None, max_turns: int 
         if check:
             check(state, 0)
         while decision is not None and (max_turns is None or state.turn <= max_turns):
-            action = rng.choice(decision.options)
+            action = decision.sample(rng)
             if check:
                 action = normalise(action)
             state, decision = flow.apply(rs, state, action)

@@ -32,7 +32,7 @@ class RandomPlayer:
     def choose(self, ruleset: Any, state: Any, decision: Decision) -> Action:
         if not decision.options:
             raise RuntimeError(f"decision `{decision.kind}` for {decision.player} offers no options")
-        return self.rng.choice(decision.options)
+        return decision.sample(self.rng)
 
 
 #: players every ruleset has; rulesets add theirs through the wargame_players hook

@@ -261,7 +261,7 @@ class HeuristicPlayer:
         kind = step_kind(decision.kind)
         handler = getattr(self, "_on_" + kind, None)
         if handler is None:
-            return self.rng.choice(decision.options)
+            return decision.sample(self.rng)
         return handler(ctx, decision)
 
     # -- ground combat --------------------------------------------------------------------------

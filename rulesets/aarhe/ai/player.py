@@ -149,7 +149,7 @@ class HeuristicPlayer:
         """The safe answer to a decision it does not understand."""
         if decision.finish is not None:
             return decision.finish
-        return self.rng.choice(decision.options)
+        return decision.sample(self.rng)
 
     def _choose(self, rs: Any, state: GameState, decision: Decision) -> Action | None:
         if decision.kind == "choose":
