@@ -95,6 +95,7 @@ def test_the_paratroopers_jump_on_turn_two_near_their_side(tutorial: Path) -> No
     from engine import plugins
     from engine.game import Game
     from engine.graph import hops
+    from engine.primitives import space_name
 
     rs = plugins.load(tutorial / "paratroopers")
     assert rs.rules.units["Paratrooper"].drop_range == 3
@@ -113,7 +114,9 @@ def test_the_paratroopers_jump_on_turn_two_near_their_side(tutorial: Path) -> No
     jumper, to = drops[0]["u"], drops[0]["to"]
     game.play(drops[0])
     assert game.state.pieces[jumper].space == to
-    assert any(k == "note" and d["message"] == f"Axis paratroopers land at {to}" for k, d in game.log)
+    # (the hex as players read it: "Longvilly (1314)", or its id where it has no name)
+    assert any(k == "note" and d["message"] == f"Axis paratroopers land at {space_name(game.state, to)}"
+               for k, d in game.log)
 
 
 def test_the_new_game_ends_and_either_side_can_win_and_tanks_keep_out_of_the_wood(tutorial: Path) -> None:
