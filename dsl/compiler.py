@@ -566,7 +566,9 @@ class _Gen:
         at_level = [self.size([g for g, lv in zip(guard, levels) if lv == d]) for d in range(n + 1)]
         self.entry(f"{base}_offers", (mv.params[0].domain if mv.params else None, [g for g, lv in zip(guard, levels) if lv == 0]),
                    mv.pos)
-        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+        # (a lazy move's listing may be given its choices, already worked out: `_given`)
+        lazy = n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard))
+        self.emit(0, f"def {base}_offers(ctx{', _given=None' if lazy else ''}):", mv.pos)
 
         def resets(depth: int, ind: int) -> None:
             # at the top of the body that binds the first `depth` parameters
@@ -586,7 +588,9 @@ class _Gen:
                 self.charge(ind, f"_d{i}", weight, prm.pos)
                 self.emit(ind, f"for v_{prm.name} in _d{i}:", prm.pos)
             else:
-                self.emit(ind, f"_i = {self.iterable(prm.domain)}", prm.pos)
+                choices = f"({self.iterable(prm.domain)}) if _given is None else _given" if lazy \
+                    else self.iterable(prm.domain)
+                self.emit(ind, f"_i = {choices}", prm.pos)
                 self.charge(ind, "_i", weight, prm.pos)
                 self.emit(ind, f"for v_{prm.name} in _i:", prm.pos)
             ind += 1
@@ -613,7 +617,7 @@ class _Gen:
                 self.stmt(g, ind)
         tup = "(" + "".join(f"v_{name}, " for name in params) + ")"
         self.emit(ind, f"yield {tup}", mv.pos)
-        if n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard)):
+        if lazy:
             self.lazy_offers(base, mv.params[0], guard)
 
     def lazy_offers(self, base: str, prm: A.MoveParam, guard: tuple[A.Stmt, ...]) -> None:

@@ -411,7 +411,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         fn = ns[name]
         if generator:
             gen = fn
-            fn = lambda ctx: list(gen(ctx))  # noqa: E731
+            fn = lambda ctx, *given: list(gen(ctx, *given))  # noqa: E731
         cost, pos = artifact.costs.get(name, (1, None))
         return translate_errors(fn, artifact.filename, artifact.linemap, cost, pos, ns, on_state=not name.startswith("t_"))
 

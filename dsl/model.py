@@ -126,7 +126,8 @@ class MoveSpec:
     pos: Pos
     #: for a move of one parameter whose guard only asks questions: `candidates(ctx)`, the
     #: parameter's choices, and `admits(ctx, x)`, does one pass the guard (None: every one
-    #: does); `offers` is exactly the candidates that pass, in order
+    #: does); `offers` is exactly the candidates that pass, in order, and `offers(ctx, xs)`
+    #: the choices xs (the candidates, already worked out) that pass
     candidates: Callable[..., Any] | None = None
     admits: Callable[..., Any] | None = None
 

@@ -111,11 +111,15 @@ class Pending:
     asking the guard of the choices drawn rather than of every one. A verdict, once asked,
     is kept."""
 
-    __slots__ = ("candidates", "admits", "_verdicts")
+    __slots__ = ("candidates", "admits", "listing", "_verdicts")
 
-    def __init__(self, candidates: Sequence[Any], admits: Callable[[Any], bool]) -> None:
+    def __init__(self, candidates: Sequence[Any], admits: Callable[[Any], bool],
+                 listing: Callable[[Sequence[Any]], list[tuple[Any]]] | None = None) -> None:
         self.candidates = candidates
         self.admits = admits
+        #: the rows of the choices given that pass (one run over them all, cheaper than
+        #: asking `admits` of each when every one is wanted)
+        self.listing = listing
         self._verdicts: list[bool | None] = [None] * len(candidates)
 
     def admitted(self, i: int) -> bool:
@@ -133,6 +137,18 @@ class Pending:
     def first(self) -> int | None:
         """The index of the first choice that passes, or None."""
         return next((i for i in range(len(self.candidates)) if self.admitted(i)), None)
+
+    def passing(self) -> list[int]:
+        """The indexes of every choice that passes, in order."""
+        if self.listing is None:
+            return [i for i in range(len(self.candidates)) if self.admitted(i)]
+        rows, out, i = self.listing(self.candidates), [], 0
+        for (value,) in rows:       # the rows are the passing choices themselves, in order
+            while self.candidates[i] is not value:
+                i += 1
+            out.append(i)
+            i += 1
+        return out
 
 
 class Options(Sequence[Action]):
@@ -194,11 +210,10 @@ class Options(Sequence[Action]):
             made: dict[int, Action] = {}
             if isinstance(given, Pending):
                 block_rows: list[Any] = []
-                for i in range(len(given)):
-                    if given.admitted(i):
-                        if (b, i) in self._early:
-                            made[len(block_rows)] = self._early[(b, i)]
-                        block_rows.append(given.row(i))
+                for i in given.passing():
+                    if (b, i) in self._early:
+                        made[len(block_rows)] = self._early[(b, i)]
+                    block_rows.append(given.row(i))
             else:
                 block_rows = list(given)
                 made = {i: a for (eb, i), a in self._early.items() if eb == b}

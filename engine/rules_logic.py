@@ -216,7 +216,7 @@ class RulesLogic(GameLogic):
                 if mv.admits is None:
                     rows: Any = [(c,) for c in choices]
                 else:
-                    rows = Pending(choices, functools.partial(mv.admits, state))
+                    rows = Pending(choices, functools.partial(mv.admits, state), functools.partial(mv.offers, state))
             else:
                 rows = mv.offers(state)
                 if not rows:
