@@ -514,11 +514,7 @@ class _Gen:
         for prm in mv.params:
             reason = self.expr(prm.reason) if prm.reason is not None else f"_notin({prm.name!r}, v_{prm.name})"
             self.emit(1, f"if v_{prm.name} not in {self.expr(prm.domain)}:\n    return {reason}", prm.pos)
-        for g in guard:
-            if isinstance(g, A.Require):
-                self.emit(1, f"if not {self.expr(g.cond)}:\n    return {self.expr(g.reason)}", g.pos)
-            else:
-                self.stmt(g, 1)
+        self.guard(guard, lambda g: self.expr(g.reason))
         self.emit(1, "return None", None)
         # what the move does (its guard has been checked)
         self.emit(0, f"def {base}_do(ctx{params}):", mv.pos)
@@ -634,12 +630,17 @@ class _Gen:
             return
         self.entry(f"{base}_admits", list(guard), guard[0].pos)
         self.emit(0, f"def {base}_admits(ctx, v_{prm.name}):", guard[0].pos)
+        self.guard(guard, lambda g: "False")
+        self.emit(1, "return True", None)
+
+    def guard(self, guard: tuple[A.Stmt, ...], refusal: Callable[[A.Require], str]) -> None:
+        """A move's guard as the body of a function: its lets, and each require returning
+        `refusal(require)` when it fails."""
         for g in guard:
             if isinstance(g, A.Require):
-                self.emit(1, f"if not {self.expr(g.cond)}:\n    return False", g.pos)
+                self.emit(1, f"if not {self.expr(g.cond)}:\n    return {refusal(g)}", g.pos)
             else:
                 self.stmt(g, 1)
-        self.emit(1, "return True", None)
 
     def table(self, tb: A.TableDecl) -> None:
         entries = []
