@@ -84,6 +84,10 @@ class _Gen:
         self._board: dict[str, bool] = {}
         self._asks: dict[str, bool] = {}
         self._alone: dict[str, bool] = {}
+        self._calls_ask: dict[str, bool] = {}
+        self._resumable: dict[str, bool] = {}
+        #: writing a task's generator (see "tasks")
+        self.in_task = False
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -267,8 +271,15 @@ class _Gen:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
             self.function_body(pr.body, 1)
+        for compiled, pr in [(name, pr) for name, pr in p.procedures.items()] + list(p.base_versions):
+            if self.callee_asks(compiled) and self.callee_resumable(compiled):
+                params = "".join(f", v_{prm.name}" for prm in pr.params)
+                self.emit(0, f"def h_{compiled}(ctx{params}):", pr.pos)
+                self.task_body(pr.body, 1)
         for sq in p.sequences.values():
             self.subsequence(sq)
+            if self.callee_asks(sq.name) and self.callee_resumable(sq.name):
+                self.subsequence(sq, task=True)
         for st in p.steps.values():
             self.step(st)
         for r in p.rules:
@@ -451,25 +462,132 @@ class _Gen:
         self.emit(2, f"if len(_K_{n}) >= {KEPT_MAX}:\n    _K_{n}.clear()\n_K_{n}[{key}] = _r", pr.pos)
         self.emit(1, f"return {'list(_r)' if as_list else '_r'}", pr.pos)
 
+    # ------------------------------------------------------------------ tasks
+    # A block that asks a player (it calls `choose`, itself or through the procedures it
+    # calls) is written a second time as a generator, `NAME_task`: at a `choose` it yields the
+    # question, and the engine sends back the answer with the state to go on in, so that an
+    # answer does not run the block again from its start (engine.rules_logic). Each procedure
+    # on the way is written so too (`h_NAME`), and every function of a task gives back its
+    # answer and the state it ended in. That is possible where every asking call is a whole
+    # statement (`let x = choose(...)`, `take_hits(...)`, `return battle(...)`); a block with
+    # one anywhere else (in a condition, inside an expression) is replayed instead.
+    def asking_callee(self, n: Any) -> str | None:
+        """For a call into code that asks: the generator it is made through in a task
+        (`_choose`, or `h_NAME`); None for any other node."""
+        if not (isinstance(n, A.Call) and isinstance(n.func, A.Name)):
+            return None
+        kind, name = self.info.calls.get(id(n)), n.func.name
+        if kind == "builtin":
+            return "_choose" if name == "choose" else None
+        if kind == "base":
+            name = self.info.names.get(id(n), "")
+        elif kind not in ("procedure", "sequence"):
+            return None
+        return "h_" + name if self.callee_asks(name) else None
+
+    def callee_asks(self, name: str) -> bool:
+        d = self._decls.get(name)
+        if isinstance(d, A.SequenceDecl):
+            return _memo(self._calls_ask, name, False, lambda: name in self.p.interactive or any(
+                self.callee_asks(step) for step, _ in d.steps))
+        return _memo(self._calls_ask, name, False, lambda: isinstance(d, A.ProcedureDecl) and (
+            name in self.p.interactive or any(self.asking_callee(n) for n in _nodes(d.body))))
+
+    def asks_in(self, node: Any) -> bool:
+        return any(self.asking_callee(n) or (isinstance(n, A.Name) and self.info.names.get(id(n)) == "procref"
+                                             and n.name in self.p.interactive) for n in _nodes(node))
+
+    def whole_call(self, e: A.Expr | None) -> bool:
+        """Is `e` a call into asking code, with arguments that do not ask?"""
+        target = self.asking_callee(e)
+        return isinstance(e, A.Call) and target is not None and not self.asks_in(e.args) \
+            and (target == "_choose" or self.callee_resumable(target[2:]))
+
+    def resumable(self, stmts: tuple[A.Stmt, ...]) -> bool:
+        for st in stmts:
+            if isinstance(st, A.Let) and self.whole_call(st.value):
+                continue
+            if isinstance(st, A.ExprStmt) and self.whole_call(st.expr):
+                continue
+            if isinstance(st, A.Return) and self.whole_call(st.value):
+                continue
+            if isinstance(st, A.Assign) and self.local_set(st) and self.whole_call(st.value):
+                continue
+            if isinstance(st, A.If):
+                if self.asks_in(st.cond) or not self.resumable(st.body) or not self.resumable(st.orelse):
+                    return False
+            elif isinstance(st, A.For):
+                if self.asks_in((st.iter, st.cond)) or not self.resumable(st.body):
+                    return False
+            elif self.asks_in(st):
+                return False
+        return True
+
+    def local_set(self, st: A.Stmt) -> bool:
+        """`x = ...` for a local x."""
+        return isinstance(st, A.Assign) and st.op == "=" and isinstance(st.target, A.Name) \
+            and self.var_root(st.target) is None
+
+    def callee_resumable(self, name: str) -> bool:
+        d = self._decls.get(name)
+        if isinstance(d, A.SequenceDecl):
+            return _memo(self._resumable, name, False, lambda: not self.asks_in(d.while_) and all(
+                self.callee_resumable(step) for step, _ in d.steps if self.callee_asks(step)))
+        return _memo(self._resumable, name, False,
+                     lambda: isinstance(d, A.ProcedureDecl) and self.resumable(d.body))
+
+    def task(self, name: str, params: str, stmts: tuple[A.Stmt, ...], pos: Pos | None) -> None:
+        """`NAME_task`, the generator of a block that asks (when it can be written so)."""
+        if self.asks_in(stmts) and self.resumable(stmts):
+            self.emit(0, f"def {name}_task(ctx{params}):", pos)
+            self.costs[f"{name}_task"] = self.costs.get(name, (1, pos))
+            self.task_body(stmts, 1)
+
+    def task_body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
+        self.in_task = True
+        self.function_body(stmts, indent)
+        self.emit(indent, "return None, ctx", None)
+        self.in_task = False
+
+    def task_call(self, e: A.Expr) -> str:
+        """`yield from` the generator of an asking call (its answer and the state after it)."""
+        assert isinstance(e, A.Call)
+        target = self.asking_callee(e)
+        if target == "_choose":
+            code = self.call(e)
+            assert code.startswith("ctx.choose(")
+            return "(yield from _choose(ctx, " + code[len("ctx.choose("):] + ")"
+        return f"(yield from {target}({', '.join(['ctx'] + [self.expr(a) for a in e.args])}))"
+
     # ------------------------------------------------------------------ steps and moves
-    def subsequence(self, sq: A.SequenceDecl) -> None:
+    def subsequence(self, sq: A.SequenceDecl, task: bool = False) -> None:
+        """`f_NAME`; with `task`, `h_NAME`, its generator in a task (see "tasks")."""
         params = "".join(f", v_{prm.name}" for prm in sq.params)
         args = "".join(f", v_{prm.name}" for prm in sq.params)
-        self.emit(0, f"def f_{sq.name}(ctx{params}):", sq.pos)
+        self.emit(0, f"def {'h' if task else 'f'}_{sq.name}(ctx{params}):", sq.pos)
         self.costs[f"f_{sq.name}"] = (self.callee_cost(sq.name), sq.pos)
+
+        def call(name: str) -> str:
+            if task and self.callee_asks(name):
+                return f"_r, ctx = yield from h_{name}(ctx{args})"
+            return f"f_{name}(ctx{args})"
+
         if sq.while_ is None:
             for name, pos in sq.steps:
-                self.emit(1, f"f_{name}(ctx{args})", pos)
+                self.emit(1, call(name), pos)
             if not sq.steps:
                 self.emit(1, "pass", None)
-            return
-        self.emit(1, "for _round in _rounds():", sq.pos)
-        self.charge(2, None, 1 + self.size(sq.while_) + sum(self.callee_cost(name) for name, _ in sq.steps), sq.pos)
-        self.emit(2, f"if not {self.expr(sq.while_)}:\n    break", sq.while_.pos)
-        for name, pos in sq.steps:
-            self.emit(2, f"f_{name}(ctx{args})", pos)
-        # never silently: a battle still going on after MAX_ROUNDS rounds is a rules bug
-        self.emit(1, f"else:\n    _endless({sq.name!r})", sq.while_.pos)
+        else:
+            self.emit(1, "for _round in _rounds():", sq.pos)
+            self.charge(2, None, 1 + self.size(sq.while_) + sum(self.callee_cost(name) for name, _ in sq.steps),
+                        sq.pos)
+            self.emit(2, f"if not {self.expr(sq.while_)}:\n    break", sq.while_.pos)
+            for name, pos in sq.steps:
+                self.emit(2, call(name), pos)
+            # never silently: a battle still going on after MAX_ROUNDS rounds is a rules bug
+            self.emit(1, f"else:\n    _endless({sq.name!r})", sq.while_.pos)
+        if task:
+            self.emit(1, "return None, ctx", None)
 
     def step(self, st: A.StepDecl) -> None:
         n = st.name
@@ -489,9 +607,11 @@ class _Gen:
             if blk is not None:
                 self.emit(0, f"def s_{n}_{part}(ctx):", st.pos)
                 self.function_body(blk, 1)
+                self.task(f"s_{n}_{part}", "", blk, st.pos)
         if st.finish is not None:
             self.emit(0, f"def s_{n}_finish(ctx):", st.finish.pos)
             self.function_body(st.finish.body, 1)
+            self.task(f"s_{n}_finish", "", st.finish.body, st.finish.pos)
             self.emit(0, f"def s_{n}_finish_label(ctx):", st.finish.pos)
             self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
         for mv in st.moves:
@@ -523,6 +643,7 @@ class _Gen:
                 self.stmt(g, 1)
         self.body(rest, 1)
         self.aliases = set()
+        self.task(f"{base}_do", params, tuple(g for g in guard if isinstance(g, A.Let)) + rest, mv.pos)
         self.emit(0, f"def {base}_label(ctx{params}):", mv.pos)
         if mv.label is not None:
             self.emit(1, f"return {self.expr(mv.label)}", mv.label.pos)
@@ -775,6 +896,23 @@ class _Gen:
             self.stmt(st, indent)
 
     def stmt(self, st: A.Stmt, ind: int) -> None:
+        if self.in_task:
+            if isinstance(st, A.Let) and self.whole_call(st.value):
+                self.emit(ind, f"v_{st.name}, ctx = {self.task_call(st.value)}", st.pos)
+                return
+            if isinstance(st, A.ExprStmt) and self.whole_call(st.expr):
+                self.emit(ind, f"_r, ctx = {self.task_call(st.expr)}", st.pos)
+                return
+            if isinstance(st, A.Assign) and self.local_set(st) and self.whole_call(st.value):
+                self.emit(ind, f"{self.target(st.target)}, ctx = {self.task_call(st.value)}", st.pos)
+                return
+            if isinstance(st, A.Return):
+                if st.value is not None and self.whole_call(st.value):
+                    self.emit(ind, f"return {self.task_call(st.value)}", st.pos)
+                else:
+                    self.emit(ind, "return None, ctx" if st.value is None else f"return ({self.expr(st.value)}), ctx",
+                              st.pos)
+                return
         if isinstance(st, A.Let):
             value = self.peek_value(st.value) if st.name in self.aliases else self.expr(st.value)
             self.emit(ind, f"v_{st.name} = {value}", st.pos)

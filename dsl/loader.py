@@ -24,6 +24,7 @@ from .model import (
     SequenceDecl,
     StatSpec,
     StepSpec,
+    TaskSpec,
     VarSpec,
 )
 from .parser import parse_module, too_deep
@@ -337,7 +338,8 @@ def _check_value(t: Type, v: Any) -> Any:
 # ------------------------------------------------------------------------------ building
 
 
-def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..., Any]) -> StepSpec:
+def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..., Any],
+               task: Callable[[str], TaskSpec | None]) -> StepSpec:
     n = st.name
 
     def fn(key: str) -> Any:
@@ -353,12 +355,16 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
         params = tuple((prm.name, _param_type(prm, p)) for prm in mv.params)
         moves.append(MoveSpec(mv.name, params, wrap(base + "_offers", True), fn(base + "_check"),
                               fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos,
-                              fn(base + "_candidates"), fn(base + "_admits")))
+                              fn(base + "_candidates"), fn(base + "_admits"), task(base + "_do_task")))
+    tasks = {}
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and _asks(blk, p):
             asks.add(part)
+            t = task(f"s_{n}_{part}_task")
+            if t is not None:
+                tasks[part] = t
     return StepSpec(n, fn(f"s_{n}_by"), fn(f"s_{n}_while"), fn(f"s_{n}_start"), fn(f"s_{n}_end"), tuple(moves),
-                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos)
+                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos, tasks)
 
 
 def _param_type(prm: A.MoveParam, p: Program) -> Type:
@@ -415,12 +421,35 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         cost, pos = artifact.costs.get(name, (1, None))
         return translate_errors(fn, artifact.filename, artifact.linemap, cost, pos, ns, on_state=not name.startswith("t_"))
 
+    def task(name: str) -> TaskSpec | None:
+        """The entries of a block compiled as a generator (see TaskSpec), if it was."""
+        make = ns.get(name)
+        if make is None:
+            return None
+        cost, pos = artifact.costs.get(name, (1, None))
+
+        def begin(ctx: Any, *args: Any) -> tuple[Any, Any] | None:
+            gen = make(ctx, *args)
+            try:
+                return gen, next(gen)
+            except StopIteration:
+                return None
+
+        def resume(ctx: Any, gen: Any, answer: Any) -> Any:
+            try:
+                return gen.send((answer, ctx))
+            except StopIteration:
+                return None
+
+        return TaskSpec(*(translate_errors(f, artifact.filename, artifact.linemap, cost, pos, ns, on_state=True)
+                          for f in (begin, resume)))
+
     stats = {
         name: StatSpec(name, t, ns["_SD"][name], sd.doc, sd.pos) for name, (sd, t) in p.stats.items()
     }
     procedures = {name: wrap(f"f_{name}") for name in list(p.procedures) + list(p.sequences)}
     vars_ = {name: VarSpec(name, v.type, v.default, v.reset, v.doc, v.pos) for name, v in p.vars.items()}
-    steps = {name: _step_spec(st, ns, p, wrap) for name, st in p.steps.items()}
+    steps = {name: _step_spec(st, ns, p, wrap, task) for name, st in p.steps.items()}
     tables = {name: wrap(f"t_{name}") for name in p.tables}
     handlers: dict[str, list[Callable[..., Any]]] = {}
     for r in p.rules:

@@ -130,6 +130,20 @@ class MoveSpec:
     #: the choices xs (the candidates, already worked out) that pass
     candidates: Callable[..., Any] | None = None
     admits: Callable[..., Any] | None = None
+    #: the body as a task that waits for its answers where it asks (None: it is replayed)
+    task: TaskSpec | None = None
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """A block that asks a player, compiled as a generator (see dsl.compiler, "tasks"):
+    `begin(ctx, *args)` runs it up to its first question and gives (the generator, the
+    question), or None when it ran to its end without asking; `resume(ctx, gen, answer)`
+    sends the answer and the state to go on in (a copy of the one asked on) and gives the
+    next question, or None when the block is done."""
+
+    begin: Callable[..., Any]
+    resume: Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -147,6 +161,8 @@ class StepSpec:
     finish_label: Callable[..., Any] | None
     asks: frozenset[str]
     pos: Pos
+    #: "start", "end", "finish": the block as a task (see TaskSpec), where it asks and can be one
+    tasks: Mapping[str, TaskSpec] = field(default_factory=dict)
 
     def move(self, name: str) -> MoveSpec | None:
         for m in self.moves:

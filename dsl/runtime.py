@@ -27,7 +27,7 @@ The counter is one per process: calls into the rules from several threads at onc
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
 from typing import Any
@@ -274,6 +274,18 @@ def frozen_value(value: Any) -> Any:
     return value
 
 
+def choose_in_task(ctx: Any, player: str, prompt: str, options: list[Any], labels: Any = None,
+                   refused: Any = None) -> Generator[Any, Any, tuple[Any, Any]]:
+    """`choose` in a task compiled as a generator (see dsl.compiler, "tasks"): when the player
+    must be asked it yields the question, and the engine sends back the answer with the game
+    state to go on in (a copy of the one asked on). Gives (the option chosen, that state)."""
+    answered, value = ctx.question(player, prompt, options, labels, refused)
+    if answered:
+        return value, ctx
+    answer, ctx = yield value
+    return ctx.take_answer(prompt, options, refused, answer), ctx
+
+
 def table_miss(name: str, key: tuple[Any, ...]) -> Any:
     shown = key[0] if len(key) == 1 else key
     raise RulesRuntimeError(f"table `{name}` has no entry for {shown!r} and no `default`")
@@ -294,6 +306,7 @@ HELPERS: dict[str, Any] = {
     "_rng": bounded_range,
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,
+    "_choose": choose_in_task,
     "_rounds": rounds,
     "_endless": endless,
     "_refuse": refuse,

@@ -1,11 +1,13 @@
 """Asking a player in the middle of the rules: the rules language's `choose`.
 
-Rules code is plain compiled Python and cannot be paused, so a question is answered by
-replaying: the first time the rules reach a `choose` they stop with AskPlayer; once the
-player answers, the same rules run again from the state they started in, and each `choose`
-takes the next recorded answer. The dice replay too, since their state is part of the game
-state, so the second run is the first one continued. Answers are ordinary actions in the
-log, which keeps saves, replays, undo and state copies exact.
+Most blocks that ask are compiled twice (dsl.compiler, "tasks"): as plain Python, and as a
+generator that waits at its `choose` for the answer and goes on from there (`question`,
+`take_answer`). A block that cannot be written so, or a waiting task answered a second time
+from the same state (a computer player trying answers), is answered by replaying: the rules
+run again from the state the task started in, and each `choose` takes the next recorded
+answer (`ask`). The dice replay too, since their state is part of the game state, so the
+second run is the first one continued. Answers are ordinary actions in the log, which keeps
+saves, replays, undo and state copies exact.
 """
 
 from __future__ import annotations
@@ -60,24 +62,29 @@ def ask(state: Any, player: str, prompt: str, options: list[Any],
     """`labels` may be given as a function (compiled rules do): it is called only when the
     player is asked, not when one option is taken or a recorded answer is replayed. So may
     `refused`: it is called only when an answer that is not an option is refused."""
+    answered, value = question(state, player, prompt, options, labels, refused)
+    if answered:
+        return value
+    raise AskPlayer(value)
+
+
+def question(state: Any, player: str, prompt: str, options: list[Any],
+             labels: list[str] | Callable[[], list[str]] | None,
+             refused: dict[Any, str] | Callable[[], dict[Any, str]] | None = None) -> tuple[bool, Any]:
+    """`choose` without stopping: (True, the answer) when there is one without asking (a
+    single option, or the next recorded answer of a replay), else (False, the Decision to
+    put to the player). A resumable task (dsl.runtime's `_choose`) waits for the answer
+    where it stands; other rules are stopped by `ask` and replayed."""
     if not options:
         raise RulesRuntimeError(f"`choose` for {player} ({prompt!r}) has nothing to choose from")
     if labels is not None and not callable(labels) and len(labels) != len(options):
         raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
     if len(options) == 1:
-        return options[0]
+        return True, options[0]
     if state.answer_i < len(state.answers):
         answer = state.answers[state.answer_i]
         state.answer_i += 1
-        for o in options:
-            if encode(o) == answer:
-                return o
-        if callable(refused):
-            refused = refused()
-        for value, reason in (refused or {}).items():
-            if encode(value) == answer and reason:
-                raise IllegalAction(str(reason))
-        raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
+        return True, take_answer(prompt, options, refused, answer)
     if callable(labels):
         labels = labels()
         if len(labels) != len(options):
@@ -88,7 +95,22 @@ def ask(state: Any, player: str, prompt: str, options: list[Any],
             actions.append(Action("choose", {"choice": encode(o)}, label=str(labels[i])))
         else:
             actions.append(Action("choose", {"choice": encode(o)}, labeler=_labeler(state, o)))
-    raise AskPlayer(Decision(player, "choose", prompt, actions, {"asked": True}))
+    return False, Decision(player, "choose", prompt, actions, {"asked": True})
+
+
+def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Callable[[], dict[Any, str]] | None,
+                answer: Any) -> Any:
+    """The option a player's answer (as it travels in an action) names; an answer that is not
+    one is refused with its reason in `refused`, if it has one."""
+    for o in options:
+        if encode(o) == answer:
+            return o
+    if callable(refused):
+        refused = refused()
+    for value, reason in (refused or {}).items():
+        if encode(value) == answer and reason:
+            raise IllegalAction(str(reason))
+    raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
 
 
 def _labeler(state: Any, value: Any) -> Any:

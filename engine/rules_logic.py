@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from dsl.errors import Refused, RulesRuntimeError
-from dsl.model import MoveSpec, StepSpec
+from dsl.model import MoveSpec, StepSpec, TaskSpec
 from dsl.types import ListType, RecordType, Type
 from engine.actions import Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
@@ -318,15 +318,32 @@ class RulesLogic(GameLogic):
         base = state.copy()
         before = len(state.events)
         state.answers, state.answer_i = (), 0
-        try:
-            fn(state, *args)
-        except AskPlayer as q:
-            state.task = task + ((),)
-            state.task_base = base
-            state.task_decision = q.decision
-            state.task_events = len(state.events) - before
-            return True
-        return False
+        waiting = self._task_spec(state, task)
+        if waiting is not None:
+            asked = waiting.begin(state, *args)
+            if asked is None:
+                return False
+            decision = asked[1]
+            state.task_gen = [(asked[0], waiting)]
+        else:
+            try:
+                fn(state, *args)
+                return False
+            except AskPlayer as q:
+                decision = q.decision
+        state.task = task + ((),)
+        state.task_base = base
+        state.task_decision = decision
+        state.task_events = len(state.events) - before
+        return True
+
+    def _task_spec(self, state: GameState, task: tuple[Any, ...]) -> TaskSpec | None:
+        """The block of a task compiled as a generator, if it is one."""
+        spec = self.rules.steps[self.structure.step(state)]
+        if task[0] == "move":
+            mv = spec.move(task[1])
+            return mv.task if mv is not None else None
+        return spec.tasks.get(task[0])
 
     def _asks(self, state: GameState, task: tuple[Any, ...]) -> bool:
         spec = self.rules.steps[self.structure.step(state)]
@@ -337,6 +354,25 @@ class RulesLogic(GameLogic):
         kind, *rest = state.task  # type: ignore[misc]
         answers = rest[-1] + (answer,)
         task = (kind, *rest[:-1])
+        waiting = state.task_gen
+        state.task_gen = None
+        if waiting is not None and waiting[0] is not None and _offered(state.task_decision, answer):
+            # the task goes on from its question; the cell is shared by every copy of the
+            # state asked on, so a second answer from that state is replayed instead (an
+            # answer that is not an option is refused by the replay, with the rules' reason)
+            gen, resumable = waiting[0]
+            waiting[0] = None
+            decision = resumable.resume(state, gen, answer)
+            if decision is not None:
+                state.task = task + (answers,)
+                state.task_decision = decision
+                state.task_events += len(state.events)
+                state.task_gen = [(gen, resumable)]
+                return
+            state.task = state.task_base = state.task_decision = None
+            state.task_events, state.answers, state.answer_i = 0, (), 0
+            self._complete(state, kind)
+            return
         base = state.task_base
         assert base is not None, "a waiting task always keeps the state it began in"
         work = base.copy()
@@ -350,8 +386,16 @@ class RulesLogic(GameLogic):
             args = [decode(work, t, v, n) for (n, t), v in zip(mv.params, rest[1])]
         else:
             fn, args = {"start": spec.start, "end": spec.end, "finish": spec.finish}[kind], []
+        replayed = self._task_spec(work, task)
         try:
-            fn(work, *args)
+            if replayed is not None:
+                # replayed as a generator, it waits at its next question to go on from there
+                asked = replayed.begin(work, *args)
+                if asked is not None:
+                    work.task_gen = [(asked[0], replayed)]
+                    raise AskPlayer(asked[1])
+            else:
+                fn(work, *args)
         except AskPlayer as q:
             events = work.events
             work.task = task + (answers,)
@@ -422,6 +466,11 @@ def _maker(mv: MoveSpec, state: GameState) -> Callable[[tuple[Any, ...]], Action
         return a
 
     return make
+
+
+def _offered(decision: Decision, answer: Any) -> bool:
+    """Is `answer` one of the choices a waiting task's question offers?"""
+    return any(a.args.get("choice") == answer for a in decision.options)
 
 
 def _fresh(value: Any) -> Any:

@@ -31,7 +31,7 @@ class GameState:
         # block waiting for a player's answer (see engine.rules_logic)
         "vars", "started", "task",
         # not part of the saved state: rebuilt by replaying the actions
-        "task_base", "task_decision", "task_events", "answers", "answer_i",
+        "task_base", "task_decision", "task_events", "task_gen", "answers", "answer_i",
         # a battle calculator's dice (engine.chance): when set, rolls come from it
         "dice_hook",
     )
@@ -64,6 +64,10 @@ class GameState:
         self.task_base: GameState | None = None
         self.task_decision: Any = None
         self.task_events = 0
+        #: the waiting task itself, when it can go on from where it stopped: a one-item list
+        #: (shared by every copy of this state) holding the generator and its TaskSpec, or
+        #: None once it has been answered (then the task is replayed)
+        self.task_gen: list[Any] | None = None
         self.answers: tuple[Any, ...] = ()
         self.answer_i = 0
         self.dice_hook: Any = None
@@ -95,6 +99,7 @@ class GameState:
         new.task_base = self.task_base
         new.task_decision = self.task_decision
         new.task_events = self.task_events
+        new.task_gen = self.task_gen
         new.answers = self.answers
         new.answer_i = self.answer_i
         new.dice_hook = self.dice_hook
@@ -118,6 +123,20 @@ class GameState:
         from engine.asking import ask
 
         return ask(self, player, prompt, options, labels, refused)
+
+    def question(self, player: str, prompt: str, options: list[Any],
+                 labels: list[str] | Callable[[], list[str]] | None = None,
+                 refused: dict[Any, str] | Callable[[], dict[Any, str]] | None = None) -> tuple[bool, Any]:
+        """`choose` in a task that waits for its answer (engine.asking.question)."""
+        from engine.asking import question
+
+        return question(self, player, prompt, options, labels, refused)
+
+    def take_answer(self, prompt: str, options: list[Any], refused: Any, answer: Any) -> Any:
+        """The option a waiting task's answer names (engine.asking.take_answer)."""
+        from engine.asking import take_answer
+
+        return take_answer(prompt, options, refused, answer)
 
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:

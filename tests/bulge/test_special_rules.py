@@ -346,9 +346,11 @@ def test_a_split_attack_names_each_units_target_and_pays_per_target_hex(table):
     assert {o["choice"] for o in d.options} == {ST_VITH, "1810", "hold", "cancel"}
     t.play(Action("choose", {"choice": ST_VITH}))
     t.play(Action("choose", {"choice": "hold"}))
-    t.state.load_dice([12, 12])
+    # St. Vith's die hits, so its defender must retreat: the attack waits there, with its marks on
+    t.state.load_dice([1, 12])
     t.play(Action("choose", {"choice": "1810"}))
     s = t.state
+    assert s.task is not None and "retreat" in t.rs.logic.decision(s).prompt.lower()
     assert "Supply" not in t.at("1809")                       # two target hexes, two supply tokens
     assert "attacked" in s.pieces[inf1].status and "attacked" in s.pieces[inf3].status
     assert "held" in s.pieces[inf2].status                    # held back: it cannot attack this turn
