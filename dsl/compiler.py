@@ -61,6 +61,8 @@ class Artifact:
     program: Program
     #: entry point -> (the steps of the code it runs straight through, where it is)
     costs: dict[str, tuple[int, Pos | None]]
+    #: the blocks that may ask a player (`m_STEP_MOVE_do`, `s_STEP_start`...): they run as tasks
+    asking: frozenset[str] = frozenset()
 
 
 class _Gen:
@@ -86,6 +88,7 @@ class _Gen:
         self._alone: dict[str, bool] = {}
         self._calls_ask: dict[str, bool] = {}
         self._resumable: dict[str, bool] = {}
+        self.asking: set[str] = set()
         #: writing a task's generator (see "tasks")
         self.in_task = False
         self._decls: dict[str, Any] = {}
@@ -538,7 +541,10 @@ class _Gen:
 
     def task(self, name: str, params: str, stmts: tuple[A.Stmt, ...], pos: Pos | None) -> None:
         """`NAME_task`, the generator of a block that asks (when it can be written so)."""
-        if self.asks_in(stmts) and self.resumable(stmts):
+        if not self.asks_in(stmts):
+            return
+        self.asking.add(name)
+        if self.resumable(stmts):
             self.emit(0, f"def {name}_task(ctx{params}):", pos)
             self.costs[f"{name}_task"] = self.costs.get(name, (1, pos))
             self.task_body(stmts, 1)
@@ -1408,7 +1414,7 @@ def compile_program(program: Program, fingerprint: str) -> Artifact:
         raise
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
-    return Artifact(source, code, filename, g.linemap, program, g.costs)
+    return Artifact(source, code, filename, g.linemap, program, g.costs, frozenset(g.asking))
 
 
 def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, Any]:

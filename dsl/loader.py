@@ -339,7 +339,7 @@ def _check_value(t: Type, v: Any) -> Any:
 
 
 def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..., Any],
-               task: Callable[[str], TaskSpec | None]) -> StepSpec:
+               task: Callable[[str], TaskSpec | None], asking: frozenset[str]) -> StepSpec:
     n = st.name
 
     def fn(key: str) -> Any:
@@ -349,7 +349,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
     moves = []
     for mv in st.moves:
         base = f"m_{n}_{mv.name}"
-        mv_asks = _asks(mv.body, p)
+        mv_asks = base + "_do" in asking
         if mv_asks:
             asks.add("move:" + mv.name)
         params = tuple((prm.name, _param_type(prm, p)) for prm in mv.params)
@@ -358,7 +358,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
                               fn(base + "_candidates"), fn(base + "_admits"), task(base + "_do_task")))
     tasks = {}
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
-        if blk is not None and _asks(blk, p):
+        if blk is not None and f"s_{n}_{part}" in asking:
             asks.add(part)
             t = task(f"s_{n}_{part}_task")
             if t is not None:
@@ -377,30 +377,6 @@ def _param_type(prm: A.MoveParam, p: Program) -> Type:
         return parse_type_text(text(prm.type), set(p.registry.records))
     except ValueError:
         return STR
-
-
-def _asks(stmts: tuple[A.Stmt, ...], p: Program) -> bool:
-    """Does this code call `choose`, or a procedure that does?"""
-    found = False
-
-    def visit(node: Any) -> None:
-        nonlocal found
-        if found:
-            return
-        if isinstance(node, A.Call) and isinstance(node.func, A.Name):
-            if node.func.name == "choose" or node.func.name in p.interactive:
-                found = True
-                return
-        if isinstance(node, (list, tuple)):
-            for x in node:
-                visit(x)
-            return
-        if hasattr(node, "__dataclass_fields__"):
-            for name in node.__dataclass_fields__:
-                visit(getattr(node, name))
-
-    visit(stmts)
-    return found
 
 
 def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, Any], fp: str, files: list[str],
@@ -449,7 +425,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
     }
     procedures = {name: wrap(f"f_{name}") for name in list(p.procedures) + list(p.sequences)}
     vars_ = {name: VarSpec(name, v.type, v.default, v.reset, v.doc, v.pos) for name, v in p.vars.items()}
-    steps = {name: _step_spec(st, ns, p, wrap, task) for name, st in p.steps.items()}
+    steps = {name: _step_spec(st, ns, p, wrap, task, artifact.asking) for name, st in p.steps.items()}
     tables = {name: wrap(f"t_{name}") for name in p.tables}
     handlers: dict[str, list[Callable[..., Any]]] = {}
     for r in p.rules:

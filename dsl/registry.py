@@ -52,7 +52,7 @@ class PrimitiveSpec:
     #: call only such primitives (see dsl.compiler, "board procedures")
     board: bool = False
     #: it changes the game (moves or marks pieces, rolls dice, logs): code that calls it, or a
-    #: procedure that does, is not "a question only" (see dsl.compiler, "lazy options")
+    #: procedure that does, is not "a question only" (see dsl.compiler, "questions only")
     changes: bool = False
 
 
