@@ -28,6 +28,17 @@ class Piece:
     status: frozenset[str] = field(default=frozenset())
     carrier: int | None = None
 
+    def changed(self, changes: dict[str, Any]) -> Piece:
+        """This piece with some fields changed: `dataclasses.replace`, without its
+        introspection (pieces change at every step a unit takes)."""
+        unknown = changes.keys() - _FIELDS
+        if unknown:
+            raise TypeError(f"a piece has no field {sorted(unknown)[0]!r}")
+        g = changes.get
+        return Piece(self.id, g("kind", self.kind), g("owner", self.owner), g("space", self.space),
+                     g("hits", self.hits), g("group", self.group), g("status", self.status),
+                     g("carrier", self.carrier))
+
     def marked(self, mark: str) -> bool:
         return mark in self.status
 
@@ -61,3 +72,6 @@ class Piece:
             status=frozenset(data.get("status", ())),
             carrier=data.get("carrier"),
         )
+
+
+_FIELDS = frozenset(("kind", "owner", "space", "hits", "group", "status", "carrier"))

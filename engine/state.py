@@ -8,7 +8,6 @@ and everything else is a flat dict copied one level deep.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from dataclasses import replace
 from typing import Any
 
 from engine import dice
@@ -24,7 +23,7 @@ class GameState:
     below, so that the index of pieces by space stays right and every roll is logged."""
 
     __slots__ = (
-        "board", "rules", "pieces", "_at", "_own", "_next_id", "control", "resources",
+        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_next_id", "control", "resources",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -46,6 +45,9 @@ class GameState:
         # piece costs the same however many pieces the space holds
         self._at: dict[str, dict[int, None]] = {}
         self._own: set[str] = set()
+        # the same by owner (`pieces_of`), in the order of their ids, as `pieces` is
+        self._by: dict[str, dict[int, None]] = {}
+        self._own_by: set[str] = set()
         self._next_id = 1
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
@@ -81,6 +83,9 @@ class GameState:
         new._at = dict(self._at)
         new._own = set()
         self._own.clear()   # from now on the two share every space's dict
+        new._by = dict(self._by)
+        new._own_by = set()
+        self._own_by.clear()
         new._next_id = self._next_id
         new.control = dict(self.control)
         new.resources = dict(self.resources)
@@ -111,6 +116,8 @@ class GameState:
             setattr(self, name, getattr(other, name))
         self._own = set()
         other._own = set()
+        self._own_by = set()
+        other._own_by = set()
 
     # -- asking a player in the middle of the rules --------------------------------------------
     def choose(self, player: str, prompt: str, options: list[Any],
@@ -144,6 +151,7 @@ class GameState:
         self._next_id += 1
         self.pieces[piece.id] = piece
         self._ids(space)[piece.id] = None
+        self._owned(owner)[piece.id] = None
         return piece
 
     def piece(self, pid: int) -> Piece:
@@ -165,15 +173,23 @@ class GameState:
         return (s for s, ids in self._at.items() if ids)
 
     def pieces_of(self, owner: str) -> list[Piece]:
-        return [p for p in self.pieces.values() if p.owner == owner]
+        ids = self._by.get(owner)
+        return list(map(self.pieces.__getitem__, ids)) if ids else []
 
     def update(self, pid: int, **changes: Any) -> Piece:
         """Replace a piece with changed fields (moving it if `space` changes)."""
         old = self.piece(pid)
-        new = replace(old, **changes)
+        new = old.changed(changes)
         if new.space != old.space:
             self._unindex(old)
             self._ids(new.space)[pid] = None
+        if new.owner != old.owner:
+            self._unown(old)
+            ids = self._owned(new.owner)
+            last = next(reversed(ids), 0)
+            ids[pid] = None
+            if last > pid:      # kept in the order of ids, as `pieces` is
+                self._by[new.owner] = dict.fromkeys(sorted(ids))
         self.pieces[pid] = new
         return new
 
@@ -183,6 +199,7 @@ class GameState:
     def remove(self, pid: int) -> Piece:
         old = self.piece(pid)
         self._unindex(old)
+        self._unown(old)
         del self.pieces[pid]
         return old
 
@@ -196,6 +213,24 @@ class GameState:
             ids = self._at[space] = dict(ids)
             self._own.add(space)
         return ids
+
+    def _owned(self, owner: str) -> dict[int, None]:
+        """The pieces of an owner, for this state to change (as `_ids` for a space)."""
+        ids = self._by.get(owner)
+        if ids is None:
+            ids = self._by[owner] = {}
+            self._own_by.add(owner)
+        elif owner not in self._own_by:
+            ids = self._by[owner] = dict(ids)
+            self._own_by.add(owner)
+        return ids
+
+    def _unown(self, piece: Piece) -> None:
+        ids = self._owned(piece.owner)
+        del ids[piece.id]
+        if not ids:
+            del self._by[piece.owner]
+            self._own_by.discard(piece.owner)
 
     def _unindex(self, piece: Piece) -> None:
         ids = self._ids(piece.space)
