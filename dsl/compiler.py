@@ -91,6 +91,7 @@ class _Gen:
         self.asking: set[str] = set()
         #: writing a task's generator (see "tasks")
         self.in_task = False
+        self.quiet = False      # in code that only asks about the game (see `hoist`)
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -264,7 +265,7 @@ class _Gen:
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
-            self.function_body(pr.body, 1)
+            self.function_body(pr.body, 1, pr.params)
             self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
         self.emit(0, "def _forget(ctx):", None)
         self.emit(1, "global _KB\n_KB = ctx.board", None)
@@ -273,12 +274,12 @@ class _Gen:
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
-            self.function_body(pr.body, 1)
+            self.function_body(pr.body, 1, pr.params)
         for compiled, pr in [(name, pr) for name, pr in p.procedures.items()] + list(p.base_versions):
             if self.callee_asks(compiled) and self.callee_resumable(compiled):
                 params = "".join(f", v_{prm.name}" for prm in pr.params)
                 self.emit(0, f"def h_{compiled}(ctx{params}):", pr.pos)
-                self.task_body(pr.body, 1)
+                self.task_body(pr.body, 1, pr.params)
         for sq in p.sequences.values():
             self.subsequence(sq)
             if self.callee_asks(sq.name) and self.callee_resumable(sq.name):
@@ -307,7 +308,7 @@ class _Gen:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def g_{name}(ctx{params}):", pr.pos)
             self.charge(1, None, self.callee_cost(name), pr.pos)
-            self.function_body(pr.body, 1)
+            self.function_body(pr.body, 1, pr.params)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         powers = ", ".join(self.expr(n) for n in p.powers.powers) if p.powers else ""
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
@@ -549,9 +550,9 @@ class _Gen:
             self.costs[f"{name}_task"] = self.costs.get(name, (1, pos))
             self.task_body(stmts, 1)
 
-    def task_body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
+    def task_body(self, stmts: tuple[A.Stmt, ...], indent: int, params: tuple[A.Param, ...] = ()) -> None:
         self.in_task = True
-        self.function_body(stmts, indent)
+        self.function_body(stmts, indent, params)
         self.emit(indent, "return None, ctx", None)
         self.in_task = False
 
@@ -816,11 +817,38 @@ class _Gen:
         return None
 
     # ------------------------------------------------------------------ statements
-    def function_body(self, stmts: tuple[A.Stmt, ...], indent: int) -> None:
+    def function_body(self, stmts: tuple[A.Stmt, ...], indent: int, params: tuple[A.Param, ...] = ()) -> None:
         """The body of one generated function."""
         self.aliases = self.aliasable(stmts)
+        quiet, self.quiet = self.quiet, not self.in_task and self.leaves_game_alone(stmts)
+        start = len(self.lines)
         self.body(stmts, indent)
+        self.hoist(start, indent, [prm.name for prm in params], stmts)
+        self.quiet = quiet
         self.aliases = set()
+
+    # A unit's type is looked up once where a unit's name stays bound to one unit: a parameter
+    # the body never binds again, a loop's unit for one round. And in code that only asks
+    # about the game, the unit as it is now (`fresh`, which marks and cargo read) is looked up
+    # once too: nothing changes it meanwhile.
+    def hoist(self, start: int, indent: int, names: list[str], scope: Any) -> None:
+        bound = _bound(scope)
+        lines = self.lines
+        for name in names:
+            if name in bound:
+                continue
+            v = f"v_{name}"
+            shared = [(f"U[{v}.kind]", f"_u_{name}")]
+            if self.quiet:
+                shared.append((f"ctx.pieces.get({v}.id, {v})", f"_f_{name}"))
+            for code, local in shared:
+                if sum(line.count(code) for line in lines[start:]) < 2:
+                    continue
+                for i in range(start, len(lines)):
+                    if code in lines[i]:
+                        lines[i] = lines[i].replace(code, local)
+                lines.insert(start, "    " * indent + f"{local} = {code}")
+                self.linemap.insert(start + 1, self.linemap[start + 1] if start + 1 < len(self.linemap) else None)
 
     def aliasable(self, stmts: tuple[A.Stmt, ...]) -> set[str]:
         """The locals of a function body that may hold a game variable as it is stored,
@@ -941,9 +969,11 @@ class _Gen:
                 self.emit(ind, f"_i = {it}", st.pos)
                 self.charge(ind, "_i", w, st.pos, small=self.innermost(st))
                 self.emit(ind, f"for v_{st.var} in _i:", st.pos)
+            start = len(self.lines)
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
             self.body(st.body, ind + 1)
+            self.hoist(start, ind + 1, [st.var], (st.cond, st.body))
         elif isinstance(st, A.Return):
             self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.ExprStmt):
@@ -1364,6 +1394,23 @@ def _nodes(node: Any) -> Any:
         for f in node.__dataclass_fields__:
             if f != "pos":
                 yield from _nodes(getattr(node, f))
+
+
+def _bound(node: Any) -> set[str]:
+    """The names bound below a syntax node: by `let`, an assignment, a loop or a comprehension."""
+    out: set[str] = set()
+    for n in _nodes(node):
+        if isinstance(n, A.Let):
+            out.add(n.name)
+        elif isinstance(n, (A.For, A.Generator)):
+            out.add(n.var)
+        elif isinstance(n, A.Assign):
+            root = n.target
+            while isinstance(root, (A.Attr, A.Index)):
+                root = root.obj
+            if isinstance(root, A.Name):
+                out.add(root.name)
+    return out
 
 
 def _names(node: Any) -> Any:
