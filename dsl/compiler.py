@@ -15,6 +15,7 @@ helpers that keep their sizes within the limits.
 
 from __future__ import annotations
 
+import functools
 import keyword
 import linecache
 import re
@@ -28,7 +29,7 @@ from .checker import Program
 from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
-from .runtime import BUDGET, FREE_ITEMS, HELPERS, frozen_value
+from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
 from .types import BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
@@ -92,6 +93,8 @@ class _Gen:
         #: writing a task's generator (see "tasks")
         self.in_task = False
         self.quiet = False      # in code that only asks about the game (see `hoist`)
+        #: the locals the function under way changes in place (None: not known; see `captured`)
+        self.changed_in_place: set[str] | None = None
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -821,19 +824,37 @@ class _Gen:
         """The body of one generated function."""
         self.aliases = self.aliasable(stmts)
         quiet, self.quiet = self.quiet, not self.in_task and self.leaves_game_alone(stmts)
+        changed, self.changed_in_place = self.changed_in_place, _changed_in_place(stmts)
         start = len(self.lines)
         self.body(stmts, indent)
         self.hoist(start, indent, [prm.name for prm in params], stmts)
         self.quiet = quiet
+        self.changed_in_place = changed
         self.aliases = set()
+
+    def captured(self, e: A.Expr) -> list[str] | None:
+        """The locals a `choose`'s labels read, to be bound when it asks so that the labels can
+        be made later (when a player reads them, if ever); None when they must be made now: a
+        local the block changes in place (`xs += ...`, `m[k] = ...`) would be read as it is
+        then, and in a procedure written in place of its call the names are the caller's."""
+        if self.subst or self.changed_in_place is None:
+            return None
+        called = {id(n.func) for n in _nodes(e) if isinstance(n, A.Call)}
+        names = {n.name for n in _names(e) if id(n) not in called
+                 and self.info.names.get(id(n), "local") == "local"} - _bound(e)
+        if names & self.changed_in_place:
+            return None
+        return ["ctx"] + [f"v_{n}" for n in sorted(names)]
 
     # A unit's type is looked up once where a unit's name stays bound to one unit: a parameter
     # the body never binds again, a loop's unit for one round. And in code that only asks
     # about the game, the unit as it is now (`fresh`, which marks and cargo read) is looked up
     # once too: nothing changes it meanwhile.
-    def hoist(self, start: int, indent: int, names: list[str], scope: Any) -> None:
+    def hoist(self, start: int, indent: int, names: list[str], scope: Any, loop: bool = False) -> None:
         bound = _bound(scope)
         lines = self.lines
+        if loop and any("_later(" in line for line in lines[start:]):
+            return      # (labels made later would read the local of a later round)
         for name in names:
             if name in bound:
                 continue
@@ -973,7 +994,7 @@ class _Gen:
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
             self.body(st.body, ind + 1)
-            self.hoist(start, ind + 1, [st.var], (st.cond, st.body))
+            self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
         elif isinstance(st, A.Return):
             self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.ExprStmt):
@@ -1326,8 +1347,14 @@ class _Gen:
                     # (inside a lambda `_L := ...` would bind a local of the lambda: its loops pay
                     # through a call)
                     self.in_lambda += 1
-                    args[3] = f"lambda: {self.expr(e.args[3])}"
+                    labels = self.expr(e.args[3])
                     self.in_lambda -= 1
+                    kept = self.captured(e.args[3])
+                    if kept is None:
+                        args[3] = f"lambda: {labels}"
+                    else:
+                        # made only if a player reads them, from the locals as they are now
+                        args[3] = f"_later(lambda {', '.join(f'{c}={c}' for c in kept)}: {labels})"
                 if len(args) >= 5:
                     # and the reasons for refused answers only when an answer is refused
                     self.in_lambda += 1
@@ -1413,6 +1440,20 @@ def _bound(node: Any) -> set[str]:
     return out
 
 
+def _changed_in_place(node: Any) -> set[str]:
+    """The names below a syntax node whose values are changed in place: `xs += ...`,
+    `xs -= ...`, `m[k] = ...` (compiled code changes a local list or map where it stands)."""
+    out: set[str] = set()
+    for n in _nodes(node):
+        if isinstance(n, A.Assign) and (n.op != "=" or not isinstance(n.target, A.Name)):
+            root = n.target
+            while isinstance(root, (A.Attr, A.Index)):
+                root = root.obj
+            if isinstance(root, A.Name):
+                out.add(root.name)
+    return out
+
+
 def _names(node: Any) -> Any:
     """Every name read below a syntax node."""
     return (n for n in _nodes(node) if isinstance(n, A.Name))
@@ -1476,6 +1517,7 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns["_MISS"] = object()   # (no kept answer: see _Gen.kept_answers)
     ns["_KB"] = None         # the board whose answers are kept
     ns["_UT"] = unit_type_class(list(p.stats))
+    ns["_later"] = functools.partial(Later, ns=ns, where=(artifact.filename, artifact.linemap))
     for name, spec in reg.primitives.items():
         ns[f"p_{name}"] = spec.fn
     for name, c in reg.constants.items():

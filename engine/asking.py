@@ -12,10 +12,12 @@ saves, replays, undo and state copies exact.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from dsl.errors import RulesRuntimeError
+from dsl.runtime import Later
 from engine.actions import Action, Decision, IllegalAction
 from engine.pieces import Piece
 
@@ -85,6 +87,11 @@ def question(state: Any, player: str, prompt: str, options: list[Any],
         answer = state.answers[state.answer_i]
         state.answer_i += 1
         return True, take_answer(prompt, options, refused, answer)
+    if isinstance(labels, Later):
+        made = _Labels(labels, len(options))
+        actions = [Action("choose", {"choice": encode(o)}, labeler=functools.partial(made.label, i))
+                   for i, o in enumerate(options)]
+        return False, Decision(player, "choose", prompt, actions, {"asked": True})
     if callable(labels):
         labels = labels()
         if len(labels) != len(options):
@@ -111,6 +118,24 @@ def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Calla
         if encode(value) == answer and reason:
             raise IllegalAction(str(reason))
     raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
+
+
+class _Labels:
+    """The labels of one question, made when the first of them is read."""
+
+    __slots__ = ("make", "n", "made")
+
+    def __init__(self, make: Later, n: int) -> None:
+        self.make, self.n = make, n
+        self.made: list[Any] | None = None
+
+    def label(self, i: int) -> str:
+        if self.made is None:
+            made = list(self.make())
+            if len(made) != self.n:
+                raise RulesRuntimeError(f"`choose` got {self.n} options but {len(made)} labels")
+            self.made = made
+        return str(self.made[i])
 
 
 def _labeler(state: Any, value: Any) -> Any:

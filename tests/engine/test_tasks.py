@@ -132,3 +132,32 @@ def test_random_play_goes_on_from_questions_exactly_as_replays(name: str) -> Non
     gives the same game whether the task goes on or is replayed."""
     rs = load_lhtr() if name == "lhtr" else plugins.load("bulge")
     assert _random_play(rs, 7, 1500) > (50 if name == "lhtr" else 5)
+
+
+def _question_labels(rs: LoadedRuleset, seed: int, decisions: int, late: bool) -> list[list[str]]:
+    """The labels of every question a random game asks, read when it is asked or (`late`)
+    only after the answer has been played on."""
+    rng = random.Random(seed)
+    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+    d = flow.start(rs, state)
+    seen: list[list[str]] = []
+    for _ in range(decisions):
+        if d is None:
+            break
+        asked = d if state.task is not None else None
+        if asked is not None and not late:
+            seen.append([a.label for a in asked.options])
+        state, d = flow.apply(rs, state, d.sample(rng))
+        if asked is not None and late:
+            seen.append([a.label for a in asked.options])
+    return seen
+
+
+@pytest.mark.parametrize("name", ["lhtr", "bulge"])
+def test_labels_read_after_the_answer_are_those_of_the_question(name: str) -> None:
+    # a question's labels are made when a player first reads them, from the game as it was
+    # asked: the task has gone on by then, in a copy, and its locals may have changed
+    rs = load_lhtr() if name == "lhtr" else plugins.load("bulge")
+    early = _question_labels(rs, 3, 1200, late=False)
+    assert len(early) > 50 if name == "lhtr" else early
+    assert _question_labels(rs, 3, 1200, late=True) == early
