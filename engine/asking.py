@@ -52,10 +52,8 @@ def describe(state: Any, value: Any) -> str:
 
 
 def space_name(state: Any, sid: str) -> str:
-    if sid not in state.board:
-        return sid.replace(":", " ")
-    sp = state.board.space(sid)
-    return sp.name if sp.name == sid else f"{sp.name} ({sid})"
+    title = state.board.titles.get(sid)
+    return title if title is not None else sid.replace(":", " ")
 
 
 def ask(state: Any, player: str, prompt: str, options: list[Any],

@@ -34,7 +34,7 @@ class Space:
 class Board:
     """Spaces and adjacency. Links are undirected; each may carry attributes."""
 
-    __slots__ = ("spaces", "_adj", "_links", "_by_hex", "meta")
+    __slots__ = ("spaces", "_adj", "_links", "_by_hex", "meta", "titles")
 
     def __init__(
         self,
@@ -65,6 +65,9 @@ class Board:
         self._adj: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in adj.items()}
         self._by_hex: dict[Hex, str] = {s.hex: s.id for s in self.spaces.values() if s.hex is not None}
         self.meta: Mapping[str, Any] = MappingProxyType(dict(meta or {}))
+        #: what players read for each space: its name, and its id too where the two differ
+        self.titles: dict[str, str] = {
+            s.id: s.name if s.name == s.id else f"{s.name} ({s.id})" for s in self.spaces.values()}
 
     @classmethod
     def hex_map(

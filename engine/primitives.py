@@ -12,6 +12,7 @@ from typing import Any
 from dsl.errors import RulesLimitError
 from dsl.runtime import FREE_ITEMS, charge
 from engine.actions import IllegalAction
+from engine.asking import space_name
 from engine.pieces import Piece
 from engine.state import GameState
 
@@ -199,12 +200,6 @@ def spaces(state: GameState) -> list[str]:
     if len(every) > FREE_ITEMS:
         charge(len(every))
     return every
-
-
-def space_name(state: GameState, space: str) -> str:
-    from engine.asking import space_name as name
-
-    return name(state, space)
 
 
 def on_board(state: GameState, space: str) -> bool:
@@ -454,7 +449,7 @@ def register_core(registry: Any) -> None:
       inline='(ctx.pieces.get({0}.id, {0}).carrier is not None)')
     P("spaces", spaces, params=[], returns="list[str]", context=True, board=True, doc="every space of the board")
     P("space_name", space_name, params=[("space", "str")], returns="str", context=True, board=True,
-      doc="a space's name as players read it")
+      doc="a space's name as players read it", inline='(ctx.board.titles.get({0}) or {0}.replace(":", " "))')
     P("on_board", on_board, params=[("space", "str")], returns="bool", context=True, board=True,
       doc="is this a space of the board (not an off-board area)?",
       inline='({0} in ctx.board.spaces)')
