@@ -31,6 +31,28 @@ def hops(board: Board, a: str, b: str) -> int:
     return -1
 
 
+def spread(board: Board, places: list[str], budget: int, enters: Callable[[str], bool],
+           goes_on: Callable[[str], bool]) -> dict[str, int]:
+    """The fewest links from any of `places` to each space within `budget`, breadth first:
+    a space is counted if `enters(b)`, and the walk goes on from it if `goes_on(b)` too. In
+    the order the walk finds them (places first), which a rules map keeps."""
+    found = dict.fromkeys(places, 0)
+    frontier = [s for s in found if s in board.spaces]     # (not an off-board area)
+    neighbours = board.neighbours
+    for k in range(1, budget + 1):
+        further = []
+        for a in frontier:
+            for b in neighbours(a):
+                if b not in found and enters(b):
+                    found[b] = k
+                    if goes_on(b):
+                        further.append(b)
+        if not further:
+            break
+        frontier = further
+    return found
+
+
 def reach(board: Board, start: str, budget: int, cost: Callable[[str, str, str], int],
           stops: Callable[[str, str, str], bool]) -> list[str]:
     """Every space reachable from `start` spending at most `budget` (cheapest first, then

@@ -239,6 +239,21 @@ def reach(state: GameState, start: str, budget: int, cost: Any, stops: Any) -> l
     return walk(state.board, start, budget, cost, stops)
 
 
+def distances(state: GameState, places: list[str], budget: int, enters: Any, goes_on: Any) -> dict[str, int]:
+    """The fewest links from `places` to each space within `budget` (engine.graph.spread):
+    a space is counted if `enters(s)`, and the walk goes on from it if `goes_on(s)`."""
+    from engine.graph import spread
+
+    for s in places:
+        _check_space(state, s)
+    if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
+        _count("the budget of `distances`", budget, -MAX_AMOUNT, MAX_AMOUNT)
+    found = spread(state.board, places, budget, enters, goes_on)
+    if len(found) > FREE_ITEMS:
+        charge(len(found))
+    return found
+
+
 def unit_reach(state: GameState, unit: Piece, budget: int, cost: Any, stops: Any) -> list[str]:
     """The same for one unit: `cost(unit, a, b)` and `stops(unit, a, b)` see the unit, so its
     stats decide (who crosses rivers, who keeps to roads)."""
@@ -467,6 +482,10 @@ def register_core(registry: Any) -> None:
                               ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True,
       doc="the spaces reachable from start within budget; cost(start, a, b) prices a step (negative: "
           "forbidden), stops(start, a, b) ends the move on entering b")
+    P("distances", distances, params=[("places", "list[str]"), ("budget", "int"), ("enters", "fn(str) -> bool"),
+                                      ("goes_on", "fn(str) -> bool")], returns="map[str, int]", context=True,
+      doc="the fewest links from any of places to each space within budget, breadth first: a space is "
+          "counted if enters(s), and the walk goes on from it if goes_on(s) too")
     P("unit_reach", unit_reach, params=[("unit", "Unit"), ("budget", "int"), ("cost", "fn(Unit, str, str) -> int"),
                                         ("stops", "fn(Unit, str, str) -> bool")], returns="list[str]", context=True,
       doc="the spaces a unit can reach within budget from where it stands; cost(unit, a, b) prices a step "

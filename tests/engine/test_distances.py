@@ -1,0 +1,74 @@
+"""`distances`: the breadth-first walk the world map's flights are measured with (LHTR's
+landing reach, AARHE's flights over spaces a power may enter), as the rules wrote it before
+it became a primitive: the same distances, found in the same order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.board import Board, Space
+from engine.graph import spread
+
+
+def _walk_as_the_rules_wrote_it(board: Board, places: list[str], budget: int,
+                                enters: Callable[[str], bool], goes_on: Callable[[str], bool]) -> dict[str, int]:
+    d: dict[str, int] = {}
+    for s in places:
+        d[s] = 0
+    frontier = places
+    for k in range(1, budget + 1):
+        further = []
+        for a in frontier:
+            for b in board.neighbours(a):
+                if b not in d and enters(b):
+                    d[b] = k
+                    if goes_on(b):
+                        further.append(b)
+        frontier = further
+    return d
+
+
+def _line(n: int) -> Board:
+    ids = [f"s{i}" for i in range(n)]
+    return Board([Space(i, i) for i in ids], [(a, b, {}) for a, b in zip(ids, ids[1:])])
+
+
+def test_a_walk_counts_a_space_it_may_not_go_on_from_but_stops_there() -> None:
+    board = _line(6)
+    d = spread(board, ["s0"], 10, lambda s: s != "s5", lambda s: s != "s2")
+    assert d == {"s0": 0, "s1": 1, "s2": 2}
+
+
+def test_the_budget_bounds_the_walk_and_every_place_starts_at_nought() -> None:
+    board = _line(8)
+    assert spread(board, ["s0", "s7"], 2, lambda s: True, lambda s: True) == \
+        {"s0": 0, "s7": 0, "s1": 1, "s6": 1, "s2": 2, "s5": 2}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] != e[1]), max_size=30),
+    st.lists(st.integers(0, n - 1), min_size=1, max_size=3),
+    st.integers(-1, 6),
+    st.sets(st.integers(0, n - 1)),
+    st.sets(st.integers(0, n - 1)))))
+def test_the_walk_finds_what_the_rules_loop_found_in_the_same_order(case: tuple) -> None:  # type: ignore[type-arg]
+    n, edges, starts, budget, walls, stops = case
+    ids = [f"s{i}" for i in range(n)]
+    links = {frozenset((ids[a], ids[b])) for a, b in edges}
+    board = Board([Space(i, i) for i in ids], [(*sorted(k), {}) for k in sorted(links, key=sorted)])
+    places = [ids[i] for i in starts]
+
+    def enters(s: str) -> bool:
+        return int(s[1:]) not in walls
+
+    def goes_on(s: str) -> bool:
+        return int(s[1:]) not in stops
+
+    got = spread(board, places, budget, enters, goes_on)
+    want = _walk_as_the_rules_wrote_it(board, places, budget, enters, goes_on)
+    assert list(got.items()) == list(want.items())
