@@ -32,21 +32,27 @@ def hops(board: Board, a: str, b: str) -> int:
 
 
 def spread(board: Board, places: list[str], budget: int, enters: Callable[[str], bool],
-           goes_on: Callable[[str], bool]) -> dict[str, int]:
+           goes_on: Callable[[str], bool] | None) -> dict[str, int]:
     """The fewest links from any of `places` to each space within `budget`, breadth first:
-    a space is counted if `enters(b)`, and the walk goes on from it if `goes_on(b)` too. In
-    the order the walk finds them (places first), which a rules map keeps."""
+    a space is counted if `enters(b)`, and the walk goes on from it if `goes_on(b)` too
+    (None: from every space counted). In the order the walk finds them (places first), which
+    a rules map keeps. Each question is asked once of a space."""
     found = dict.fromkeys(places, 0)
     frontier = [s for s in found if s in board.spaces]     # (not an off-board area)
     neighbours = board.neighbours
+    kept_out: set[str] = set()
     for k in range(1, budget + 1):
         further = []
         for a in frontier:
             for b in neighbours(a):
-                if b not in found and enters(b):
-                    found[b] = k
-                    if goes_on(b):
-                        further.append(b)
+                if b in found or b in kept_out:
+                    continue
+                if not enters(b):
+                    kept_out.add(b)
+                    continue
+                found[b] = k
+                if goes_on is None or goes_on(b):
+                    further.append(b)
         if not further:
             break
         frontier = further

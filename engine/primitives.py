@@ -7,6 +7,7 @@ when it runs a procedure or a rule); rules files never see the state itself.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from dsl.errors import RulesLimitError
@@ -248,10 +249,21 @@ def distances(state: GameState, places: list[str], budget: int, enters: Any, goe
         _check_space(state, s)
     if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
         _count("the budget of `distances`", budget, -MAX_AMOUNT, MAX_AMOUNT)
+    if _same_call(enters, goes_on):
+        goes_on = None      # (the same question twice: asked once)
     found = spread(state.board, places, budget, enters, goes_on)
     if len(found) > FREE_ITEMS:
         charge(len(found))
     return found
+
+
+def _same_call(f: Any, g: Any) -> bool:
+    """Are two procedures passed from the rules the same one (each name passed is a new
+    `functools.partial` over the state)?"""
+    if f is g:
+        return True
+    return isinstance(f, functools.partial) and isinstance(g, functools.partial) and f.func is g.func \
+        and f.args == g.args and f.keywords == g.keywords
 
 
 def unit_reach(state: GameState, unit: Piece, budget: int, cost: Any, stops: Any) -> list[str]:

@@ -72,3 +72,16 @@ def test_the_walk_finds_what_the_rules_loop_found_in_the_same_order(case: tuple)
     got = spread(board, places, budget, enters, goes_on)
     want = _walk_as_the_rules_wrote_it(board, places, budget, enters, goes_on)
     assert list(got.items()) == list(want.items())
+
+
+def test_each_space_is_asked_once_and_the_same_question_is_not_asked_twice() -> None:
+    board = Board([Space(i, i) for i in "abcde"],
+                  [("a", "b", {}), ("a", "c", {}), ("b", "d", {}), ("c", "d", {}), ("d", "e", {}), ("b", "c", {})])
+    asked: list[str] = []
+
+    def enters(s: str) -> bool:
+        asked.append(s)
+        return s != "d"
+
+    assert spread(board, ["a"], 5, enters, None) == {"a": 0, "b": 1, "c": 1}
+    assert sorted(asked) == ["b", "c", "d"]     # d, reached from b and from c, is asked once
