@@ -44,7 +44,7 @@ SMALL_LOOP = 8
 KEPT_MAX = 1 << 16
 #: a procedure written in place of its calls has at most this many parts (names, literals,
 #: operators, calls), and at most this many are written one inside another
-_INLINE_SIZE = 40
+_INLINE_SIZE = 80
 _INLINE_DEPTH = 3
 #: integers within this pass the inline test of an integer result (one-digit integers for CPython)
 _COMPACT = (1 << 30) - 1
