@@ -1,6 +1,6 @@
 """Dice are seeded and logged; states copy cheaply and independently."""
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from engine import dice
@@ -73,6 +73,34 @@ def test_pieces_index_follows_moves_and_removals():
     assert [p.id for p in s.pieces_at("2,2")] == [ids[2]]
     assert [p.id for p in s.pieces_at("0,0")] == [ids[0]]
     assert sorted(s.occupied()) == ["0,0", "2,2"]
+
+
+@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "drop", "copy", "become"]),
+                          st.integers(0, 50), st.sampled_from(["Red", "Blue", "Grey"])), max_size=60))
+@example([("add", 0, "Red"), ("add", 0, "Blue"), ("own", 0, "Blue")])     # a capture: kept in id order
+def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(ops):
+    # pieces_of reads an index by owner kept like the one by space: whatever happens to the
+    # pieces, and to copies taken along the way, it is what a walk over every piece would give
+    states = [GameState(small_board())]
+    for op, n, owner in ops:
+        s = states[n % len(states)]
+        ids = sorted(s.pieces)
+        pid = ids[n % len(ids)] if ids else None
+        if op == "add" or pid is None:
+            s.add_piece("Tank", owner, "1,1")
+        elif op == "move":
+            s.move(pid, "0,0")
+        elif op == "own":
+            s.update(pid, owner=owner)
+        elif op == "drop":
+            s.remove(pid)
+        elif op == "copy":
+            states.append(s.copy())
+        else:
+            s.become(states[-1].copy())
+        for t in states:
+            for who in ("Red", "Blue", "Grey"):
+                assert t.pieces_of(who) == [p for p in t.pieces.values() if p.owner == who]
 
 
 def test_a_space_holding_many_pieces_is_cheap_to_add_to_and_copies_stay_apart():
