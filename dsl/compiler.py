@@ -92,9 +92,10 @@ class _Gen:
         self.asking: set[str] = set()
         #: writing a task's generator (see "tasks")
         self.in_task = False
-        self.quiet = False      # in code that only asks about the game (see `hoist`)
-        #: the locals the function under way changes in place (None: not known; see `captured`)
-        self.changed_in_place: set[str] | None = None
+        #: the body of the function under way (see `quiet`, `changed_in_place`)
+        self.block: tuple[A.Stmt, ...] | None = None
+        self._quiet: dict[int, tuple[Any, bool]] = {}
+        self._changed: dict[int, tuple[Any, set[str]]] = {}
         self._decls: dict[str, Any] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
@@ -823,26 +824,43 @@ class _Gen:
     def function_body(self, stmts: tuple[A.Stmt, ...], indent: int, params: tuple[A.Param, ...] = ()) -> None:
         """The body of one generated function."""
         self.aliases = self.aliasable(stmts)
-        quiet, self.quiet = self.quiet, not self.in_task and self.leaves_game_alone(stmts)
-        changed, self.changed_in_place = self.changed_in_place, _changed_in_place(stmts)
+        block, self.block = self.block, stmts
         start = len(self.lines)
         self.body(stmts, indent)
         self.hoist(start, indent, [prm.name for prm in params], stmts)
-        self.quiet = quiet
-        self.changed_in_place = changed
+        self.block = block
         self.aliases = set()
+
+    def quiet(self) -> bool:
+        """Does the function under way only ask about the game (see `hoist`)?"""
+        if self.in_task or self.block is None:
+            return False
+        kept = self._quiet.get(id(self.block))
+        if kept is None or kept[0] is not self.block:     # (an id outlives a block made for the call)
+            kept = self._quiet[id(self.block)] = (self.block, self.leaves_game_alone(self.block))
+        return kept[1]
+
+    def changed_in_place(self) -> set[str] | None:
+        """The locals the function under way changes in place (None: not known)."""
+        if self.block is None:
+            return None
+        kept = self._changed.get(id(self.block))
+        if kept is None or kept[0] is not self.block:
+            kept = self._changed[id(self.block)] = (self.block, _changed_in_place(self.block))
+        return kept[1]
 
     def captured(self, e: A.Expr) -> list[str] | None:
         """The locals a `choose`'s labels read, to be bound when it asks so that the labels can
         be made later (when a player reads them, if ever); None when they must be made now: a
         local the block changes in place (`xs += ...`, `m[k] = ...`) would be read as it is
         then, and in a procedure written in place of its call the names are the caller's."""
-        if self.subst or self.changed_in_place is None:
+        changed = self.changed_in_place()
+        if self.subst or changed is None:
             return None
         called = {id(n.func) for n in _nodes(e) if isinstance(n, A.Call)}
         names = {n.name for n in _names(e) if id(n) not in called
                  and self.info.names.get(id(n), "local") == "local"} - _bound(e)
-        if names & self.changed_in_place:
+        if names & changed:
             return None
         return ["ctx"] + [f"v_{n}" for n in sorted(names)]
 
@@ -851,20 +869,21 @@ class _Gen:
     # about the game, the unit as it is now (`fresh`, which marks and cargo read) is looked up
     # once too: nothing changes it meanwhile.
     def hoist(self, start: int, indent: int, names: list[str], scope: Any, loop: bool = False) -> None:
-        bound = _bound(scope)
         lines = self.lines
-        if loop and any("_later(" in line for line in lines[start:]):
+        text = "\n".join(lines[start:])
+        if loop and "_later(" in text:
             return      # (labels made later would read the local of a later round)
+        bound: set[str] | None = None
         for name in names:
-            if name in bound:
-                continue
             v = f"v_{name}"
-            shared = [(f"U[{v}.kind]", f"_u_{name}")]
-            if self.quiet:
-                shared.append((f"ctx.pieces.get({v}.id, {v})", f"_f_{name}"))
+            shared = [(f"U[{v}.kind]", f"_u_{name}"), (f"ctx.pieces.get({v}.id, {v})", f"_f_{name}")]
             for code, local in shared:
-                if sum(line.count(code) for line in lines[start:]) < 2:
+                if text.count(code) < 2 or (local[1] == "f" and not self.quiet()):
                     continue
+                if bound is None:
+                    bound = _bound(scope)
+                if name in bound:
+                    break
                 for i in range(start, len(lines)):
                     if code in lines[i]:
                         lines[i] = lines[i].replace(code, local)
