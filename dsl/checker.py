@@ -107,6 +107,8 @@ class Info:
     names: dict[int, str] = field(default_factory=dict)  # local/option/constant/unit
     attrs: dict[int, str] = field(default_factory=dict)  # field/stat/tags/ustat/utags/uname
     calls: dict[int, str] = field(default_factory=dict)  # builtin/primitive/procedure/table
+    #: the procedures named as an argument (passed to a primitive, which asks them)
+    passed: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -1584,6 +1586,7 @@ class _Checker:
         if not ok:
             self.err(a.pos, f"procedure `{a.name}` is `{got}`, but `{want}` is needed here")
         self.info.names[id(a)] = "procref"
+        self.info.passed.add(a.name)
         self.info.types[id(a)] = want
         self.note_call(a.name, a.pos)
         return want

@@ -403,6 +403,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
     helper_file = __file__
     b = BUDGET
     g: dict[str, Any] = ns if ns is not None else {"_L": 0}
+    g.setdefault("_G", 0)
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
@@ -415,6 +416,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
         outer = not b.depth or b.ns is not g
         if outer:
             caller = b.ns
+            g["_G"] += 1        # answers remembered in an earlier entry are not given again
             g["_L"] = b.steps - cost
             g["_I"] = b.items
             b.ns = g
@@ -442,5 +444,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
                 if used > b.peak:
                     b.peak = used
                 b.ns = caller
+                if caller is not None and caller is not g:
+                    caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
 
     return run

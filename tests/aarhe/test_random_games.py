@@ -65,3 +65,17 @@ def test_ten_round_random_games_keep_every_invariant(seed: int, bold: bool) -> N
 def test_ten_round_random_games_under_other_options_keep_every_invariant(seed: int, options: dict[str, Any]) -> None:
     game, _ = play(aarhe(last_round=10, **options), seed, bold=True)
     assert game.result is not None
+
+
+def test_answers_remembered_within_an_entry_change_nothing_that_is_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    # AARHE's flights ask each space whether aircraft may enter it, walk after walk: those
+    # answers are remembered for one entry into the rules (dsl.compiler, "answers
+    # remembered"); a game played without them is the same game, action for action
+    import dsl.compiler
+    from engine import plugins
+
+    remembered, _ = play(aarhe(last_round=2), 6, bold=True, check=False)
+    monkeypatch.setattr(dsl.compiler, "REMEMBER", False)
+    asked_again, _ = play(plugins.load("aarhe", {"last_round": 2}), 6, bold=True, check=False)
+    assert [a.to_json() for a in remembered.actions] == [a.to_json() for a in asked_again.actions]
+    assert remembered.state.to_json() == asked_again.state.to_json()

@@ -109,3 +109,60 @@ def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> N
     assert rules.procedure("signs")(game) == [1, -1, 0]
     with pytest.raises(dsl.RulesRuntimeError, match=r"kept.rules:\d+:\d+: division by zero"):
         rules.procedure("broken")(game)
+
+
+# -- a procedure passed to a primitive remembers its answers for one entry into the rules ----------
+WALKS = """
+var flooded: list[str] = []
+
+procedure dry(s: str) -> bool { return s not in flooded and crowd(s) < 3 }
+procedure walks(spaces: list[str]) -> list[int] {
+    let first = count_where(spaces, dry)
+    let again = count_where(spaces, dry)
+    flooded += [spaces[0]]          # a variable `dry` reads is set
+    let after_var = count_where(spaces, dry)
+    crowd_up(spaces[1])             # a primitive changes the game
+    let after_change = count_where(spaces, dry)
+    return [first, again, after_var, after_change]
+}
+procedure one_walk(spaces: list[str]) -> int { return count_where(spaces, dry) }
+"""
+
+
+def _walking_rules() -> tuple[Any, dict[str, int]]:
+    asked = {"crowd": 0}
+
+    def crowd(ctx: Any, s: str) -> int:
+        asked["crowd"] += 1
+        return ctx.crowds.get(s, 0)
+
+    def crowd_up(ctx: Any, s: str) -> None:
+        ctx.crowds[s] = 5
+
+    reg = dsl.Registry()
+    reg.primitive("crowd", crowd, [("s", "str")], "int", context=True)
+    reg.primitive("crowd_up", crowd_up, [("s", "str")], context=True, changes=True)
+    reg.primitive("count_where", lambda ctx, spaces, ok: sum(1 for s in spaces if ok(s)),
+                  [("spaces", "list[str]"), ("ok", "fn(str) -> bool")], "int", context=True)
+    return dsl.load_rules([("walks.rules", WALKS)], reg), asked
+
+
+def test_a_question_passed_to_a_walk_is_asked_again_only_when_what_it_reads_may_have_changed() -> None:
+    rules, asked = _walking_rules()
+    game = _game(SimpleNamespace(extra=0))
+    # the second walk is answered from the first's answers; setting `flooded` (which `dry`
+    # reads) and crowding a space (a primitive that changes the game) make it ask again
+    assert rules.procedure("walks")(game, ["a", "b", "c"]) == [3, 3, 2, 1]
+    assert asked["crowd"] == 3 + 0 + 2 + 2
+    assert game.vars["flooded"] == ("a",)
+
+
+def test_remembered_answers_end_with_the_entry_into_the_rules() -> None:
+    rules, asked = _walking_rules()
+    game = _game(SimpleNamespace(extra=0))
+    one_walk = rules.procedure("one_walk")
+    assert one_walk(game, ["a", "b"]) == 2 and asked["crowd"] == 2
+    game.crowds["b"] = 9                # the game changed between two entries
+    assert one_walk(game, ["a", "b"]) == 1 and asked["crowd"] == 4
+    other = _game(SimpleNamespace(extra=0))     # another state: its own answers
+    assert one_walk(other, ["a", "b"]) == 2 and asked["crowd"] == 6
