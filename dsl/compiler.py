@@ -446,9 +446,7 @@ class _Gen:
     def leaves_game_alone(self, node: Any) -> bool:
         for n in _nodes(node):
             if isinstance(n, A.Assign):
-                root = n.target
-                while isinstance(root, (A.Attr, A.Index)):
-                    root = root.obj
+                root = _target_root(n.target)
                 if not isinstance(root, A.Name) or self.info.names.get(id(root)) == "var":
                     return False
             elif isinstance(n, A.Name) and self.info.names.get(id(n)) == "procref":
@@ -1562,9 +1560,7 @@ def _bound(node: Any) -> set[str]:
         elif isinstance(n, (A.For, A.Generator)):
             out.add(n.var)
         elif isinstance(n, A.Assign):
-            root = n.target
-            while isinstance(root, (A.Attr, A.Index)):
-                root = root.obj
+            root = _target_root(n.target)
             if isinstance(root, A.Name):
                 out.add(root.name)
     return out
@@ -1576,12 +1572,17 @@ def _changed_in_place(node: Any) -> set[str]:
     out: set[str] = set()
     for n in _nodes(node):
         if isinstance(n, A.Assign) and (n.op != "=" or not isinstance(n.target, A.Name)):
-            root = n.target
-            while isinstance(root, (A.Attr, A.Index)):
-                root = root.obj
+            root = _target_root(n.target)
             if isinstance(root, A.Name):
                 out.add(root.name)
     return out
+
+
+def _target_root(target: A.Expr) -> A.Expr:
+    """What an assignment's target is part of: `m` of `m[k][j] = ...` (or of `m.f = ...`)."""
+    while isinstance(target, (A.Attr, A.Index)):
+        target = target.obj
+    return target
 
 
 def _names(node: Any) -> Any:
