@@ -34,7 +34,7 @@ class Space:
 class Board:
     """Spaces and adjacency. Links are undirected; each may carry attributes."""
 
-    __slots__ = ("spaces", "_adj", "_links", "_by_hex", "meta", "titles")
+    __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles")
 
     def __init__(
         self,
@@ -63,6 +63,12 @@ class Board:
             adj[a].append(b)
             adj[b].append(a)
         self._adj: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in adj.items()}
+        #: each link's attributes under both orders of its ends (a tuple is quicker to look up
+        #: than a frozenset is to make: rules ask links at every step a ship takes)
+        self._pairs: dict[tuple[str, str], Mapping[str, Any]] = {}
+        for key, attrs in self._links.items():
+            a, b = tuple(key) if len(key) == 2 else (next(iter(key)),) * 2
+            self._pairs[a, b] = self._pairs[b, a] = attrs
         self._by_hex: dict[Hex, str] = {s.hex: s.id for s in self.spaces.values() if s.hex is not None}
         self.meta: Mapping[str, Any] = MappingProxyType(dict(meta or {}))
         #: what players read for each space: its name, and its id too where the two differ
@@ -110,11 +116,11 @@ class Board:
         return self._adj[sid]
 
     def adjacent(self, a: str, b: str) -> bool:
-        return frozenset((a, b)) in self._links
+        return (a, b) in self._pairs
 
     def link(self, a: str, b: str) -> Mapping[str, Any]:
         """Attributes of the link between two spaces (empty when plain or absent)."""
-        return self._links.get(frozenset((a, b)), _EMPTY)
+        return self._pairs.get((a, b), _EMPTY)
 
     def links(self) -> Iterable[tuple[str, str, Mapping[str, Any]]]:
         for key, attrs in self._links.items():

@@ -85,3 +85,17 @@ def test_each_space_is_asked_once_and_the_same_question_is_not_asked_twice() -> 
 
     assert spread(board, ["a"], 5, enters, None) == {"a": 0, "b": 1, "c": 1}
     assert sorted(asked) == ["b", "c", "d"]     # d, reached from b and from c, is asked once
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.sampled_from(["", "river", "road"])), max_size=20))
+def test_a_link_reads_the_same_from_either_end_with_every_fact_given_for_it(links: list[tuple[int, int, str]]) -> None:
+    # links are looked up by their two ends in either order (canals at every ship's step);
+    # a link given twice holds the facts of both
+    ids = [f"s{i}" for i in range(6)]
+    board = Board([Space(i, i) for i in ids], [(ids[a], ids[b], {fact: True} if fact else {}) for a, b, fact in links])
+    for a in ids:
+        for b in ids:
+            given_here = [fact for x, y, fact in links if {ids[x], ids[y]} == {a, b}]
+            assert board.adjacent(a, b) == board.adjacent(b, a) == bool(given_here)
+            assert dict(board.link(a, b)) == dict(board.link(b, a)) == {f: True for f in given_here if f}
