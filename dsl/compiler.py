@@ -959,6 +959,18 @@ class _Gen:
             return None
         return ["ctx"] + [f"v_{n}" for n in sorted(names)]
 
+    # ------------------------------------------------------------------ current pieces
+    # A unit value is the piece as it was when it was read; marks and cargo are read from the
+    # piece as it is now (`ctx.pieces.get(u.id, u)`). A loop or a comprehension over a
+    # primitive that answers the pieces as they are now (`units_at`, marked *current* in the
+    # registry) whose body only asks about the game reads its unit as it stands: nothing can
+    # change the piece before the body is done with it.
+    def stays_current(self, it: A.Expr, var: str, scope: Any) -> bool:
+        if not (isinstance(it, A.Call) and isinstance(it.func, A.Name) and self.info.calls.get(id(it)) == "primitive"
+                and self.reg.primitives[it.func.name].current):
+            return False
+        return var not in _bound(scope) and self.leaves_game_alone(scope)
+
     # A unit's type is looked up once where a unit's name stays bound to one unit: a parameter
     # the body never binds again, a loop's unit for one round. And in code that only asks
     # about the game, the unit as it is now (`fresh`, which marks and cargo read) is looked up
@@ -1108,6 +1120,10 @@ class _Gen:
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
             self.body(st.body, ind + 1)
+            if self.stays_current(st.iter, st.var, (st.cond, st.body)):
+                code = f"ctx.pieces.get(v_{st.var}.id, v_{st.var})"
+                for i in range(start, len(self.lines)):
+                    self.lines[i] = self.lines[i].replace(code, f"v_{st.var}")
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
         elif isinstance(st, A.Return):
             self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
@@ -1315,6 +1331,8 @@ class _Gen:
         body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
+        if self.stays_current(g.iter, g.var, (g.elt, g.cond)):
+            body = body.replace(f"ctx.pieces.get(v_{g.var}.id, v_{g.var})", f"v_{g.var}")
         if self.in_lambda:
             return f"(_pay({paid}) and {make.replace('...', body)})"
         if self.innermost(g):

@@ -54,6 +54,9 @@ class PrimitiveSpec:
     #: it changes the game (moves or marks pieces, rolls dice, logs): code that calls it, or a
     #: procedure that does, is not "a question only" (see dsl.compiler, "questions only")
     changes: bool = False
+    #: it answers a list of the game's pieces as they are now (`units_at`): in code that only
+    #: asks, a unit taken from it needs no looking up again (see dsl.compiler, "current pieces")
+    current: bool = False
 
 
 @dataclass(frozen=True)
@@ -107,9 +110,13 @@ class Registry:
         inline: str = "",
         board: bool = False,
         changes: bool = False,
+        current: bool = False,
     ) -> None:
         self._check_name(name)
-        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board, changes)
+        if current and returns != "list[Unit]":
+            raise ValueError(f"primitive `{name}` answers `{returns}`: only a list of units can be current pieces")
+        self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board, changes,
+                                              current)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -415,7 +415,7 @@ def register_core(registry: Any) -> None:
     P = registry.primitive
     P("roll", roll, changes=True, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
       doc="roll n dice with the given number of sides; every roll is logged")
-    P("pieces_at", pieces_at, params=[("space", "str")], returns="list[Unit]", context=True,
+    P("pieces_at", pieces_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area")
     P("destroy", destroy, changes=True, params=[("unit", "Unit")], returns="none", context=True, doc="remove a piece from the game")
     P("move_to", move_to, changes=True, params=[("unit", "Unit"), ("space", "str")], returns="none", context=True,
@@ -453,10 +453,10 @@ def register_core(registry: Any) -> None:
       doc="a new piece of a unit type for an owner in a space (or off-board area)")
     P("fresh", fresh, params=[("unit", "Unit")], returns="Unit", context=True,
       doc="the piece as it is now (a unit value keeps what it was when it was read)")
-    P("units_at", units_at, params=[("space", "str")], returns="list[Unit]", context=True,
+    P("units_at", units_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area")
-    P("units_of", units_of, params=[("owner", "str")], returns="list[Unit]", context=True, doc="an owner's pieces")
-    P("all_units", all_units, params=[], returns="list[Unit]", context=True, doc="every piece in the game")
+    P("units_of", units_of, current=True, params=[("owner", "str")], returns="list[Unit]", context=True, doc="an owner's pieces")
+    P("all_units", all_units, current=True, params=[], returns="list[Unit]", context=True, doc="every piece in the game")
     P("set_owner", set_owner, changes=True, params=[("unit", "Unit"), ("owner", "str")], context=True,
       doc="the piece changes hands (captured trucks, commandeered supply)")
     P("mark", mark, changes=True, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="put a mark on a piece")
@@ -471,7 +471,7 @@ def register_core(registry: Any) -> None:
     P("load_onto", load_onto, changes=True, params=[("unit", "Unit"), ("carrier", "Unit")], context=True,
       doc="a piece boards a carrier (it moves with it from now on)")
     P("unload", unload, changes=True, params=[("unit", "Unit")], context=True, doc="a piece leaves its carrier, where it stands")
-    P("cargo", cargo, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries")
+    P("cargo", cargo, current=True, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries")
     P("carried", carried, params=[("unit", "Unit")], returns="bool", context=True, doc="is the piece aboard a carrier?",
       inline='(ctx.pieces.get({0}.id, {0}).carrier is not None)')
     P("spaces", spaces, params=[], returns="list[str]", context=True, board=True, doc="every space of the board")

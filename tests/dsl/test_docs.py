@@ -163,7 +163,7 @@ def primitive_rows() -> list[str]:
     rows = []
     for p in reg.primitives.values():
         sig = f"{p.name}({', '.join(f'{n}: {t}' for n, t in p.params)})" + (f" -> {p.returns}" if p.returns != "none" else "")
-        mark = " *(board)*" if p.board else " *(changes)*" if p.changes else ""
+        mark = " *(board)*" if p.board else " *(changes)*" if p.changes else " *(current)*" if p.current else ""
         rows.append(f"| `{sig}` | {p.doc}{mark} |")
     return rows
 

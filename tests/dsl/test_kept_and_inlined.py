@@ -166,3 +166,44 @@ def test_remembered_answers_end_with_the_entry_into_the_rules() -> None:
     assert one_walk(game, ["a", "b"]) == 1 and asked["crowd"] == 4
     other = _game(SimpleNamespace(extra=0))     # another state: its own answers
     assert one_walk(other, ["a", "b"]) == 2 and asked["crowd"] == 6
+
+
+# -- a unit taken from the pieces as they are now is read as it stands, where nothing changes it --
+CURRENT = """
+procedure tired_here(s: str) -> int { return count(u in units_at(s) where marked(u, "tired")) }
+procedure tire_and_count(s: str) -> int {
+    let n = 0
+    for u in units_at(s) {
+        mark(u, "tired")                # the unit of the loop is now an old value of its piece
+        if marked(u, "tired") {
+            n += 1
+        }
+    }
+    return n
+}
+procedure rested_after(s: str) -> int {
+    let before = units_at(s)
+    for u in units_at(s) {
+        unmark(u, "tired")
+    }
+    return count(u in before where marked(u, "tired"))
+}
+"""
+
+
+def test_marks_are_read_as_they_stand_whether_or_not_the_loop_changes_the_piece() -> None:
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([("current.rules", CURRENT)], reg)
+    state = GameState(Board([Space("A", "A")]), rules)
+    for _ in range(3):
+        state.add_piece("Scout", "Red", "A")
+    assert rules.procedure("tired_here")(state, "A") == 0
+    assert rules.procedure("tire_and_count")(state, "A") == 3
+    assert rules.procedure("tired_here")(state, "A") == 3
+    # units read before the loop changed them are read as they are now, marks and all
+    assert rules.procedure("rested_after")(state, "A") == 0
