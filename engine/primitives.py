@@ -159,9 +159,9 @@ def clear_marks(state: GameState, names: list[str]) -> None:
     drop = frozenset(names)
     if len(state.pieces) > FREE_ITEMS:
         charge(len(state.pieces))
-    for p in list(state.pieces.values()):
-        if p.status & drop:
-            state.update(p.id, status=p.status - drop)
+    # (most pieces carry no mark: they are passed over without making a set)
+    for p in [p for p in state.pieces.values() if p.status and not drop.isdisjoint(p.status)]:
+        state.update(p.id, status=p.status - drop)
 
 
 def damage(state: GameState, unit: Piece, hits: int) -> None:
