@@ -193,6 +193,12 @@ class SequenceDecl:
     mode: str | None
     powers: tuple[str, ...]
     phases: tuple[PhaseSpec, ...]
+    #: the powers in the order they take their turns ("order" mode; empty otherwise), which
+    #: `current_power` reads at every call
+    order: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "order", tuple(self.powers) if self.mode == "order" else ())
 
     def turn_name(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_names):

@@ -282,11 +282,9 @@ def set_control(state: GameState, space: str, owner: str) -> None:
 
 
 def current_power(state: GameState) -> str:
-    rules = state.rules
-    seq = getattr(rules, "sequence", None)
-    if seq is None or seq.mode != "order" or not seq.powers:
-        return ""
-    return str(seq.powers[state.power_index])
+    seq = getattr(state.rules, "sequence", None)
+    order = seq.order if seq is not None else ()
+    return order[state.power_index] if order else ""
 
 
 def end_game(state: GameState, winner: str, reason: str) -> None:
