@@ -1120,8 +1120,9 @@ class _Gen:
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
             self.body(st.body, ind + 1)
-            if self.stays_current(st.iter, st.var, (st.cond, st.body)):
-                code = f"ctx.pieces.get(v_{st.var}.id, v_{st.var})"
+            code = f"ctx.pieces.get(v_{st.var}.id, v_{st.var})"
+            if any(code in line for line in self.lines[start:]) \
+                    and self.stays_current(st.iter, st.var, (st.cond, st.body)):
                 for i in range(start, len(self.lines)):
                     self.lines[i] = self.lines[i].replace(code, f"v_{st.var}")
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
@@ -1331,8 +1332,9 @@ class _Gen:
         body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
-        if self.stays_current(g.iter, g.var, (g.elt, g.cond)):
-            body = body.replace(f"ctx.pieces.get(v_{g.var}.id, v_{g.var})", f"v_{g.var}")
+        code = f"ctx.pieces.get(v_{g.var}.id, v_{g.var})"
+        if code in body and self.stays_current(g.iter, g.var, (g.elt, g.cond)):
+            body = body.replace(code, f"v_{g.var}")
         if self.in_lambda:
             return f"(_pay({paid}) and {make.replace('...', body)})"
         if self.innermost(g):
