@@ -1680,7 +1680,10 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
         exec(artifact.code, ns)
     except RulesRuntimeError as exc:
         raise exc.with_pos(_module_pos(exc, artifact)) from None
-    if any(k.startswith("_A_") for k in ns):
+    # the remembered answers (see _Gen.remembers): forgotten when the entry that asked them
+    # ends (dsl.runtime), so that no old state is kept alive by them
+    ns["_AS"] = [v for k, v in ns.items() if k.startswith("_A_")]
+    if ns["_AS"]:
         for name, spec in reg.primitives.items():
             if spec.changes:
                 ns[f"p_{name}"] = _new_generation(spec.fn, ns)

@@ -399,11 +399,14 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
 
     `on_state`: the entry's first argument is the game state. On a state of another board
     than the last one, the board procedures' kept answers are forgotten first (compiled code
-    looks them up where it calls them; see dsl.compiler, "board procedures")."""
+    looks them up where it calls them; see dsl.compiler, "board procedures"). When an
+    outermost call ends, the answers its procedures passed to primitives remembered are
+    forgotten (see dsl.compiler, "answers remembered"): they hold the state they were asked on."""
     helper_file = __file__
     b = BUDGET
     g: dict[str, Any] = ns if ns is not None else {"_L": 0}
     g.setdefault("_G", 0)
+    remembered: list[dict[Any, Any]] = g.get("_AS") or []
 
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
@@ -444,6 +447,8 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
                 if used > b.peak:
                     b.peak = used
                 b.ns = caller
+                for answers in remembered:
+                    answers.clear()     # (they hold the state they were asked on)
                 if caller is not None and caller is not g:
                     caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
 

@@ -4,6 +4,8 @@ each board), and a procedure that only answers is written in place of its calls.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from types import SimpleNamespace
 from typing import Any
 
@@ -61,8 +63,12 @@ def _rules() -> tuple[Any, dict[str, int]]:
     return dsl.load_rules([("kept.rules", RULES)], reg), asked
 
 
+class _Game(SimpleNamespace):
+    """(a game state's stand-in that a weak reference can follow)"""
+
+
 def _game(board: object) -> SimpleNamespace:
-    return SimpleNamespace(board=board, vars={"flooded": ()}, crowds={})
+    return _Game(board=board, vars={"flooded": ()}, crowds={})
 
 
 def test_a_board_procedure_is_worked_out_once_for_each_argument_on_each_board() -> None:
@@ -166,6 +172,11 @@ def test_remembered_answers_end_with_the_entry_into_the_rules() -> None:
     assert one_walk(game, ["a", "b"]) == 1 and asked["crowd"] == 4
     other = _game(SimpleNamespace(extra=0))     # another state: its own answers
     assert one_walk(other, ["a", "b"]) == 2 and asked["crowd"] == 6
+    # and nothing of a state is kept once the entry is over
+    gone = weakref.ref(other)
+    del other
+    gc.collect()
+    assert gone() is None
 
 
 # -- a unit taken from the pieces as they are now is read as it stands, where nothing changes it --
