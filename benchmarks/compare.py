@@ -5,8 +5,8 @@ other revision is the baseline, measured in the same run.
 
 The baseline revision is checked out in a temporary git worktree. Each repeat plays the same
 games (seeds 0..games-1, the random players of random_games.py) once in each tree, the two
-in turn, each in its own process, timed in CPU time without loading the rules. The figure
-is the ratio of the fastest repeats, this tree's over the baseline's (below 1: faster),
+in turn, each in its own process, timed in CPU time without loading the rules or the map.
+The figure is the ratio of the fastest repeats, this tree's over the baseline's (below 1: faster),
 so that a busy moment of a shared machine slows both alike or neither. It also checks that
 both trees played the same number of actions (a change that alters the play is not a speed
 change). Needs git; the working tree's changes count as this tree.
@@ -35,6 +35,7 @@ import randplay
 from engine import plugins
 rs = plugins.load({ruleset!r}, {{}}, [])
 turns = randplay.ENDLESS_TURNS if rs.structure.turns is None else None
+rs.logic.new_state(rs.info.scenario(None).name, 0)      # (reads the map: not timed)
 t, actions = time.process_time(), 0
 for seed in range({games}):
     actions += randplay.random_game(rs, seed, None, turns).actions

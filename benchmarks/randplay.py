@@ -74,6 +74,15 @@ def random_game(rs: Any, seed: int, scenario: str | None = None, max_turns: int 
     return run
 
 
+def set_up_once(rs: Any, scenario: str | None = None) -> None:
+    """Set up one game of the scenario before a clock starts: its map file is read once per
+    process and shared by every game, as the rules are loaded once, so neither is timed."""
+    try:
+        rs.logic.new_state(rs.info.scenario(scenario).name, 0)
+    except Exception:  # noqa: BLE001 (the games themselves report what is wrong, as failures)
+        pass
+
+
 def common_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("ruleset", help="an installed ruleset's name, or a mod folder")
     ap.add_argument("--games", type=int, default=10)
