@@ -6,8 +6,8 @@ other revision is the baseline, measured in the same run.
 The baseline revision is checked out in a temporary git worktree. Each repeat plays the same
 games (seeds 0..games-1, the random players of random_games.py) once in each tree, the two
 in turn, each in its own process, timed in CPU time without loading the rules or the map.
-The figure is the ratio of the fastest repeats, this tree's over the baseline's (below 1: faster),
-so that a busy moment of a shared machine slows both alike or neither. It also checks that
+The figure is the ratio of the fastest repeats, this tree's over the baseline's (below 1:
+faster), so that a busy moment of a shared machine slows both alike or neither. It also checks that
 both trees played the same number of actions (a change that alters the play is not a speed
 change). Needs git; the working tree's changes count as this tree.
 

@@ -5,9 +5,9 @@ random choice among its options, with no invariant checks, timed in CPU time.
     python benchmarks/random_games.py aarhe --games 5 --json      # 10-round games
 
 Game i has seed SEED + i for the dice and `random.Random(SEED + i)` for the choices, so a run
-is reproducible. Loading the rules and reading the map are not timed. A ruleset of unlimited turns (lhtr, aarhe)
-plays 10 turns (rounds) a game unless --max-turns says otherwise. Prints games_per_s,
-actions_per_s, decisions_per_game (mean), cpu_s and games.
+is reproducible. Loading the rules and reading the map are not timed. A ruleset of unlimited
+turns (lhtr, aarhe) plays 10 turns (rounds) a game unless --max-turns says otherwise. Prints
+games_per_s, actions_per_s, decisions_per_game (mean), cpu_s and games.
 """
 
 from __future__ import annotations
