@@ -181,14 +181,23 @@ class _Gen:
         if isinstance(node, A.Name) and self.info.names.get(id(node)) == "procref":
             return True
         if isinstance(node, A.Call) and isinstance(node.func, A.Name):
-            kind = self.info.calls.get(id(node))
-            callee = {"procedure": node.func.name, "sequence": node.func.name, "table": "t:" + node.func.name,
-                      "base": self.info.names.get(id(node), "")}.get(kind or "")
+            callee = self.callee(node)
             if callee is not None and self.callee_loops(callee):
                 return True
         if not hasattr(node, "__dataclass_fields__"):
             return False
         return any(self.loops_in(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+    def callee(self, call: A.Call) -> str | None:
+        """The declaration a call of a procedure, a base version, a sequence or a table runs
+        (a table's as `t:NAME`, as `_decls` holds it); None for a built-in or a primitive."""
+        assert isinstance(call.func, A.Name)
+        kind, name = self.info.calls.get(id(call)), call.func.name
+        if kind in ("procedure", "sequence"):
+            return name
+        if kind == "base":
+            return self.info.names.get(id(call), "")
+        return "t:" + name if kind == "table" else None
 
     def callee_loops(self, name: str) -> bool:
         return _memo(self._loopy, name, True, lambda: self._loops_of(self._decls.get(name)))
@@ -403,7 +412,7 @@ class _Gen:
                 kind = self.info.calls.get(id(n))
                 if kind == "primitive" and self.reg.primitives[n.func.name].board:
                     return True
-                callee = {"procedure": n.func.name, "base": self.info.names.get(id(n), "")}.get(kind or "")
+                callee = self.callee(n) if kind in ("procedure", "base") else None
                 if callee and self.callee_asks_board(callee):
                     return True
         return False
@@ -434,8 +443,7 @@ class _Gen:
         if kind == "primitive":
             return self.reg.primitives[name].board
         if kind in ("procedure", "base", "table"):
-            return self.board_only({"procedure": name, "base": self.info.names.get(id(call), ""),
-                                    "table": "t:" + name}[kind])
+            return self.board_only(self.callee(call) or "")
         return False
 
     # ------------------------------------------------------------------ questions only
@@ -459,7 +467,7 @@ class _Gen:
                 elif kind == "primitive":
                     ok = not self.reg.primitives[name].changes
                 elif kind in ("procedure", "base"):
-                    ok = self.callee_leaves_game_alone(name if kind == "procedure" else self.info.names.get(id(n), ""))
+                    ok = self.callee_leaves_game_alone(self.callee(n) or "")
                 else:
                     ok = kind == "table"
                 if not ok:
@@ -521,10 +529,8 @@ class _Gen:
                     spec = self.reg.primitives[name]
                     if not spec.board and not getattr(spec.fn, "__module__", "").startswith("engine."):
                         out.add(ALL_VARS)
-                elif kind in ("procedure", "base", "sequence"):
-                    out |= self.callee_var_reads(name if kind != "base" else self.info.names.get(id(n), ""))
-                elif kind == "table":
-                    out |= self.callee_var_reads("t:" + name)
+                elif kind in ("procedure", "base", "sequence", "table"):
+                    out |= self.callee_var_reads(self.callee(n) or "")
         return frozenset(out)
 
     def remembered_answers(self, pr: A.ProcedureDecl, params: str) -> None:
@@ -930,18 +936,19 @@ class _Gen:
         """Does the function under way only ask about the game (see `hoist`)?"""
         if self.in_task or self.block is None:
             return False
-        kept = self._quiet.get(id(self.block))
-        if kept is None or kept[0] is not self.block:     # (an id outlives a block made for the call)
-            kept = self._quiet[id(self.block)] = (self.block, self.leaves_game_alone(self.block))
-        return kept[1]
+        return self.of_block(self._quiet, self.leaves_game_alone)
 
     def changed_in_place(self) -> set[str] | None:
         """The locals the function under way changes in place (None: not known)."""
         if self.block is None:
             return None
-        kept = self._changed.get(id(self.block))
-        if kept is None or kept[0] is not self.block:
-            kept = self._changed[id(self.block)] = (self.block, _changed_in_place(self.block))
+        return self.of_block(self._changed, _changed_in_place)
+
+    def of_block(self, cache: dict[int, tuple[Any, Any]], work: Callable[[Any], Any]) -> Any:
+        """A fact about the function under way's body, worked out once."""
+        kept = cache.get(id(self.block))
+        if kept is None or kept[0] is not self.block:     # (an id outlives a block made for the call)
+            kept = cache[id(self.block)] = (self.block, work(self.block))
         return kept[1]
 
     def captured(self, e: A.Expr) -> list[str] | None:
@@ -965,6 +972,15 @@ class _Gen:
     # primitive that answers the pieces as they are now (`units_at`, marked *current* in the
     # registry) whose body only asks about the game reads its unit as it stands: nothing can
     # change the piece before the body is done with it.
+    def as_it_stands(self, it: A.Expr, var: str, scope: Any, code: list[str]) -> list[str]:
+        """The generated `code` of a loop's body (`scope`) over `it`, its unit `var` read as it
+        stands if it stays current there (the text is searched first: most bodies never look a
+        piece up)."""
+        looked_up = f"ctx.pieces.get(v_{var}.id, v_{var})"
+        if not any(looked_up in line for line in code) or not self.stays_current(it, var, scope):
+            return code
+        return [line.replace(looked_up, f"v_{var}") for line in code]
+
     def stays_current(self, it: A.Expr, var: str, scope: Any) -> bool:
         if not (isinstance(it, A.Call) and isinstance(it.func, A.Name) and self.info.calls.get(id(it)) == "primitive"
                 and self.reg.primitives[it.func.name].current):
@@ -1120,11 +1136,7 @@ class _Gen:
             if st.cond is not None:
                 self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
             self.body(st.body, ind + 1)
-            code = f"ctx.pieces.get(v_{st.var}.id, v_{st.var})"
-            if any(code in line for line in self.lines[start:]) \
-                    and self.stays_current(st.iter, st.var, (st.cond, st.body)):
-                for i in range(start, len(self.lines)):
-                    self.lines[i] = self.lines[i].replace(code, f"v_{st.var}")
+            self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
         elif isinstance(st, A.Return):
             self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
@@ -1332,9 +1344,7 @@ class _Gen:
         body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
-        code = f"ctx.pieces.get(v_{g.var}.id, v_{g.var})"
-        if code in body and self.stays_current(g.iter, g.var, (g.elt, g.cond)):
-            body = body.replace(code, f"v_{g.var}")
+        body = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), [body])[0]
         if self.in_lambda:
             return f"(_pay({paid}) and {make.replace('...', body)})"
         if self.innermost(g):
