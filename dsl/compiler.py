@@ -42,6 +42,8 @@ _MAX_COST = 1 << 62
 SMALL_LOOP = 8
 #: the most answers a board procedure keeps (past it they are forgotten and worked out again)
 KEPT_MAX = 1 << 16
+#: the kept answers of a board procedure that answers a map or is given a list (see `kept_answers`)
+KEPT_MAPS = 1 << 9
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
 #: (in a procedure's variables read: it may read any)
@@ -390,15 +392,16 @@ class _Gen:
     # to one board; a state on another board (another scenario's map) forgets them.
     def keeps(self, pr: A.ProcedureDecl) -> bool:
         """Are the procedure's answers kept? Only a board procedure whose arguments are text,
-        whole numbers or truth values, answering one of those or a list of them."""
-        scalar = ("str", "int", "bool")
-        if pr.ret is None or any(prm.type.name not in scalar or prm.type.args for prm in pr.params):
+        whole numbers or truth values, or lists of them, answering one of those, a list of
+        them or a map from one to another (LHTR's flight distances from a list of places)."""
+        if pr.ret is None or not all(_plain(prm.type, lists=True) for prm in pr.params):
             return False
         ret = pr.ret
-        if ret.name == "list" and len(ret.args) == 1:
-            ret = ret.args[0]
-        return ret.name in (*scalar, "float") and not ret.args and self.board_only(pr.name) \
-            and (self.loops_in(pr.body) or self.asks_board(pr.body))
+        if ret.name == "map" and len(ret.args) == 2:
+            ok = _plain(ret.args[0]) and _plain(ret.args[1], floats=True)
+        else:
+            ok = _plain(ret, lists=True, floats=True)
+        return ok and self.board_only(pr.name) and (self.loops_in(pr.body) or self.asks_board(pr.body))
 
     def callee_asks_board(self, name: str) -> bool:
         d = self._decls.get(name)
@@ -429,8 +432,10 @@ class _Gen:
 
     def reads_board_only(self, node: Any) -> bool:
         for n in _nodes(node):
-            if isinstance(n, A.Name) and self.info.names.get(id(n)) in ("var", "procref"):
-                return False
+            if isinstance(n, A.Name):
+                kind = self.info.names.get(id(n))
+                if kind == "var" or (kind == "procref" and not self.board_only(n.name)):
+                    return False
             if isinstance(n, A.Call) and isinstance(n.func, A.Name) and not self.board_call(n):
                 return False
         return True
@@ -559,17 +564,21 @@ class _Gen:
         """`f_NAME`: the kept answer for these arguments, worked out by `f_NAME__work` the
         first time (a list is kept as a tuple and handed out as a fresh list)."""
         n = pr.name
-        key = {0: "()", 1: params[2:]}.get(len(pr.params), f"({params[2:]})")
+        parts = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
         as_list = pr.ret is not None and pr.ret.name == "list"
+        as_map = pr.ret is not None and pr.ret.name == "map"
+        # a map, or an answer to a list, is larger to keep and met again less often: fewer are kept
+        most = KEPT_MAPS if as_map or any(prm.type.name == "list" for prm in pr.params) else KEPT_MAX
         self.emit(0, f"_K_{n} = {{}}", pr.pos)
         self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
         work = f"f_{n}__work(ctx{params})"
         self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
         self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n"
-                     f"_r = _K_{n}.get({key}, _MISS)\nif _r is _MISS:", pr.pos)
+                     f"_k = {key}\n_r = _K_{n}.get(_k, _MISS)\nif _r is _MISS:", pr.pos)
         self.emit(2, f"_r = {'tuple(' + work + ')' if as_list else work}", pr.pos)
-        self.emit(2, f"if len(_K_{n}) >= {KEPT_MAX}:\n    _K_{n}.clear()\n_K_{n}[{key}] = _r", pr.pos)
-        self.emit(1, f"return {'list(_r)' if as_list else '_r'}", pr.pos)
+        self.emit(2, f"if len(_K_{n}) >= {most}:\n    _K_{n}.clear()\n_K_{n}[_k] = _r", pr.pos)
+        self.emit(1, f"return {'list(_r)' if as_list else 'dict(_r)' if as_map else '_r'}", pr.pos)
 
     # ------------------------------------------------------------------ tasks
     # A block that asks a player (it calls `choose`, itself or through the procedures it
@@ -1523,7 +1532,7 @@ class _Gen:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
         if kind == "procedure" and name in self.kept and not self.in_lambda and all(self.cheap(a) for a in e.args) \
-                and self._decls[name].ret.name != "list":
+                and _plain(self._decls[name].ret, floats=True) and all(_plain(prm.type) for prm in self._decls[name].params):
             # a kept answer looked up where it is asked (the entry into the rules made sure the
             # answers are this board's; a label's lambda runs later, so it calls)
             key = {0: "()", 1: args[0] if args else ""}.get(len(args), f"({', '.join(args)})")
@@ -1639,6 +1648,14 @@ def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
 
 def _asks_choose(node: Any) -> bool:
     return any(isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "choose" for n in _nodes(node))
+
+
+def _plain(t: Any, lists: bool = False, floats: bool = False) -> bool:
+    """Is the type text, a whole number or a truth value (a float too if `floats`), or a list
+    of one of those if `lists`? (What a kept answer may be keyed by or be.)"""
+    if lists and t.name == "list" and len(t.args) == 1:
+        t = t.args[0]
+    return t.name in ("str", "int", "bool", *(("float",) if floats else ())) and not t.args
 
 
 def _count_nodes(node: Any) -> int:

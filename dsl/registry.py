@@ -49,7 +49,8 @@ class PrimitiveSpec:
     inline: str = ""
     #: its answer depends on its arguments and the board alone (never on the pieces, control,
     #: resources or variables of a game): the compiler keeps the answers of procedures that
-    #: call only such primitives (see dsl.compiler, "board procedures")
+    #: call only such primitives (see dsl.compiler, "board procedures"). A primitive that is
+    #: passed procedures (`distances`) is so when they are board procedures too.
     board: bool = False
     #: it changes the game (moves or marks pieces, rolls dice, logs): code that calls it, or a
     #: procedure that does, is not "a question only" (see dsl.compiler, "questions only")

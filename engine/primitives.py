@@ -489,11 +489,11 @@ def register_core(registry: Any) -> None:
     P("distance", distance, params=[("a", "str"), ("b", "str")], returns="int", context=True, board=True,
       doc="the fewest links from a to b, -1 if there is no way")
     P("reach", reach, params=[("start", "str"), ("budget", "int"), ("cost", "fn(str, str, str) -> int"),
-                              ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True,
+                              ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True, board=True,
       doc="the spaces reachable from start within budget; cost(start, a, b) prices a step (negative: "
           "forbidden), stops(start, a, b) ends the move on entering b")
     P("distances", distances, params=[("places", "list[str]"), ("budget", "int"), ("enters", "fn(str) -> bool"),
-                                      ("goes_on", "fn(str) -> bool")], returns="map[str, int]", context=True,
+                                      ("goes_on", "fn(str) -> bool")], returns="map[str, int]", context=True, board=True,
       doc="the fewest links from any of places to each space within budget, breadth first: a space is "
           "counted if enters(s), and the walk goes on from it if goes_on(s) too")
     P("unit_reach", unit_reach, params=[("unit", "Unit"), ("budget", "int"), ("cost", "fn(Unit, str, str) -> int"),

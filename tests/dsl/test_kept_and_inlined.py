@@ -117,6 +117,51 @@ def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> N
         rules.procedure("broken")(game)
 
 
+# -- a walk over the board is a board question when what it is passed is one -------------------
+FLIGHTS = """
+var flooded: list[str] = []
+
+procedure big(s: str) -> bool { return size_of(s) > 2 }
+procedure wet(s: str) -> bool { return s in flooded }
+procedure over_big(places: list[str]) -> map[str, int] { return walk(places, big) }
+procedure over_dry(places: list[str]) -> map[str, int] { return walk(places, wet) }
+procedure changed_copy(places: list[str]) -> int {
+    let m = over_big(places)
+    m["zz"] = 9
+    return len(m)
+}
+"""
+
+
+def test_a_walk_passed_board_procedures_is_walked_once_for_each_list_of_places() -> None:
+    walked = {"walk": 0}
+
+    def size_of(ctx: Any, s: str) -> int:
+        return len(s)
+
+    def walk(ctx: Any, places: list[str], enters: Any) -> dict[str, int]:
+        walked["walk"] += 1
+        return {s: i for i, s in enumerate(places) if enters(s)}
+
+    reg = dsl.Registry()
+    reg.primitive("size_of", size_of, [("s", "str")], "int", context=True, board=True)
+    reg.primitive("walk", walk, [("places", "list[str]"), ("enters", "fn(str) -> bool")], "map[str, int]",
+                  context=True, board=True)
+    rules = dsl.load_rules([("flights.rules", FLIGHTS)], reg)
+    game = _game(SimpleNamespace(extra=0))
+    over_big, over_dry = rules.procedure("over_big"), rules.procedure("over_dry")
+    assert over_big(game, ["abc", "ab", "abcd"]) == {"abc": 0, "abcd": 2} and walked["walk"] == 1
+    assert over_big(game, ["abc", "ab", "abcd"]) == {"abc": 0, "abcd": 2} and walked["walk"] == 1
+    assert over_big(game, ["ab", "abc"]) == {"abc": 1} and walked["walk"] == 2
+    # the map handed out is a copy: changing it changes no later answer
+    assert rules.procedure("changed_copy")(game, ["abc"]) == 2
+    assert over_big(game, ["abc"]) == {"abc": 0} and walked["walk"] == 3
+    # passed a procedure that reads the game, the walk is walked every time
+    assert over_dry(game, ["abc"]) == {} and walked["walk"] == 4
+    game.vars["flooded"] = ("abc",)
+    assert over_dry(game, ["abc"]) == {"abc": 0} and walked["walk"] == 5
+
+
 # -- a procedure passed to a primitive remembers its answers for one entry into the rules ----------
 WALKS = """
 var flooded: list[str] = []
