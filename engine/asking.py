@@ -13,12 +13,12 @@ saves, replays, undo and state copies exact.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dsl.errors import RulesRuntimeError
 from dsl.runtime import Later
-from engine.actions import Action, Decision, IllegalAction
+from engine.actions import Action, Decision, IllegalAction, Options
 from engine.pieces import Piece
 
 
@@ -85,22 +85,14 @@ def question(state: Any, player: str, prompt: str, options: list[Any],
         answer = state.answers[state.answer_i]
         state.answer_i += 1
         return True, take_answer(prompt, options, refused, answer)
-    if isinstance(labels, Later):
-        made = _Labels(labels, len(options))
-        actions = [Action("choose", {"choice": encode(o)}, labeler=functools.partial(made.label, i))
-                   for i, o in enumerate(options)]
-        return False, Decision(player, "choose", prompt, actions, {"asked": True})
-    if callable(labels):
+    if callable(labels) and not isinstance(labels, Later):
         labels = labels()
         if len(labels) != len(options):
             raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
-    actions = []
-    for i, o in enumerate(options):
-        if labels is not None:
-            actions.append(Action("choose", {"choice": encode(o)}, label=str(labels[i])))
-        else:
-            actions.append(Action("choose", {"choice": encode(o)}, labeler=_labeler(state, o)))
-    return False, Decision(player, "choose", prompt, actions, {"asked": True})
+    choices = _Choices(state, tuple(options), labels)
+    # each option's Action is made only when it is looked at (a random player draws one)
+    return False, Decision(player, "choose", prompt, Options((("choose", choices.make, range(len(options))),)),
+                           {"asked": True})
 
 
 def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Callable[[], dict[Any, str]] | None,
@@ -116,6 +108,30 @@ def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Calla
         if encode(value) == answer and reason:
             raise IllegalAction(str(reason))
     raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
+
+
+class _Choices:
+    """The options of one question, each made an Action when it is first looked at."""
+
+    __slots__ = ("state", "options", "labels")
+
+    def __init__(self, state: Any, options: tuple[Any, ...], labels: Sequence[Any] | Later | None) -> None:
+        self.state, self.options = state, options
+        self.labels: Any = _Labels(labels, len(options)) if isinstance(labels, Later) else \
+            tuple(labels) if labels is not None else None
+
+    def make(self, i: int) -> Action:
+        o, labels = self.options[i], self.labels
+        if labels is None:
+            a = Action("choose", {"choice": encode(o)}, labeler=_labeler(self.state, o))
+        elif isinstance(labels, _Labels):
+            a = Action("choose", {"choice": encode(o)}, labeler=functools.partial(labels.label, i))
+        else:
+            a = Action("choose", {"choice": encode(o)}, label=str(labels[i]))
+        # the i-th choice of the question this state asks: answered from this very state, it
+        # needs no looking for among the options (RulesLogic.apply_offered)
+        a.offer = (self.state, i)
+        return a
 
 
 class _Labels:

@@ -266,7 +266,20 @@ class RulesLogic(GameLogic):
 
     def apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
         """A move this logic offered on the state `state` copies: its choices and guard held
-        when it was listed, so only its body runs (a `require` there still refuses it)."""
+        when it was listed, so only its body runs (a `require` there still refuses it). An
+        offer that is a number is the choice of that index of the question a waiting task
+        asks: the task goes on with it, without looking for it among the question's options."""
+        if isinstance(offer, int):
+            if state.task is None:
+                self.apply(state, action)
+                return
+            try:
+                self._resume(state, action.get("choice"), offered=True)
+            except IllegalAction:
+                raise
+            except Refused as exc:
+                raise IllegalAction(exc.reason) from None
+            return
         mv, args = offer
         spec = self.rules.steps.get(self.structure.step(state))
         if state.task is not None or spec is None or spec.move(mv.name) is not mv:
@@ -350,13 +363,14 @@ class RulesLogic(GameLogic):
         key = task[0] if task[0] != "move" else "move:" + task[1]
         return key in spec.asks
 
-    def _resume(self, state: GameState, answer: Any) -> None:
+    def _resume(self, state: GameState, answer: Any, offered: bool = False) -> None:
+        """Go on with the waiting task given `answer` (`offered`: one of its question's options)."""
         kind, *rest = state.task  # type: ignore[misc]
         answers = rest[-1] + (answer,)
         task = (kind, *rest[:-1])
         waiting = state.task_gen
         state.task_gen = None
-        if waiting is not None and waiting[0] is not None and _offered(state.task_decision, answer):
+        if waiting is not None and waiting[0] is not None and (offered or _offered(state.task_decision, answer)):
             # the task goes on from its question; the cell is shared by every copy of the
             # state asked on, so a second answer from that state is replayed instead (an
             # answer that is not an option is refused by the replay, with the rules' reason)

@@ -161,3 +161,30 @@ def test_labels_read_after_the_answer_are_those_of_the_question(name: str) -> No
     early = _question_labels(rs, 3, 1200, late=False)
     assert len(early) > 50 if name == "lhtr" else early
     assert _question_labels(rs, 3, 1200, late=True) == early
+
+
+def test_an_answer_typed_goes_on_as_the_option_drawn_and_only_the_drawn_option_is_made() -> None:
+    """A random player's answer to a question is the option it drew, and only that option's
+    Action is made; the same answer typed by a player (an Action of its own, not one of the
+    options) is looked for among the choices and gives the same game."""
+    rs = load_lhtr()
+    rng = random.Random(3)
+    state = rs.logic.new_state(rs.info.scenario(None).name, 3)
+    d = flow.start(rs, state)
+    compared = 0
+    for _ in range(600):
+        assert d is not None
+        action = d.sample(rng)
+        if state.task is not None and state.task_gen is not None and len(d.options) > 1:
+            made = [a for a in d.options._made if a is not None]  # type: ignore[attr-defined]
+            assert made == [action]
+            typed = Action("choose", {"choice": action["choice"]})
+            assert typed.offer is None and action.offer is not None
+            once_typed, _ = flow.apply(rs, state, typed)     # (goes on from the question)
+            drawn, d = flow.apply(rs, state, action)         # (replayed: the same game)
+            assert _seen(once_typed) == _seen(drawn)
+            compared += 1
+            state = drawn
+        else:
+            state, d = flow.apply(rs, state, action)
+    assert compared > 30
