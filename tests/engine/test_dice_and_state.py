@@ -1,5 +1,6 @@
 """Dice are seeded and logged; states copy cheaply and independently."""
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -131,3 +132,20 @@ def test_signature_round_trips_through_json():
     sig = s.signature()
     assert sig["pieces"][0]["group"] == "7 AD"
     assert sig["data"]["bulge"]["front"] == ["0,2", "1,1"]
+
+
+def test_a_piece_changed_is_the_piece_replaced_field_by_field() -> None:
+    import dataclasses
+
+    from engine.pieces import Piece
+
+    p = Piece(7, "tank", "Germany", "Poland", hits=1, group="7th", status=frozenset({"held"}), carrier=3)
+    values = {"kind": "infantry", "owner": "Russia", "space": "Ukraine", "hits": 0, "group": "",
+              "status": frozenset(), "carrier": None}
+    assert set(values) == {f.name for f in dataclasses.fields(Piece)} - {"id"}
+    for name, value in values.items():
+        assert p.changed({name: value}) == dataclasses.replace(p, **{name: value})
+    assert p.changed(values) == dataclasses.replace(p, **values)
+    assert p.changed({}) == p and hash(p.changed({})) == hash(p)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.changed({"space": "Baltic"}).space = "x"  # type: ignore[misc]
