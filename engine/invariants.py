@@ -25,6 +25,12 @@ def generic_problems(state: GameState) -> list[str]:
                 out.append(f"a removed piece #{pid} is still indexed in {space}")
             elif state.pieces[pid].space != space:
                 out.append(f"piece #{pid} is indexed in {space} but stands in {state.pieces[pid].space}")
+        if [p for p in state.pieces_at(space) if p.id in state.pieces] != \
+                [state.pieces[pid] for pid in state.ids_at(space) if pid in state.pieces]:
+            out.append(f"the index of {space} holds a piece as it was, not as it is")
+    for owner in {p.owner for p in state.pieces.values()}:
+        if state.pieces_of(owner) != sorted((p for p in state.pieces.values() if p.owner == owner), key=lambda p: p.id):
+            out.append(f"the index of {owner}'s pieces is not its pieces as they are, in the order of their ids")
     if set(seen) != set(state.pieces):
         out.append("a piece is missing from the index by space")
     board = state.board

@@ -112,10 +112,10 @@ def fresh(state: GameState, unit: Piece) -> Piece:
 
 
 def units_at(state: GameState, space: str) -> list[Piece]:
-    ids = state._at.get(space)
-    if not ids:
+    at = state._at.get(space)
+    if not at:
         return []
-    found = list(map(state.pieces.__getitem__, ids))   # (LHTR asks this 100k times a game)
+    found = list(at.values())   # (LHTR asks this 40,000 times a game)
     if len(found) > FREE_ITEMS:
         charge(len(found))
     return found

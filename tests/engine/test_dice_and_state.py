@@ -76,12 +76,13 @@ def test_pieces_index_follows_moves_and_removals():
     assert sorted(s.occupied()) == ["0,0", "2,2"]
 
 
-@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "drop", "copy", "become"]),
+@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "mark", "drop", "copy", "become"]),
                           st.integers(0, 50), st.sampled_from(["Red", "Blue", "Grey"])), max_size=60))
 @example([("add", 0, "Red"), ("add", 0, "Blue"), ("own", 0, "Blue")])     # a capture: kept in id order
 def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(ops):
-    # pieces_of reads an index by owner kept like the one by space: whatever happens to the
-    # pieces, and to copies taken along the way, it is what a walk over every piece would give
+    # pieces_of reads an index by owner kept like the one by space, and both hold the pieces
+    # themselves: whatever happens to the pieces, and to copies taken along the way, they
+    # give the pieces as they are now, as a walk over every piece would
     states = [GameState(small_board())]
     for op, n, owner in ops:
         s = states[n % len(states)]
@@ -93,6 +94,8 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
             s.move(pid, "0,0")
         elif op == "own":
             s.update(pid, owner=owner)
+        elif op == "mark":
+            s.update(pid, status=s.pieces[pid].status ^ {owner})
         elif op == "drop":
             s.remove(pid)
         elif op == "copy":
@@ -101,7 +104,14 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
             s.become(states[-1].copy())
         for t in states:
             for who in ("Red", "Blue", "Grey"):
-                assert t.pieces_of(who) == [p for p in t.pieces.values() if p.owner == who]
+                assert _same(t.pieces_of(who), [p for p in t.pieces.values() if p.owner == who])
+            for where in ("0,0", "1,1"):
+                assert _same(sorted(t.pieces_at(where), key=lambda p: p.id),
+                             [p for p in t.pieces.values() if p.space == where])
+
+
+def _same(a, b):
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 def test_a_space_holding_many_pieces_is_cheap_to_add_to_and_copies_stay_apart():
