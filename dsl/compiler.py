@@ -1205,15 +1205,47 @@ class _Gen:
                 and (node.op == "+" or t == INT):
             ops.append((node.op, node.right))
             node = node.left
-        code = self.expr(node)
-        for op, right in reversed(ops):
-            code = f"{code} {op} {self.expr(right)}"
+        if t == STR and len(ops) >= 2:
+            code = self.formatted([node] + [right for _, right in reversed(ops)])
+        else:
+            code = self.expr(node)
+            for op, right in reversed(ops):
+                code = f"{code} {op} {self.expr(right)}"
         if t == INT:
             return self.int_checked(code) if checked else f"({code})"
         tmp = self.temp()
         if t == STR and self.bounded_str(e):
             return f"({code})"
         return f"({tmp} if len({tmp} := {code}) <= {FREE_ITEMS} else _long({tmp}, {len(ops)}))"
+
+    def formatted(self, parts: list[A.Expr]) -> str:
+        """Three or more strings joined, as one f-string (a third cheaper than `a + b + c`):
+        literals are written in it, and `str(n)` of a number formats n itself. The `+` chain
+        where a literal or a part's code cannot be written inside an f-string."""
+        texts: list[str | None] = []     # a literal's text, or None for code
+        codes: list[str] = []
+        for part in parts:
+            if isinstance(part, A.StrLit):
+                texts.append(part.value)
+                codes.append(repr(part.value))
+            elif isinstance(part, A.Call) and isinstance(part.func, A.Name) and part.func.name == "str" \
+                    and self.info.calls.get(id(part)) == "builtin" and len(part.args) == 1 \
+                    and self.info.types.get(id(part.args[0])) in (INT, BOOL, FLOAT):
+                texts.append(None)      # (an f-string formats a number as `str` writes it)
+                codes.append(self.expr(part.args[0]))
+            else:
+                texts.append("")
+                codes.append(self.expr(part))
+        # (Python 3.11 takes no backslash in an f-string's code; a literal with a quote or a
+        # backslash, or one not printable, stays a `+` chain's literal)
+        fits = all("\\" not in c and "'''" not in c for c in codes) and \
+            all(t is None or (t.isprintable() and "'" not in t and "\\" not in t) for t in texts)
+        if not fits:
+            return " + ".join(f"str({c})" if t is None else c for t, c in zip(texts, codes))
+        out = []
+        for t, c in zip(texts, codes):
+            out.append(t.replace("{", "{{").replace("}", "}}") if t else "{(" + c + ")}")
+        return "f'''" + "".join(out) + "'''"
 
     def bounded_str(self, e: A.Expr) -> bool:
         """A string made only of literals, the names the engine holds (a unit's kind, space,

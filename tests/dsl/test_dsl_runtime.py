@@ -267,3 +267,35 @@ def test_token_soup_never_crashes(tokens: list[str]) -> None:
         load_rules([("soup.rules", src)], reg)
     except RulesError:
         pass
+
+
+# ------------------------------------------------------------------ strings joined
+
+JOINED = """
+procedure braces(s: str, n: int) -> str { return "{" + s + "}" + str(n) + "%d {}" }
+procedure quoted(s: str, b: bool) -> str { return "it's " + s + " " + str(b) }
+procedure numbers(n: int, f: float) -> str { return str(n) + "/" + str(f) + "/" + str(n > 0) }
+procedure nested(s: str) -> str { return s + "-" + (if s == "" then "none" else s + "+" + s) + "." }
+"""
+
+
+@settings(max_examples=60, deadline=None)
+@given(s=st.text(max_size=12), n=st.integers(-10**6, 10**6), f=st.floats(allow_nan=False, allow_infinity=False),
+       b=st.booleans())
+def test_strings_joined_are_what_plus_and_str_make(s: str, n: int, f: float, b: bool) -> None:
+    # three or more strings joined are compiled as one f-string: any text, braces and quotes
+    # in the literals and the values, and numbers formatted as `str` writes them
+    r = _joined()
+    assert r.procedure("braces")(None, s, n) == "{" + s + "}" + str(n) + "%d {}"
+    assert r.procedure("quoted")(None, s, b) == "it's " + s + " " + str(b)
+    assert r.procedure("numbers")(None, n, f) == str(n) + "/" + str(f) + "/" + str(n > 0)
+    assert r.procedure("nested")(None, s) == s + "-" + ("none" if s == "" else s + "+" + s) + "."
+
+
+_JOINED: list[object] = []
+
+
+def _joined():  # type: ignore[no-untyped-def]
+    if not _JOINED:
+        _JOINED.append(load_rules([("joined.rules", JOINED)], make_registry()))
+    return _JOINED[0]
