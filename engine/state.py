@@ -2,6 +2,7 @@
 sequence, the dice, and a namespaced place for the ruleset's own data.
 
 Cheap to copy by design: the board and the compiled rules are shared, pieces are immutable,
+the pieces and their indexes are shared with a copy until one of the two changes a piece,
 and everything else is a flat dict copied one level deep.
 """
 
@@ -23,7 +24,7 @@ class GameState:
     below, so that the index of pieces by space stays right and every roll is logged."""
 
     __slots__ = (
-        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_next_id", "control", "resources",
+        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_mine", "_next_id", "control", "resources",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -49,6 +50,10 @@ class GameState:
         # the same by owner (`pieces_of`), in the order of their ids, as `pieces` is
         self._by: dict[str, dict[int, Piece]] = {}
         self._own_by: set[str] = set()
+        # do `pieces`, `_at` and `_by` themselves belong to this state? A copy shares them
+        # until one of the two changes a piece (a task's starting state, kept for a replay,
+        # and a step that asks where before it moves anything copy nothing)
+        self._mine = True
         self._next_id = 1
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
@@ -80,11 +85,12 @@ class GameState:
         new = GameState.__new__(GameState)
         new.board = self.board
         new.rules = self.rules
-        new.pieces = dict(self.pieces)
-        new._at = dict(self._at)
+        new.pieces = self.pieces
+        new._at = self._at
+        new._by = self._by
+        new._mine = self._mine = False
         new._own = set()
         self._own.clear()   # from now on the two share every space's dict
-        new._by = dict(self._by)
         new._own_by = set()
         self._own_by.clear()
         new._next_id = self._next_id
@@ -119,6 +125,7 @@ class GameState:
         other._own = set()
         self._own_by = set()
         other._own_by = set()
+        self._mine = other._mine = False
 
     # -- asking a player in the middle of the rules --------------------------------------------
     def choose(self, player: str, prompt: str, options: list[Any],
@@ -149,6 +156,8 @@ class GameState:
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:
         piece = Piece(self._next_id, kind, owner, space, **fields)
+        if not self._mine:
+            self._take()
         self._next_id += 1
         self.pieces[piece.id] = piece
         self._ids(space)[piece.id] = piece
@@ -181,6 +190,8 @@ class GameState:
         """Replace a piece with changed fields (moving it if `space` changes)."""
         old = self.piece(pid)
         new = old.changed(changes)
+        if not self._mine:
+            self._take()
         if new.space != old.space:
             self._unindex(old)
         self._ids(new.space)[pid] = new
@@ -201,10 +212,19 @@ class GameState:
 
     def remove(self, pid: int) -> Piece:
         old = self.piece(pid)
+        if not self._mine:
+            self._take()
         self._unindex(old)
         self._unown(old)
         del self.pieces[pid]
         return old
+
+    def _take(self) -> None:
+        """Make the pieces and their indexes this state's own, to change."""
+        self.pieces = dict(self.pieces)
+        self._at = dict(self._at)
+        self._by = dict(self._by)
+        self._mine = True
 
     def _ids(self, space: str) -> dict[int, Piece]:
         """The pieces of a space, for this state to change."""

@@ -82,13 +82,18 @@ def test_pieces_index_follows_moves_and_removals():
 def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(ops):
     # pieces_of reads an index by owner kept like the one by space, and both hold the pieces
     # themselves: whatever happens to the pieces, and to copies taken along the way, they
-    # give the pieces as they are now, as a walk over every piece would
+    # give the pieces as they are now, as a walk over every piece would; and what one state
+    # does is seen by no other (they share their pieces until one of them changes one)
     states = [GameState(small_board())]
+    seen = [{}]     # each state's pieces as they should be
     for op, n, owner in ops:
-        s = states[n % len(states)]
+        i = n % len(states)
+        s = states[i]
         ids = sorted(s.pieces)
         pid = ids[n % len(ids)] if ids else None
-        if op == "add" or pid is None:
+        if pid is None and op not in ("copy", "become"):
+            op = "add"
+        if op == "add":
             s.add_piece("Tank", owner, "1,1")
         elif op == "move":
             s.move(pid, "0,0")
@@ -100,9 +105,14 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
             s.remove(pid)
         elif op == "copy":
             states.append(s.copy())
+            seen.append(dict(seen[i]))
         else:
             s.become(states[-1].copy())
-        for t in states:
+            seen[i] = dict(seen[-1])
+        if op not in ("copy", "become"):
+            seen[i] = dict(s.pieces)
+        for t, pieces in zip(states, seen):
+            assert t.pieces == pieces
             for who in ("Red", "Blue", "Grey"):
                 assert _same(t.pieces_of(who), [p for p in t.pieces.values() if p.owner == who])
             for where in ("0,0", "1,1"):
