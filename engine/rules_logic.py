@@ -169,8 +169,9 @@ class RulesLogic(GameLogic):
                         any(rows.first() is not None for _, _, rows in blocks):
                     finish = None
                     if spec.finish is not None:
-                        label = spec.finish_label(state) if spec.finish_label is not None else "finish"
-                        finish = Action(FINISH, {}, label=label)
+                        # (its words made when a player reads them, as the moves' are)
+                        finish = Action(FINISH, {}, label="finish") if spec.finish_label is None else \
+                            Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
                     options = Options(blocks, (finish,) if finish is not None else ())
                     return Decision(self._player(state, spec), name, self.prompt(state, spec), options,
                                     {"step": name}, finish=finish)
