@@ -562,7 +562,8 @@ class _Gen:
 
     def kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
         """`f_NAME`: the kept answer for these arguments, worked out by `f_NAME__work` the
-        first time (a list is kept as a tuple and handed out as a fresh list)."""
+        first time (a list is kept as a tuple and handed out as a fresh list, a map handed
+        out as a fresh copy; a list given is keyed as a tuple)."""
         n = pr.name
         parts = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
         key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
