@@ -21,7 +21,9 @@ Event = tuple[str, dict[str, Any]]
 
 class GameState:
     """Everything that changes during a game. Rulesets read and change it through the methods
-    below, so that the index of pieces by space stays right and every roll is logged."""
+    below, so that the index of pieces by space stays right and every roll is logged. `pieces`
+    is for reading only: the indexes hold the pieces themselves and a copy shares all three
+    until one of them changes a piece, so a piece is changed with `update`, never written in."""
 
     __slots__ = (
         "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_mine", "_next_id", "control", "resources",

@@ -175,7 +175,7 @@ def test_interceptors_that_came_by_air_reinforcement_may_not_go_up() -> None:
     g, ids = at_aarhe("UK", [("Bomber", "UK", "United Kingdom", 1), ("Fighter", "Germany", "Western Europe", 1)],
                       step="declare_missions")
     fighter = ids["Germany Fighter Western Europe"][0]
-    g.state.pieces[fighter] = g.state.pieces[fighter].with_mark("reinforced")
+    g.state.update(fighter, status=g.state.pieces[fighter].status | {"reinforced"})
     g.act("fly_mission", u=ids["UK Bomber United Kingdom"][0], kind="sbr", to="Western Europe")
     done(g)
     assert g.step == "combat_move"             # nobody to ask
