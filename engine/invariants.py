@@ -12,25 +12,31 @@ from engine.state import GameState
 
 def generic_problems(state: GameState) -> list[str]:
     """The invariants of any ruleset's state that are broken, as sentences: no piece in two
-    places (the index by space agrees with every piece), every piece on a board space or in
-    an off-board area (`area:name`), cargo where its carrier is, no negative resource."""
+    places (the indexes by space and by owner hold every piece as `pieces` does), every piece
+    on a board space or in an off-board area (`area:name`), cargo where its carrier is, no
+    negative resource."""
     out: list[str] = []
     seen: dict[int, str] = {}
     for space in list(state.occupied()):
-        for pid in state.ids_at(space):
+        for indexed in state.pieces_at(space):
+            pid = indexed.id
             if pid in seen:
                 out.append(f"piece #{pid} is in both {seen[pid]} and {space}")
             seen[pid] = space
-            if pid not in state.pieces:
+            now = state.pieces.get(pid)
+            if now is None:
                 out.append(f"a removed piece #{pid} is still indexed in {space}")
-            elif state.pieces[pid].space != space:
-                out.append(f"piece #{pid} is indexed in {space} but stands in {state.pieces[pid].space}")
-        if [p for p in state.pieces_at(space) if p.id in state.pieces] != \
-                [state.pieces[pid] for pid in state.ids_at(space) if pid in state.pieces]:
-            out.append(f"the index of {space} holds a piece as it was, not as it is")
-    for owner in {p.owner for p in state.pieces.values()}:
-        if state.pieces_of(owner) != sorted((p for p in state.pieces.values() if p.owner == owner), key=lambda p: p.id):
-            out.append(f"the index of {owner}'s pieces is not its pieces as they are, in the order of their ids")
+            elif now.space != space:
+                out.append(f"piece #{pid} is indexed in {space} but stands in {now.space}")
+            elif now is not indexed:
+                out.append(f"the index of {space} and `pieces` disagree on piece #{pid}")
+    owned: dict[str, list[Any]] = {}
+    for p in state.pieces.values():     # (in the order of their ids, as pieces are added)
+        owned.setdefault(p.owner, []).append(p)
+    for owner, pieces in owned.items():
+        listed = state.pieces_of(owner)
+        if len(listed) != len(pieces) or any(a is not b for a, b in zip(listed, pieces)):
+            out.append(f"the index of {owner}'s pieces and `pieces` disagree (on a piece, or on their order)")
     if set(seen) != set(state.pieces):
         out.append("a piece is missing from the index by space")
     board = state.board

@@ -169,3 +169,16 @@ def test_a_piece_changed_is_the_piece_replaced_field_by_field() -> None:
     assert p.changed({}) == p and hash(p.changed({})) == hash(p)
     with pytest.raises(dataclasses.FrozenInstanceError):
         p.changed({"space": "Baltic"}).space = "x"  # type: ignore[misc]
+
+
+def test_a_piece_written_past_the_state_is_caught_by_the_invariants() -> None:
+    from engine.invariants import generic_problems
+
+    s = GameState(small_board())
+    tank = s.add_piece("Tank", "Red", "1,1")
+    s.update(tank.id, status=frozenset({"held"}))
+    assert generic_problems(s) == []
+    s.pieces[tank.id] = tank        # (what no code may do: `pieces` is for reading)
+    assert generic_problems(s) == [
+        f"the index of 1,1 and `pieces` disagree on piece #{tank.id}",
+        "the index of Red's pieces and `pieces` disagree (on a piece, or on their order)"]
