@@ -270,31 +270,29 @@ class RulesLogic(GameLogic):
         when it was listed, so only its body runs (a `require` there still refuses it). An
         offer that is a number is the choice of that index of the question a waiting task
         asks: the task goes on with it, without looking for it among the question's options."""
-        if isinstance(offer, int):
-            if state.task is None:
-                self.apply(state, action)
-                return
-            try:
-                self._resume(state, action.get("choice"), offered=True)
-            except IllegalAction:
-                raise
-            except Refused as exc:
-                raise IllegalAction(exc.reason) from None
-            return
-        mv, args = offer
-        spec = self.rules.steps.get(self.structure.step(state))
-        if state.task is not None or spec is None or spec.move(mv.name) is not mv:
-            self.apply(state, action)       # not what was listed after all: check it
-            return
         try:
-            args = [_fresh(a) for a in args]
-            task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
-            if not self._run(state, task, mv.do, args):
-                self._complete(state, "move")
+            self._apply_offered(state, action, offer)
         except IllegalAction:
             raise
         except Refused as exc:
             raise IllegalAction(exc.reason) from None
+
+    def _apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+        if isinstance(offer, int):
+            if state.task is None:
+                self._apply(state, action)
+            else:
+                self._resume(state, action.get("choice"), offered=True)
+            return
+        mv, args = offer
+        spec = self.rules.steps.get(self.structure.step(state))
+        if state.task is not None or spec is None or spec.move(mv.name) is not mv:
+            self._apply(state, action)       # not what was listed after all: check it
+            return
+        args = [_fresh(a) for a in args]
+        task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
+        if not self._run(state, task, mv.do, args):
+            self._complete(state, "move")
 
     def why_not(self, state: GameState, action: Action) -> str | None:
         """The rules' reason a move is not allowed now (None if it is): its checks only, with
