@@ -117,9 +117,13 @@ class _Gen:
         #: procedures whose answers are remembered for one entry into the rules (see
         #: `remembers`), and for each game variable those of them that read it
         self._var_reads: dict[str, frozenset[str]] = {}
+        #: of those, the ones that walk the board (they call `distances`, `reach`...): their
+        #: every call remembers, not only the calls a primitive makes
+        self.walkers = {name for name, pr in sorted(program.procedures.items())
+                        if self.walks(pr) and self.remembers(pr)} if REMEMBER else set()
         self.remembered = {name for name in sorted(self.info.passed)
                            if name in program.procedures and self.remembers(program.procedures[name])} \
-            if REMEMBER else set()
+            | self.walkers if REMEMBER else set()
         self.readers: dict[str, list[str]] = {}
         for name in sorted(self.remembered):
             reads = self.callee_var_reads(name)
@@ -293,6 +297,9 @@ class _Gen:
             if pr.name in self.kept:
                 self.kept_answers(pr, params)
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.walkers:
+                self.remembered_answers(pr, params, "f")
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.function_body(pr.body, 1, pr.params)
@@ -377,7 +384,7 @@ class _Gen:
         self._inline[name] = None
         pr = self._decls.get(name)
         body = None
-        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and pr.name not in self.p.interactive \
+        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.walkers and pr.name not in self.p.interactive \
                 and pr.ret is not None and _count_nodes(pr.body) <= _INLINE_SIZE \
                 and not _makes_lists(pr.body) and not _asks_choose(pr.body):
             body = _as_expression(pr.body)
@@ -496,6 +503,17 @@ class _Gen:
     # handed out as copies, so a caller may change what it was given. (Remembering every
     # question that loops was tried: most are asked once per entry, and keeping their answers
     # cost more than the few asked twice saved; AARHE's random games ran 20% slower.)
+    def walks(self, pr: A.ProcedureDecl) -> bool:
+        """Does the procedure itself call a primitive that walks the board, asking procedures
+        it is given (`distances`, `reach`)? A walk costs hundreds of steps: remembering its
+        answer costs one look-up."""
+        for n in _nodes(pr.body):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name) and self.info.calls.get(id(n)) == "primitive":
+                spec = self.reg.primitives[n.func.name]
+                if any(t.startswith("fn(") for _, t in spec.params):
+                    return True
+        return False
+
     def remembers(self, pr: A.ProcedureDecl) -> bool:
         if pr.ret is None or pr.name in self.kept or pr.name in self.p.interactive:
             return False
@@ -538,18 +556,19 @@ class _Gen:
                     out |= self.callee_var_reads(self.callee(n) or "")
         return frozenset(out)
 
-    def remembered_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+    def remembered_answers(self, pr: A.ProcedureDecl, params: str, prefix: str = "g") -> None:
         """`g_NAME`: the answer for these arguments if it was worked out (by `g_NAME__work`) in
-        this entry, on this state, in this generation."""
+        this entry, on this state, in this generation. (`f_NAME` for a walker, called
+        directly: both share the answers.)"""
         n = pr.name
         keys = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
         key = {0: "()", 1: keys[0] if keys else ""}.get(len(keys), f"({', '.join(keys)})")
         copy = {"list": "list", "map": "dict"}.get(pr.ret.name if pr.ret is not None else "", "")
         self.emit(0, f"_A_{n} = {{}}", pr.pos)
-        self.emit(0, f"def g_{n}(ctx{params}):", pr.pos)
+        self.emit(0, f"def {prefix}_{n}(ctx{params}):", pr.pos)
         self.emit(1, f"_k = {key}\n_r = _A_{n}.get(_k)\nif _r is not None and _r[0] is ctx and _r[1] == _G:", pr.pos)
         self.emit(2, f"return {copy}(_r[2])" if copy else "return _r[2]", pr.pos)
-        self.emit(1, f"_v = g_{n}__work(ctx{params})", pr.pos)
+        self.emit(1, f"_v = {prefix}_{n}__work(ctx{params})", pr.pos)
         self.emit(1, f"if len(_A_{n}) >= {KEPT_MAX}:\n    _A_{n}.clear()", pr.pos)
         kept = {"list": "tuple(_v)", "dict": "dict(_v)"}.get(copy, "_v")
         self.emit(1, f"_A_{n}[_k] = (ctx, _G, {kept})", pr.pos)

@@ -177,11 +177,20 @@ procedure walks(spaces: list[str]) -> list[int] {
     return [first, again, after_var, after_change]
 }
 procedure one_walk(spaces: list[str]) -> int { return count_where(spaces, dry) }
+procedure walked_twice(spaces: list[str]) -> list[int] {
+    let first = one_walk(spaces)
+    let again = one_walk(spaces)
+    let other = one_walk([spaces[0]])
+    flooded += [spaces[0]]
+    let after_var = one_walk(spaces)
+    crowd_up(spaces[1])
+    return [first, again, other, after_var, one_walk(spaces)]
+}
 """
 
 
 def _walking_rules() -> tuple[Any, dict[str, int]]:
-    asked = {"crowd": 0}
+    asked = {"crowd": 0, "walks": 0}
 
     def crowd(ctx: Any, s: str) -> int:
         asked["crowd"] += 1
@@ -190,11 +199,15 @@ def _walking_rules() -> tuple[Any, dict[str, int]]:
     def crowd_up(ctx: Any, s: str) -> None:
         ctx.crowds[s] = 5
 
+    def count_where(ctx: Any, spaces: list[str], ok: Any) -> int:
+        asked["walks"] += 1
+        return sum(1 for s in spaces if ok(s))
+
     reg = dsl.Registry()
     reg.primitive("crowd", crowd, [("s", "str")], "int", context=True)
     reg.primitive("crowd_up", crowd_up, [("s", "str")], context=True, changes=True)
-    reg.primitive("count_where", lambda ctx, spaces, ok: sum(1 for s in spaces if ok(s)),
-                  [("spaces", "list[str]"), ("ok", "fn(str) -> bool")], "int", context=True)
+    reg.primitive("count_where", count_where, [("spaces", "list[str]"), ("ok", "fn(str) -> bool")], "int",
+                  context=True)
     return dsl.load_rules([("walks.rules", WALKS)], reg), asked
 
 
@@ -206,6 +219,17 @@ def test_a_question_passed_to_a_walk_is_asked_again_only_when_what_it_reads_may_
     assert rules.procedure("walks")(game, ["a", "b", "c"]) == [3, 3, 2, 1]
     assert asked["crowd"] == 3 + 0 + 2 + 2
     assert game.vars["flooded"] == ("a",)
+
+
+def test_a_procedure_that_walks_remembers_its_walk_for_the_entry_as_its_questions_do() -> None:
+    rules, asked = _walking_rules()
+    game = _game(SimpleNamespace(extra=0))
+    # the second walk over the same spaces is not walked again; other spaces, a variable the
+    # walk's question reads, and a primitive that changes the game each make it walk
+    assert rules.procedure("walked_twice")(game, ["a", "b", "c"]) == [3, 3, 1, 2, 1]
+    assert asked["walks"] == 4
+    # a new entry walks again
+    assert rules.procedure("one_walk")(game, ["a", "b", "c"]) == 1 and asked["walks"] == 5
 
 
 def test_remembered_answers_end_with_the_entry_into_the_rules() -> None:
