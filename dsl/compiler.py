@@ -1168,7 +1168,8 @@ class _Gen:
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
         elif isinstance(st, A.Return):
-            self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
+            if st.value is None or not self.search_return(st.value, ind, st.pos):
+                self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.ExprStmt):
             self.emit(ind, self.expr(st.expr), st.pos)
         elif isinstance(st, A.Require):
@@ -1179,6 +1180,47 @@ class _Gen:
             self.emit(ind, "continue", st.pos)
         else:
             raise AssertionError(st)
+
+    # `return any(u.attack > 0 for u in units_at(s))` is written as a loop that returns at the
+    # first unit found: Python's any() over a generator costs three times as much for the few
+    # items a space holds. So is `return a and any(...)` (and all(), and `not` either).
+    def search_return(self, e: A.Expr, ind: int, pos: Pos | None, negated: bool = False) -> bool:
+        """Write `return e` as a loop if e is a search (any or all over a generator); False if
+        it is not one, and nothing was written."""
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.search_return(e.operand, ind, pos, not negated)
+        if isinstance(e, A.BinOp) and e.op in ("and", "or") and not negated and self.searches(e.right):
+            # (`a and any(...)`: false without searching when a is false; `or`: true when a is)
+            stop = "not " if e.op == "and" else ""
+            self.emit(ind, f"if {stop}{self.expr(e.left)}:\n    return {e.op == 'or'}", pos)
+            return self.search_return(e.right, ind, pos)
+        if not self.searches(e):
+            return False
+        assert isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+        g, found = e.gen, e.func.name == "any"
+        # any: the first item (that passes `where`) whose test holds answers true; all: the
+        # first whose test fails answers false
+        if g.elt is None:
+            assert g.cond is not None
+            parts = [self.expr(g.cond)]
+        else:
+            parts = ([self.expr(g.cond)] if g.cond is not None else []) + [self.expr(g.elt)]
+        if not found:
+            parts[-1] = f"not {parts[-1]}"
+        tmp = self.temp()
+        self.emit(ind, f"{tmp} = {self.iterable(g.iter)}", pos)
+        self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+        self.emit(ind, f"for v_{g.var} in {tmp}:", pos)
+        start = len(self.lines)
+        self.emit(ind + 1, f"if {' and '.join(f'({x})' for x in parts)}:\n    return {found != negated}", pos)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
+        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
+        self.emit(ind, f"return {found == negated}", pos)
+        return True
+
+    def searches(self, e: A.Expr) -> bool:
+        return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None \
+            and e.func.name in ("any", "all") and self.info.calls.get(id(e)) == "builtin" and not self.in_lambda
 
     def var_root(self, t: A.Expr) -> A.Name | None:
         while isinstance(t, A.Index):

@@ -299,3 +299,55 @@ def _joined():  # type: ignore[no-untyped-def]
     if not _JOINED:
         _JOINED.append(load_rules([("joined.rules", JOINED)], make_registry()))
     return _JOINED[0]
+
+
+# ------------------------------------------------------------------ searches
+
+SEARCHES = """
+procedure some_big(xs: list[int]) -> bool { return any(x > 5 for x in xs) }
+procedure some_big_even(xs: list[int]) -> bool { return any(x > 5 for x in xs where x % 2 == 0) }
+procedure some_where(xs: list[int]) -> bool { return any(x in xs where x < 0) }
+procedure all_small(xs: list[int]) -> bool { return all(x <= 5 for x in xs) }
+procedure all_small_odd(xs: list[int]) -> bool { return all(x <= 5 for x in xs where x % 2 == 1) }
+procedure none_big(xs: list[int]) -> bool { return not any(x > 5 for x in xs) }
+procedure not_all_small(xs: list[int]) -> bool { return not all(x <= 5 for x in xs) }
+procedure guarded(flag: bool, xs: list[int]) -> bool { return flag and any(x > 5 for x in xs) }
+procedure either(flag: bool, xs: list[int]) -> bool { return flag or all(x <= 5 for x in xs) }
+procedure both(a: bool, b: bool, xs: list[int]) -> bool { return a and b and not any(x > 5 for x in xs) }
+procedure first_safe(xs: list[int]) -> bool { return any(100 // x > 10 for x in xs) }
+"""
+
+
+@settings(max_examples=80, deadline=None)
+@given(xs=st.lists(st.integers(-20, 20), max_size=12), a=st.booleans(), b=st.booleans())
+def test_searches_answer_as_python_any_and_all_do(xs: list[int], a: bool, b: bool) -> None:
+    # `return any(...)` and its kin are compiled as loops that stop at the first item found
+    r = _searches()
+    p = r.procedure
+    assert p("some_big")(None, xs) == any(x > 5 for x in xs)
+    assert p("some_big_even")(None, xs) == any(x > 5 for x in xs if x % 2 == 0)
+    assert p("some_where")(None, xs) == any(x < 0 for x in xs)
+    assert p("all_small")(None, xs) == all(x <= 5 for x in xs)
+    assert p("all_small_odd")(None, xs) == all(x <= 5 for x in xs if x % 2 == 1)
+    assert p("none_big")(None, xs) == (not any(x > 5 for x in xs))
+    assert p("not_all_small")(None, xs) == (not all(x <= 5 for x in xs))
+    assert p("guarded")(None, a, xs) == (a and any(x > 5 for x in xs))
+    assert p("either")(None, a, xs) == (a or all(x <= 5 for x in xs))
+    assert p("both")(None, a, b, xs) == (a and b and not any(x > 5 for x in xs))
+
+
+def test_a_search_stops_at_the_first_item_found() -> None:
+    # as any() does: the items after the first found are never looked at (here, a zero)
+    p = _searches().procedure("first_safe")
+    assert p(None, [5, 0]) is True
+    with pytest.raises(RulesRuntimeError, match="division by zero"):
+        p(None, [50, 0])
+
+
+_SEARCHES: list[object] = []
+
+
+def _searches():  # type: ignore[no-untyped-def]
+    if not _SEARCHES:
+        _SEARCHES.append(load_rules([("searches.rules", SEARCHES)], make_registry()))
+    return _SEARCHES[0]
