@@ -1419,7 +1419,11 @@ class _Gen:
         protects it from a local that changes it."""
         if isinstance(e, A.Name) and self.info.names.get(id(e)) == "var":
             return f"ctx.vars[{e.name!r}]"
-        return self.expr(e)
+        code = self.expr(e)
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and self.info.calls.get(id(e)) == "primitive" \
+                and _copied(self.reg.primitives[e.func.name].inline) and _copied(code):
+            return code[len("list("):-1]     # (a primitive's list written inline, as a copy to change)
+        return code
 
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
@@ -1750,6 +1754,18 @@ def _plain(t: Any, lists: bool = False, floats: bool = False) -> bool:
     if lists and t.name == "list" and len(t.args) == 1:
         t = t.args[0]
     return t.name in ("str", "int", "bool", *(("float",) if floats else ())) and not t.args
+
+
+def _copied(code: str) -> bool:
+    """Is the code `list(...)` as a whole (a copy of what the parentheses give)?"""
+    if not (code.startswith("list(") and code.endswith(")")):
+        return False
+    depth = 0
+    for i, c in enumerate(code):
+        depth += (c == "(") - (c == ")")
+        if depth == 0 and i < len(code) - 1 and i >= len("list("):
+            return False
+    return True
 
 
 def _count_nodes(node: Any) -> int:
