@@ -115,6 +115,11 @@ class Board:
     def neighbours(self, sid: str) -> tuple[str, ...]:
         return self._adj[sid]
 
+    @property
+    def adjacency(self) -> Mapping[str, tuple[str, ...]]:
+        """Each space's neighbours, for a walk that asks them of space after space."""
+        return self._adj
+
     def adjacent(self, a: str, b: str) -> bool:
         return (a, b) in self._pairs
 

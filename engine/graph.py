@@ -39,16 +39,16 @@ def spread(board: Board, places: list[str], budget: int, enters: Callable[[str],
     a rules map keeps. Each question is asked once of a space."""
     found = dict.fromkeys(places, 0)
     frontier = [s for s in found if s in board.spaces]     # (not an off-board area)
-    neighbours = board.neighbours
-    kept_out: set[str] = set()
+    adjacent = board.adjacency
+    seen = set(found)           # (found, and those kept out: each space is asked about once)
     for k in range(1, budget + 1):
         further = []
         for a in frontier:
-            for b in neighbours(a):
-                if b in found or b in kept_out:
+            for b in adjacent[a]:
+                if b in seen:
                     continue
+                seen.add(b)
                 if not enters(b):
-                    kept_out.add(b)
                     continue
                 found[b] = k
                 if goes_on is None or goes_on(b):
