@@ -194,11 +194,19 @@ class Options(Sequence[Action]):
         #: Actions made from pending rows before the options were numbered: (block, choice) ->
         #: Action, so that the same option is the same Action once they are
         self._early: dict[tuple[int, int], Action] = {}
-        self._starts: list[int] = []
-        self._made: list[Action | None] = []
-        self._len = 0
         if not pending:
-            self._lay_out()
+            # (every block checked already: numbered as given, with no copy)
+            starts, n = [], 0
+            for laid in rows:
+                starts.append(n)
+                n += len(laid)
+            self._starts = starts
+            self._made = [None] * n
+            self._len = n
+        else:
+            self._starts = []
+            self._made = []
+            self._len = 0
 
     def _lay_out(self) -> None:
         """Check every pending choice, then number the options."""
