@@ -201,7 +201,7 @@ class Options(Sequence[Action]):
                 starts.append(n)
                 n += len(laid)
             self._starts = starts
-            self._made = [None] * n
+            self._made: list[Action | None] = [None] * n
             self._len = n
         else:
             self._starts = []
