@@ -1419,11 +1419,17 @@ class _Gen:
         protects it from a local that changes it."""
         if isinstance(e, A.Name) and self.info.names.get(id(e)) == "var":
             return f"ctx.vars[{e.name!r}]"
-        code = self.expr(e)
-        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and self.info.calls.get(id(e)) == "primitive" \
-                and _copied(self.reg.primitives[e.func.name].inline) and _copied(code):
-            return code[len("list("):-1]     # (a primitive's list written inline, as a copy to change)
-        return code
+        return self.expr(e)
+
+    def walked(self, e: A.Expr) -> str:
+        """An expression only gone through (the list a loop walks, `x in v`, `len(v)`): as
+        `peek`, and a primitive with a `peek` form, in code that changes nothing of the
+        game, is read in that form (the state's own pieces of a space, not a list of them)."""
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and self.info.calls.get(id(e)) == "primitive":
+            spec = self.reg.primitives[e.func.name]
+            if spec.peek and spec.context and all(self.cheap(a) for a in e.args) and self.quiet():
+                return spec.peek.format(*[self.expr(a) for a in e.args])
+        return self.peek(e)
 
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
@@ -1440,7 +1446,7 @@ class _Gen:
             return f"_rng({', '.join(self.expr(a) for a in e.args)})"
         if isinstance(self.info.types.get(id(e)), MapType):
             return f"list({self.peek(e)})"
-        return self.peek(e)
+        return self.walked(e)
 
     def comp(self, g: A.Generator, make: str, elt: str | None = None, filtered: bool = True) -> str:
         """A comprehension (`make` is "[...]" or "any(...)"...): its collection is paid for
@@ -1548,7 +1554,7 @@ class _Gen:
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
-                left, right = self.expr(e.left), self.peek(e.right)
+                left, right = self.expr(e.left), self.walked(e.right)
                 if self.pure(e.right):
                     return f"({left} {e.op} {right} if len({right}) <= {FREE_ITEMS} else _inbig({left}, {right}, {e.op == 'in'}))"
                 tr = self.temp()
@@ -1559,7 +1565,7 @@ class _Gen:
                 return (f"({tl} {e.op} {tr} if (({tl} := {left}), ({tr} := {right})) and len({tr}) <= {FREE_ITEMS} "
                         f"else _inbig({tl}, {tr}, {e.op == 'in'}))")
             if e.op in ("in", "not in"):
-                return f"({self.expr(e.left)} {e.op} {self.peek(e.right)})"
+                return f"({self.expr(e.left)} {e.op} {self.walked(e.right)})"
             return f"({self.transient(e.left)} {e.op} {self.transient(e.right)})"
         if isinstance(e, A.IfExpr):
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
@@ -1571,13 +1577,13 @@ class _Gen:
         kind = self.info.calls[id(e)]
         args = [self.expr(a) for a in e.args]
         if kind == "builtin" and name in _PEEKING and len(e.args) == 1:
-            args = [self.peek(e.args[0])]
+            args = [self.walked(e.args[0])]
         if kind == "builtin":
             if e.gen is not None:
                 g = e.gen
                 if name == "count":
                     if g.cond is None:
-                        return f"len({self.peek(g.iter)})"
+                        return f"len({self.walked(g.iter)})"
                     return f"len({self.comp(g, '[...]', elt='1')})"
                 if name in ("any", "all"):
                     if g.elt is None:
@@ -1754,18 +1760,6 @@ def _plain(t: Any, lists: bool = False, floats: bool = False) -> bool:
     if lists and t.name == "list" and len(t.args) == 1:
         t = t.args[0]
     return t.name in ("str", "int", "bool", *(("float",) if floats else ())) and not t.args
-
-
-def _copied(code: str) -> bool:
-    """Is the code `list(...)` as a whole (a copy of what the parentheses give)?"""
-    if not (code.startswith("list(") and code.endswith(")")):
-        return False
-    depth = 0
-    for i, c in enumerate(code):
-        depth += (c == "(") - (c == ")")
-        if depth == 0 and i < len(code) - 1 and i >= len("list("):
-            return False
-    return True
 
 
 def _count_nodes(node: Any) -> int:

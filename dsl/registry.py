@@ -58,6 +58,10 @@ class PrimitiveSpec:
     #: it answers a list of the game's pieces as they are now (`units_at`): in code that only
     #: asks, a unit taken from it needs no looking up again (see dsl.compiler, "current pieces")
     current: bool = False
+    #: the answer as Python code (like `inline`) for code that only goes through it (a loop
+    #: over it, `in`, `len`) and changes nothing of the game meanwhile: a view of what the
+    #: state holds, where `fn` makes a list the caller may change
+    peek: str = ""
 
 
 @dataclass(frozen=True)
@@ -112,12 +116,13 @@ class Registry:
         board: bool = False,
         changes: bool = False,
         current: bool = False,
+        peek: str = "",
     ) -> None:
         self._check_name(name)
         if current and returns != "list[Unit]":
             raise ValueError(f"primitive `{name}` answers `{returns}`: only a list of units can be current pieces")
         self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board, changes,
-                                              current)
+                                              current, peek)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -307,6 +307,7 @@ def table_miss(name: str, key: tuple[Any, ...]) -> Any:
 
 
 HELPERS: dict[str, Any] = {
+    "_EMPTY": MappingProxyType({}),     # (what a primitive's `peek` may give for nothing)
     "_spent": spent,
     "_pay": pay,
     "_partial": functools.partial,

@@ -429,7 +429,7 @@ def register_core(registry: Any) -> None:
     P("transfer", transfer, changes=True, params=[("source", "str"), ("target", "str"), ("name", "str"), ("amount", "int")],
       returns="int", context=True, doc="move up to amount of a resource between owners; returns what moved")
     P("neighbours", neighbours, params=[("space", "str")], returns="list[str]", context=True, board=True,
-      doc="the spaces next to a space", inline="list(ctx.board.neighbours({0}))")
+      doc="the spaces next to a space", inline="list(ctx.board.neighbours({0}))", peek="ctx.board.neighbours({0})")
     P("space_int", space_int, params=[("space", "str"), ("key", "str")], returns="int", context=True, board=True,
       doc="a whole-number fact of a space (vp, ipc...), 0 when absent")
     P("space_str", space_str, params=[("space", "str"), ("key", "str")], returns="str", context=True, board=True,
@@ -451,10 +451,13 @@ def register_core(registry: Any) -> None:
       doc="a new piece of a unit type for an owner in a space (or off-board area)")
     P("fresh", fresh, params=[("unit", "Unit")], returns="Unit", context=True,
       doc="the piece as it is now (a unit value keeps what it was when it was read)")
+    # (read only, by code that changes nothing meanwhile: the state's own indexes, uncopied)
     P("units_at", units_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
-      doc="the pieces in a space or off-board area")
-    P("units_of", units_of, current=True, params=[("owner", "str")], returns="list[Unit]", context=True, doc="an owner's pieces")
-    P("all_units", all_units, current=True, params=[], returns="list[Unit]", context=True, doc="every piece in the game")
+      doc="the pieces in a space or off-board area", peek="ctx._at.get({0}, _EMPTY).values()")
+    P("units_of", units_of, current=True, params=[("owner", "str")], returns="list[Unit]", context=True,
+      doc="an owner's pieces", peek="ctx._by.get({0}, _EMPTY).values()")
+    P("all_units", all_units, current=True, params=[], returns="list[Unit]", context=True, doc="every piece in the game",
+      peek="ctx.pieces.values()")
     P("set_owner", set_owner, changes=True, params=[("unit", "Unit"), ("owner", "str")], context=True,
       doc="the piece changes hands (captured trucks, commandeered supply)")
     P("mark", mark, changes=True, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="put a mark on a piece")

@@ -287,3 +287,46 @@ def test_marks_are_read_as_they_stand_whether_or_not_the_loop_changes_the_piece(
     assert rules.procedure("tired_here")(state, "A") == 3
     # units read before the loop changed them are read as they are now, marks and all
     assert rules.procedure("rested_after")(state, "A") == 0
+
+
+# -- pieces read where they stand: code that only goes through them, and code that moves them ----
+PIECES = """
+procedure reds_at(s: str) -> int { return count(u in units_at(s) where u.owner == "red") }
+procedure any_blue(s: str) -> bool { return any(u.owner == "blue" for u in units_at(s)) }
+procedure pieces_of(p: str) -> int {
+    let n = 0
+    for u in units_of(p) {
+        n += 1
+    }
+    return n
+}
+procedure clear_out(s: str, to: str) -> int {
+    let n = 0
+    for u in units_at(s) {
+        move_to(u, to)
+        n += 1
+    }
+    return n
+}
+procedure kept(s: str) -> list[Unit] { return units_at(s) }
+"""
+
+
+def test_pieces_gone_through_are_the_states_own_and_a_loop_that_moves_them_is_not_disturbed() -> None:
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([("pieces.rules", PIECES)], reg)
+    state = GameState(Board([Space("a", "A"), Space("b", "B")], [("a", "b", {})]), rules)
+    for owner in ("red", "red", "blue"):
+        state.add_piece("infantry", owner, "a")
+    p = rules.procedure
+    assert (p("reds_at")(state, "a"), p("any_blue")(state, "a"), p("any_blue")(state, "b")) == (2, True, False)
+    assert p("pieces_of")(state, "red") == 2 and p("pieces_of")(state, "green") == 0
+    before = p("kept")(state, "a")
+    assert p("clear_out")(state, "a", "b") == 3      # (moving them as it goes through them)
+    assert p("reds_at")(state, "a") == 0 and p("reds_at")(state, "b") == 2
+    assert [u.space for u in before] == ["a", "a", "a"]     # a list handed out stays as it was
