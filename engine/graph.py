@@ -59,6 +59,46 @@ def spread(board: Board, places: list[str], budget: int, enters: Callable[[str],
     return found
 
 
+
+def nearer(board: Board, known: dict[str, int], places: list[str], budget: int, enters: Callable[[str], bool],
+           goes_on: Callable[[str], bool] | None) -> dict[str, int]:
+    """`known`, the distances a `spread` with the same budget and questions found, with
+    `places` as more places to start from: each space at its fewest links from the old places
+    or the new ones, the same distances as one walk from all of them. Only the spaces that
+    come nearer are walked from (a space `known` holds at k links or fewer is where the old
+    walk already went on from), so a few places added near many cost a few steps, not a walk
+    of the board. Spaces `known` lacks are asked `enters` (once each); those it holds entered
+    the old walk. New spaces come after the old ones, in the order they are found."""
+    found = dict(known)
+    frontier = []
+    for s in places:
+        if found.get(s) != 0:
+            found[s] = 0
+            if s in board.spaces:
+                frontier.append(s)
+    adjacent = board.adjacency
+    refused: set[str] = set()
+    for k in range(1, budget + 1):
+        further = []
+        for a in frontier:
+            for b in adjacent[a]:
+                d = found.get(b)
+                if d is not None:
+                    if d <= k:
+                        continue
+                elif b in refused:
+                    continue
+                elif not enters(b):
+                    refused.add(b)
+                    continue
+                found[b] = k
+                if goes_on is None or goes_on(b):
+                    further.append(b)
+        if not further:
+            break
+        frontier = further
+    return found
+
 def reach(board: Board, start: str, budget: int, cost: Callable[[str, str, str], int],
           stops: Callable[[str, str, str], bool]) -> list[str]:
     """Every space reachable from `start` spending at most `budget` (cheapest first, then

@@ -257,6 +257,25 @@ def distances(state: GameState, places: list[str], budget: int, enters: Any, goe
     return found
 
 
+
+def nearer(state: GameState, known: dict[str, int], places: list[str], budget: int, enters: Any,
+           goes_on: Any) -> dict[str, int]:
+    """`known` (the answer of `distances` with the same budget and procedures) with `places`
+    walked from as well (engine.graph.nearer): what `distances` from both lists of places
+    answers, for the price of the spaces that come nearer."""
+    from engine.graph import nearer as walk
+
+    for s in places:
+        _check_space(state, s)
+    if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
+        _count("the budget of `nearer`", budget, -MAX_AMOUNT, MAX_AMOUNT)
+    if _same_call(enters, goes_on):
+        goes_on = None
+    found = walk(state.board, known, places, budget, enters, goes_on)
+    if len(found) - len(known) > FREE_ITEMS:
+        charge(len(found) - len(known))
+    return found
+
 def _same_call(f: Any, g: Any) -> bool:
     """Are two procedures passed from the rules the same one (each name passed is a new
     `functools.partial` over the state)?"""
@@ -499,6 +518,11 @@ def register_core(registry: Any) -> None:
                                       ("goes_on", "fn(str) -> bool")], returns="map[str, int]", context=True, board=True,
       doc="the fewest links from any of places to each space within budget, breadth first: a space is "
           "counted if enters(s), and the walk goes on from it if goes_on(s) too")
+    P("nearer", nearer, params=[("known", "map[str, int]"), ("places", "list[str]"), ("budget", "int"),
+                                ("enters", "fn(str) -> bool"), ("goes_on", "fn(str) -> bool")],
+      returns="map[str, int]", context=True, board=True,
+      doc="known, the distances of a walk with the same budget, enters and goes_on, with places walked "
+          "from too: the answer of distances from both, walking only the spaces that come nearer")
     P("unit_reach", unit_reach, params=[("unit", "Unit"), ("budget", "int"), ("cost", "fn(Unit, str, str) -> int"),
                                         ("stops", "fn(Unit, str, str) -> bool")], returns="list[str]", context=True,
       doc="the spaces a unit can reach within budget from where it stands; cost(unit, a, b) prices a step "

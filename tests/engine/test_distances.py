@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.board import Board, Space
-from engine.graph import spread
+from engine.graph import nearer, spread
 
 
 def _walk_as_the_rules_wrote_it(board: Board, places: list[str], budget: int,
@@ -73,6 +73,52 @@ def test_the_walk_finds_what_the_rules_loop_found_in_the_same_order(case: tuple)
     want = _walk_as_the_rules_wrote_it(board, places, budget, enters, goes_on)
     assert list(got.items()) == list(want.items())
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] != e[1]), max_size=30),
+    st.lists(st.integers(0, n - 1), min_size=1, max_size=3),
+    st.lists(st.integers(0, n - 1), max_size=3),
+    st.integers(-1, 6),
+    st.sets(st.integers(0, n - 1)),
+    st.sets(st.integers(0, n - 1)))))
+def test_places_added_to_a_walk_give_the_distances_of_one_walk_from_all_of_them(case: tuple) -> None:  # type: ignore[type-arg]
+    # (LHTR's fighters: the territories' distances, brought nearer by the carriers' zones)
+    n, edges, first, more, budget, walls, stops = case
+    ids = [f"s{i}" for i in range(n)]
+    links = {frozenset((ids[a], ids[b])) for a, b in edges}
+    board = Board([Space(i, i) for i in ids], [(*sorted(k), {}) for k in sorted(links, key=sorted)])
+    asked: list[str] = []
+
+    def enters(s: str) -> bool:
+        asked.append(s)
+        return int(s[1:]) not in walls
+
+    def goes_on(s: str) -> bool:
+        return int(s[1:]) not in stops
+
+    old = spread(board, [ids[i] for i in first], budget, enters, goes_on)
+    asked.clear()
+    got = nearer(board, old, [ids[i] for i in more], budget, enters, goes_on)
+    assert len(asked) == len(set(asked)) and not set(asked) & set(old)
+    assert got == spread(board, [ids[i] for i in first + more], budget, enters, goes_on)
+    assert list(got)[:len(old)] == list(old)        # the old spaces keep their places
+
+
+def test_a_place_added_next_to_the_old_ones_walks_only_what_comes_nearer() -> None:
+    board = _line(8)
+    old = spread(board, ["s0"], 10, lambda s: True, None)
+    asked: list[str] = []
+
+    def enters(s: str) -> bool:
+        asked.append(s)
+        return True
+
+    assert nearer(board, old, ["s2"], 10, enters, None) == {"s0": 0, "s1": 1, "s2": 0, "s3": 1, "s4": 2, "s5": 3,
+                                                            "s6": 4, "s7": 5}
+    assert asked == []          # every space the walk reached was one the old walk had entered
 
 def test_each_space_is_asked_once_and_the_same_question_is_not_asked_twice() -> None:
     board = Board([Space(i, i) for i in "abcde"],
