@@ -68,7 +68,11 @@ def nearer(board: Board, known: dict[str, int], places: list[str], budget: int, 
     come nearer are walked from (a space `known` holds at k links or fewer is where the old
     walk already went on from), so a few places added near many cost a few steps, not a walk
     of the board. Spaces `known` lacks are asked `enters` (once each); those it holds entered
-    the old walk. New spaces come after the old ones, in the order they are found."""
+    the old walk. New spaces come after the old ones, in the order they are found.
+
+    (`spread` is this walk with nothing known, written apart: asking a set whether a space was
+    seen is quicker than comparing its distance, 49 µs against 64 for a walk of the world map,
+    and `spread` runs hundreds of times a game.)"""
     found = dict(known)
     frontier = []
     for s in places:
