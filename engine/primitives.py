@@ -491,7 +491,8 @@ def register_core(registry: Any) -> None:
     P("load_onto", load_onto, changes=True, params=[("unit", "Unit"), ("carrier", "Unit")], context=True,
       doc="a piece boards a carrier (it moves with it from now on)")
     P("unload", unload, changes=True, params=[("unit", "Unit")], context=True, doc="a piece leaves its carrier, where it stands")
-    P("cargo", cargo, current=True, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries")
+    P("cargo", cargo, current=True, params=[("unit", "Unit")], returns="list[Unit]", context=True, doc="what a carrier carries",
+      peek="[_cq for _cq in ctx._at.get(ctx.pieces.get({0}.id, {0}).space, _EMPTY).values() if _cq.carrier == {0}.id]")
     P("carried", carried, params=[("unit", "Unit")], returns="bool", context=True, doc="is the piece aboard a carrier?",
       inline='(ctx.pieces.get({0}.id, {0}).carrier is not None)')
     P("spaces", spaces, params=[], returns="list[str]", context=True, board=True, doc="every space of the board")
