@@ -103,6 +103,7 @@ def nearer(board: Board, known: dict[str, int], places: list[str], budget: int, 
         frontier = further
     return found
 
+
 def reach(board: Board, start: str, budget: int, cost: Callable[[str, str, str], int],
           stops: Callable[[str, str, str], bool]) -> list[str]:
     """Every space reachable from `start` spending at most `budget` (cheapest first, then

@@ -257,7 +257,6 @@ def distances(state: GameState, places: list[str], budget: int, enters: Any, goe
     return found
 
 
-
 def nearer(state: GameState, known: dict[str, int], places: list[str], budget: int, enters: Any,
            goes_on: Any) -> dict[str, int]:
     """`known` (the answer of `distances` with the same budget and procedures) with `places`
@@ -275,6 +274,7 @@ def nearer(state: GameState, known: dict[str, int], places: list[str], budget: i
     if len(found) - len(known) > FREE_ITEMS:
         charge(len(found) - len(known))
     return found
+
 
 def _same_call(f: Any, g: Any) -> bool:
     """Are two procedures passed from the rules the same one (each name passed is a new
