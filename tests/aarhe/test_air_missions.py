@@ -554,3 +554,31 @@ def test_aircraft_committed_against_a_mission_make_no_air_reinforcement() -> Non
     assert g.step == "air_reinforcement" and g.decision.player == "Germany"
     movers = {g.state.pieces[a["u"]].space for a in g.options("reinforce")}
     assert movers == {"Germany"}              # the fighter and bomber over Western Europe stay committed
+
+
+# -- the flights combat move starts with --------------------------------------------------------------
+CARRIER_FULL = [("AircraftCarrier", "UK", "SZ 7", 1), ("Fighter", "UK", "SZ 7", 2),
+                ("Infantry", "Germany", "Western Europe", 1), ("Bomber", "UK", "United Kingdom", 1)]
+
+
+def fresh_flights(g: Play) -> tuple[dict[str, int], dict[str, int]]:
+    reach = g.rs.rules.procedure("landing_reach")
+    return dict(reach(g.state, "UK", False)), dict(reach(g.state, "UK", True))
+
+
+def test_combat_move_keeps_the_declared_flights_when_nothing_flew() -> None:
+    g, _ = at_aarhe("UK", CARRIER_FULL, step="declare_missions")
+    declared = dict(g.var("land_reach")), dict(g.var("carrier_reach"))
+    assert declared[1]["SZ 7"] == 1         # the carrier is full: its fighters land a zone away
+    g.walk_to("UK", "combat_move")
+    assert (dict(g.var("land_reach")), dict(g.var("carrier_reach"))) == declared == fresh_flights(g)
+
+
+def test_a_mission_flown_makes_combat_move_work_the_flights_out_again() -> None:
+    g, ids = at_aarhe("UK", CARRIER_FULL + [("Fighter", "Germany", "Western Europe", 1)], step="declare_missions")
+    g.act("fly_mission", u=ids["UK Fighter SZ 7"][0], kind="counter_air", to="Western Europe")
+    done(g)
+    while g.step != "combat_move":
+        g.choose(-1)                    # (Germany commits no defenders)
+    assert g.var("carrier_reach")["SZ 7"] == 0      # a fighter left the carrier: room for one
+    assert (dict(g.var("land_reach")), dict(g.var("carrier_reach"))) == fresh_flights(g)
