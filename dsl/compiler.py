@@ -1152,7 +1152,7 @@ class _Gen:
                 self.body(st.orelse, ind + 1)
         elif isinstance(st, A.For):
             w = self.loop_weight(st)
-            it = self.iterable(st.iter)
+            it = self.iterable(st.iter, self.kinds_looked_at(st.var, st.cond, st.body))
             if it.startswith("_rng("):
                 # a range is often a bound that is seldom reached: pay as it goes round
                 self.emit(ind, f"for v_{st.var} in {it}:", st.pos)
@@ -1208,7 +1208,9 @@ class _Gen:
         if not found:
             parts[-1] = f"not {parts[-1]}"
         tmp = self.temp()
-        self.emit(ind, f"{tmp} = {self.iterable(g.iter)}", pos)
+        # (the units `any` looks at are those its test may hold for; `all` looks at every one)
+        looked = g.cond if g.cond is not None or not found else g.elt
+        self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, looked))}", pos)
         self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
         self.emit(ind, f"for v_{g.var} in {tmp}:", pos)
         start = len(self.lines)
@@ -1421,15 +1423,62 @@ class _Gen:
             return f"ctx.vars[{e.name!r}]"
         return self.expr(e)
 
-    def walked(self, e: A.Expr) -> str:
+    def walked(self, e: A.Expr, kinds: tuple[str, ...] | None = None) -> str:
         """An expression only gone through (the list a loop walks, `x in v`, `len(v)`): as
         `peek`, and a primitive with a `peek` form, in code that changes nothing of the
-        game, is read in that form (the state's own pieces of a space, not a list of them)."""
+        game, is read in that form (the state's own pieces of a space, not a list of them).
+        `kinds`: the loop looks only at units of these types (`kinds_looked_at`), and the
+        primitive's `peek_kinds` form lists only those."""
         if isinstance(e, A.Call) and isinstance(e.func, A.Name) and self.info.calls.get(id(e)) == "primitive":
             spec = self.reg.primitives[e.func.name]
             if spec.peek and spec.context and all(self.cheap(a) for a in e.args) and self.quiet():
-                return spec.peek.format(*[self.expr(a) for a in e.args])
+                args = [self.expr(a) for a in e.args]
+                if kinds is not None and spec.peek_kinds:
+                    return spec.peek_kinds.format(*args, kinds=repr(kinds))
+                return spec.peek.format(*args)
         return self.peek(e)
+
+    # ------------------------------------------------------------------ units of some types
+    # A loop over a power's units whose every round begins by testing the unit's type or a
+    # tag (`for t in units_of(p) where t has carries_land and ...`) goes through the units of
+    # those types only: the state keeps its pieces by owner and type, in the order of their
+    # ids, so the loop meets the same units in the same order without looking at the others
+    # (an LHTR power holds some 40 units and 3 transports, and the transports it may unload are
+    # asked for at every decision of its moves).
+    def kinds_looked_at(self, var: str, cond: A.Expr | None, body: tuple[A.Stmt, ...] = ()) -> tuple[str, ...] | None:
+        """The unit types a loop over units (`var`) looks at, when its `where` (`cond`)
+        begins with a test of the unit's type or tags, or its body is one `if` that does, or
+        begins with `if <such a test> or ... { continue }`. None when it may look at any
+        unit, or at most types anyway."""
+        passing: set[str] | None = None
+        if cond is not None:
+            passing = self.kinds_passing(var, _first_of(cond, "and"))
+        elif body and isinstance(body[0], A.If) and not body[0].orelse:
+            first = body[0]
+            if len(body) == 1:
+                passing = self.kinds_passing(var, _first_of(first.cond, "and"))
+            elif len(first.body) == 1 and isinstance(first.body[0], A.Continue):
+                skipped = self.kinds_passing(var, _first_of(first.cond, "or"))
+                passing = None if skipped is None else set(self.p.units) - skipped
+        if passing is None or len(passing) > max(2, len(self.p.units) // 4):
+            return None
+        return tuple(sorted(passing))
+
+    def kinds_passing(self, var: str, e: A.Expr) -> set[str] | None:
+        """The unit types for which `e`, a test of the unit `var`'s type or tag, holds."""
+        if not (isinstance(e, A.Compare) and e.op in ("has", "has not", "is", "is not")
+                and isinstance(e.left, A.Name) and e.left.name == var and isinstance(e.right, A.Name)
+                and self.info.names.get(id(e.left), "local") == "local"
+                and isinstance(self.info.types.get(id(e.left)), RecordType)):
+            return None
+        name = e.right.name
+        if e.op in ("is", "is not"):
+            if name not in self.p.units:
+                return None
+            holds = {name}
+        else:
+            holds = {u.name for u in self.p.units.values() if name in u.tags}
+        return holds if e.op in ("has", "is") else set(self.p.units) - holds
 
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
@@ -1438,22 +1487,23 @@ class _Gen:
         return f"{self.expr(t.obj)}[{self.expr(t.index)}]"
 
     # ------------------------------------------------------------------ expressions
-    def iterable(self, e: A.Expr) -> str:
+    def iterable(self, e: A.Expr, kinds: tuple[str, ...] | None = None) -> str:
         """An expression in a `for` position: `range` stays lazy there; a map is run over as
-        a list of its keys (so that the loop may change it)."""
+        a list of its keys (so that the loop may change it). `kinds`: see `walked`."""
         if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name == "range" \
                 and self.info.calls.get(id(e)) == "builtin":
             return f"_rng({', '.join(self.expr(a) for a in e.args)})"
         if isinstance(self.info.types.get(id(e)), MapType):
             return f"list({self.peek(e)})"
-        return self.walked(e)
+        return self.walked(e, kinds)
 
     def comp(self, g: A.Generator, make: str, elt: str | None = None, filtered: bool = True) -> str:
         """A comprehension (`make` is "[...]" or "any(...)"...): its collection is paid for
         as it starts (inline, before the comprehension runs over it)."""
         tmp = self.temp()
         w = self.gen_weight(g)
-        paid = f"len({tmp} := {self.iterable(g.iter)})" + ("" if w == 1 else f" * {w}")
+        walked = self.iterable(g.iter, self.kinds_looked_at(g.var, g.cond) if filtered else None)
+        paid = f"len({tmp} := {walked})" + ("" if w == 1 else f" * {w}")
         body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
@@ -1462,7 +1512,7 @@ class _Gen:
             return f"(_pay({paid}) and {make.replace('...', body)})"
         if self.innermost(g):
             paid = f"len({tmp})" + ("" if w == 1 else f" * {w}")
-            return (f"((len({tmp} := {self.iterable(g.iter)}) <= {SMALL_LOOP} or (_L := _L - {paid}) >= 0 "
+            return (f"((len({tmp} := {walked}) <= {SMALL_LOOP} or (_L := _L - {paid}) >= 0 "
                     f"or _spent()) and {make.replace('...', body)})")
         return f"(((_L := _L - {paid}) >= 0 or _spent()) and {make.replace('...', body)})"
 
@@ -1680,6 +1730,13 @@ def _memo(cache: dict[str, bool], name: str, meanwhile: bool, work: Callable[[],
         cache[name] = meanwhile
         got = cache[name] = work()
     return got
+
+
+def _first_of(e: A.Expr, op: str) -> A.Expr:
+    """The leftmost operand of a chain of `and` (or of `or`): what is tested first."""
+    while isinstance(e, A.BinOp) and e.op == op:
+        e = e.left
+    return e
 
 
 def _nodes(node: Any) -> Any:

@@ -62,6 +62,10 @@ class PrimitiveSpec:
     #: over it, `in`, `len`) and changes nothing of the game meanwhile: a view of what the
     #: state holds, where `fn` makes a list the caller may change
     peek: str = ""
+    #: the `peek` form for a loop that looks only at units of some types (see dsl.compiler,
+    #: "units of some types"): ``{kinds}`` is a tuple of their names; the units must come in
+    #: the order `peek` gives them
+    peek_kinds: str = ""
 
 
 @dataclass(frozen=True)
@@ -117,12 +121,13 @@ class Registry:
         changes: bool = False,
         current: bool = False,
         peek: str = "",
+        peek_kinds: str = "",
     ) -> None:
         self._check_name(name)
         if current and returns != "list[Unit]":
             raise ValueError(f"primitive `{name}` answers `{returns}`: only a list of units can be current pieces")
         self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board, changes,
-                                              current, peek)
+                                              current, peek, peek_kinds)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -474,7 +474,8 @@ def register_core(registry: Any) -> None:
     P("units_at", units_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area", peek="ctx._at.get({0}, _EMPTY).values()")
     P("units_of", units_of, current=True, params=[("owner", "str")], returns="list[Unit]", context=True,
-      doc="an owner's pieces", peek="ctx._by.get({0}, _EMPTY).values()")
+      doc="an owner's pieces", peek="ctx._by.get({0}, _EMPTY).values()",
+      peek_kinds="ctx.pieces_of_kinds({0}, {kinds})")
     P("all_units", all_units, current=True, params=[], returns="list[Unit]", context=True, doc="every piece in the game",
       peek="ctx.pieces.values()")
     P("set_owner", set_owner, changes=True, params=[("unit", "Unit"), ("owner", "str")], context=True,

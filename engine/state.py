@@ -26,7 +26,7 @@ class GameState:
     until one of them changes a piece, so a piece is changed with `update`, never written in."""
 
     __slots__ = (
-        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_mine", "_next_id", "control", "resources",
+        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_bk", "_own_bk", "_mine", "_next_id", "control", "resources",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -52,7 +52,11 @@ class GameState:
         # the same by owner (`pieces_of`), in the order of their ids, as `pieces` is
         self._by: dict[str, dict[int, Piece]] = {}
         self._own_by: set[str] = set()
-        # do `pieces`, `_at` and `_by` themselves belong to this state? A copy shares them
+        # and by owner and unit type (`pieces_of_kinds`: a loop over an owner's transports
+        # goes through its transports only)
+        self._bk: dict[tuple[str, str], dict[int, Piece]] = {}
+        self._own_bk: set[tuple[str, str]] = set()
+        # do `pieces` and its indexes themselves belong to this state? A copy shares them
         # until one of the two changes a piece (a task's starting state, kept for a replay,
         # and a step that asks where before it moves anything copy nothing)
         self._mine = True
@@ -95,6 +99,9 @@ class GameState:
         self._own.clear()   # from now on the two share every space's dict
         new._own_by = set()
         self._own_by.clear()
+        new._bk = self._bk
+        new._own_bk = set()
+        self._own_bk.clear()
         new._next_id = self._next_id
         new.control = dict(self.control)
         new.resources = dict(self.resources)
@@ -127,6 +134,8 @@ class GameState:
         other._own = set()
         self._own_by = set()
         other._own_by = set()
+        self._own_bk = set()
+        other._own_bk = set()
         self._mine = other._mine = False
 
     # -- asking a player in the middle of the rules --------------------------------------------
@@ -164,6 +173,7 @@ class GameState:
         self.pieces[piece.id] = piece
         self._ids(space)[piece.id] = piece
         self._owned(owner)[piece.id] = piece
+        self._kinded(owner, kind)[piece.id] = piece
         return piece
 
     def piece(self, pid: int) -> Piece:
@@ -188,6 +198,17 @@ class GameState:
         of = self._by.get(owner)
         return list(of.values()) if of else []
 
+    def pieces_of_kinds(self, owner: str, kinds: tuple[str, ...]) -> Collection[Piece]:
+        """An owner's pieces of these unit types, in the order of their ids: the state's own
+        index, for reading only (the rules language's loops over `units_of` that look at some
+        types only; see dsl.compiler, "units of some types")."""
+        found = [of for k in kinds if (of := self._bk.get((owner, k)))]
+        if len(found) == 1:
+            return found[0].values()
+        if not found:
+            return ()
+        return sorted([p for of in found for p in of.values()], key=_piece_id)
+
     def update(self, pid: int, **changes: Any) -> Piece:
         """Replace a piece with changed fields (moving it if `space` changes)."""
         old = self.piece(pid)
@@ -199,13 +220,14 @@ class GameState:
         self._ids(new.space)[pid] = new
         if new.owner != old.owner:
             self._unown(old)
-            of = self._owned(new.owner)
-            last = next(reversed(of), 0)
-            of[pid] = new
-            if last > pid:      # kept in the order of ids, as `pieces` is
-                self._by[new.owner] = {i: of[i] for i in sorted(of)}
+            _put_in_order(self._by, self._owned(new.owner), new.owner, new)
         else:
             self._owned(new.owner)[pid] = new
+        if new.owner != old.owner or new.kind != old.kind:
+            self._unkind(old)
+            _put_in_order(self._bk, self._kinded(new.owner, new.kind), (new.owner, new.kind), new)
+        else:
+            self._kinded(new.owner, new.kind)[pid] = new
         self.pieces[pid] = new
         return new
 
@@ -218,6 +240,7 @@ class GameState:
             self._take()
         self._unindex(old)
         self._unown(old)
+        self._unkind(old)
         del self.pieces[pid]
         return old
 
@@ -226,6 +249,7 @@ class GameState:
         self.pieces = dict(self.pieces)
         self._at = dict(self._at)
         self._by = dict(self._by)
+        self._bk = dict(self._bk)
         self._mine = True
 
     def _ids(self, space: str) -> dict[int, Piece]:
@@ -249,6 +273,26 @@ class GameState:
             ids = self._by[owner] = dict(ids)
             self._own_by.add(owner)
         return ids
+
+    def _kinded(self, owner: str, kind: str) -> dict[int, Piece]:
+        """The pieces of an owner of one unit type, for this state to change."""
+        key = (owner, kind)
+        ids = self._bk.get(key)
+        if ids is None:
+            ids = self._bk[key] = {}
+            self._own_bk.add(key)
+        elif key not in self._own_bk:
+            ids = self._bk[key] = dict(ids)
+            self._own_bk.add(key)
+        return ids
+
+    def _unkind(self, piece: Piece) -> None:
+        key = (piece.owner, piece.kind)
+        ids = self._kinded(*key)
+        del ids[piece.id]
+        if not ids:
+            del self._bk[key]
+            self._own_bk.discard(key)
 
     def _unown(self, piece: Piece) -> None:
         ids = self._owned(piece.owner)
@@ -352,3 +396,16 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+def _piece_id(p: Piece) -> int:
+    return p.id
+
+
+def _put_in_order(index: dict[Any, dict[int, Piece]], of: dict[int, Piece], key: Any, piece: Piece) -> None:
+    """Put a piece that came from another entry (a captured one) into the entry `of` of
+    `index` (this state's own), kept in the order of ids, as `pieces` is."""
+    last = next(reversed(of), 0)
+    of[piece.id] = piece
+    if last > piece.id:
+        index[key] = {i: of[i] for i in sorted(of)}

@@ -330,3 +330,91 @@ def test_pieces_gone_through_are_the_states_own_and_a_loop_that_moves_them_is_no
     assert p("clear_out")(state, "a", "b") == 3      # (moving them as it goes through them)
     assert p("reds_at")(state, "a") == 0 and p("reds_at")(state, "b") == 2
     assert [u.space for u in before] == ["a", "a", "a"]     # a list handed out stays as it was
+
+
+# -- units of some types: a loop that first tests the unit's type or a tag goes through only
+# the units of those types (the state keeps its pieces by owner and type) -----------------------
+KINDS = """
+tag flies
+tag floats
+tag walks
+unit Plane [flies] { }
+unit Boat [floats] { }
+unit Ferry [floats] { }
+unit Foot [walks] { }
+unit Horse [walks] { }
+unit Cart [walks] { }
+unit Gun [walks] { }
+unit Tower [walks] { }
+
+procedure fliers(p: str) -> list[int] { return [u.id for u in units_of(p) where u has flies and u.space != "gone"] }
+procedure ships(p: str) -> list[int] {
+    let out: list[int] = []
+    for u in units_of(p) {
+        if u has floats and not marked(u, "sunk") {
+            out += [u.id]
+        }
+    }
+    return out
+}
+procedure afloat(p: str) -> list[int] {
+    let out: list[int] = []
+    for u in units_of(p) {
+        if u has not floats or marked(u, "sunk") {
+            continue
+        }
+        out += [u.id]
+    }
+    return out
+}
+procedure boats(p: str) -> int { return count(u in units_of(p) where u is Boat) }
+procedure any_plane(p: str) -> bool { return any(u has flies and u.id > 0 for u in units_of(p)) }
+procedure grounded(p: str) -> list[int] { return [u.id for u in units_of(p) where u has not flies] }
+procedure all_fly(p: str) -> bool { return all(u has flies for u in units_of(p)) }
+"""
+
+
+def test_a_loop_over_units_of_some_types_meets_the_same_units_in_the_same_order() -> None:
+    import random
+
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([("kinds.rules", KINDS)], reg)
+    p = rules.procedure
+    kinds = ["Plane", "Boat", "Ferry", "Foot", "Horse", "Cart", "Gun", "Tower"]
+    tags = {"Plane": "flies", "Boat": "floats", "Ferry": "floats"}
+    state = GameState(Board([Space("a", "A"), Space("gone", "Gone")], [("a", "gone", {})]), rules)
+    rng = random.Random(4)
+    for step in range(120):
+        ids = sorted(state.pieces)
+        what = rng.randrange(5)
+        if what == 0 or not ids:
+            state.add_piece(rng.choice(kinds), rng.choice(["red", "blue"]), "a")
+        elif what == 1:
+            state.update(rng.choice(ids), kind=rng.choice(kinds))
+        elif what == 2:
+            state.update(rng.choice(ids), owner=rng.choice(["red", "blue"]))
+        elif what == 3:
+            state.update(rng.choice(ids), status=frozenset(["sunk"]) if rng.random() < 0.5 else frozenset())
+        else:
+            state = state.copy()
+        for who in ("red", "blue"):
+            mine = [u for u in state.pieces.values() if u.owner == who]
+            afloat = [u.id for u in mine if tags.get(u.kind) == "floats" and "sunk" not in u.status]
+            assert p("fliers")(state, who) == [u.id for u in mine if u.kind == "Plane"]
+            assert p("ships")(state, who) == afloat and p("afloat")(state, who) == afloat
+            assert p("boats")(state, who) == sum(u.kind == "Boat" for u in mine)
+            assert p("any_plane")(state, who) == any(u.kind == "Plane" for u in mine)
+            assert p("grounded")(state, who) == [u.id for u in mine if u.kind != "Plane"]
+            assert p("all_fly")(state, who) == all(u.kind == "Plane" for u in mine)
+    # and the loops that look at few types were written over those types alone
+    def by_kinds(name: str) -> bool:
+        return "pieces_of_kinds" in p(name).__wrapped__.__code__.co_names
+
+    assert all(by_kinds(n) for n in ("fliers", "ships", "afloat", "boats", "any_plane"))
+    assert not by_kinds("grounded")      # (7 of the 8 types: no quicker than all of them)
+    assert not by_kinds("all_fly")       # (it must meet the first unit that does not fly)

@@ -76,14 +76,16 @@ def test_pieces_index_follows_moves_and_removals():
     assert sorted(s.occupied()) == ["0,0", "2,2"]
 
 
-@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "mark", "drop", "copy", "become"]),
+@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "retype", "mark", "drop", "copy", "become"]),
                           st.integers(0, 50), st.sampled_from(["Red", "Blue", "Grey"])), max_size=60))
 @example([("add", 0, "Red"), ("add", 0, "Blue"), ("own", 0, "Blue")])     # a capture: kept in id order
+@example([("add", 1, "Red"), ("add", 0, "Red"), ("retype", 0, "Red")])    # and a piece that changes type
 def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(ops):
-    # pieces_of reads an index by owner kept like the one by space, and both hold the pieces
-    # themselves: whatever happens to the pieces, and to copies taken along the way, they
-    # give the pieces as they are now, as a walk over every piece would; and what one state
-    # does is seen by no other (they share their pieces until one of them changes one)
+    # pieces_of reads an index by owner kept like the one by space (pieces_of_kinds one by
+    # owner and unit type), and all of them hold the pieces themselves: whatever happens to
+    # the pieces, and to copies taken along the way, they give the pieces as they are now, as
+    # a walk over every piece would; and what one state does is seen by no other (they share
+    # their pieces until one of them changes one)
     states = [GameState(small_board())]
     seen = [{}]     # each state's pieces as they should be
     for op, n, owner in ops:
@@ -94,11 +96,13 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
         if pid is None and op not in ("copy", "become"):
             op = "add"
         if op == "add":
-            s.add_piece("Tank", owner, "1,1")
+            s.add_piece(KINDS[n % len(KINDS)], owner, "1,1")
         elif op == "move":
             s.move(pid, "0,0")
         elif op == "own":
             s.update(pid, owner=owner)
+        elif op == "retype":
+            s.update(pid, kind=KINDS[n % len(KINDS)])
         elif op == "mark":
             s.update(pid, status=s.pieces[pid].status ^ {owner})
         elif op == "drop":
@@ -115,9 +119,15 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
             assert t.pieces == pieces
             for who in ("Red", "Blue", "Grey"):
                 assert _same(t.pieces_of(who), [p for p in t.pieces.values() if p.owner == who])
+                for kinds in (("Tank",), ("Tank", "Infantry"), ("Infantry", "Truck", "Tank"), ()):
+                    assert _same(list(t.pieces_of_kinds(who, kinds)),
+                                 [p for p in t.pieces.values() if p.owner == who and p.kind in kinds])
             for where in ("0,0", "1,1"):
                 assert _same(sorted(t.pieces_at(where), key=lambda p: p.id),
                              [p for p in t.pieces.values() if p.space == where])
+
+
+KINDS = ("Tank", "Infantry", "Truck")
 
 
 def _same(a, b):
