@@ -109,6 +109,9 @@ class Info:
     calls: dict[int, str] = field(default_factory=dict)  # builtin/primitive/procedure/table
     #: the procedures named as an argument (passed to a primitive, which asks them)
     passed: set[str] = field(default_factory=set)
+    #: the calls written as such an argument with its last arguments left open, `_`
+    #: (`distances(places, 9, passable, may_enter(p, _))`): ids of the Call nodes
+    partials: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -1574,7 +1577,11 @@ class _Checker:
                 self.err(a.pos, f"argument {i} (`{pn}`) of `{name}` must be `{pt}`, got `{at}`")
 
     def proc_ref(self, a: A.Expr, want: FnType, scopes: list[dict[str, Type]]) -> Type:
-        """A procedure named as an argument (`reach(h, 3, road_cost)`)."""
+        """A procedure named as an argument (`reach(h, 3, road_cost)`), or one with its first
+        arguments given and the rest left open (`may_enter(p, _)`)."""
+        if isinstance(a, A.Call) and isinstance(a.func, A.Name) and a.gen is None \
+                and any(_is_open(x) for x in a.args):
+            return self.partial_ref(a, want, scopes)
         if not isinstance(a, A.Name) or self.value_kind(a.name) != "procedure" or self.lookup_local(scopes, a.name):
             self.err(a.pos, f"expected the name of a procedure of type `{want}` here")
             return ANY
@@ -1589,6 +1596,48 @@ class _Checker:
         self.info.passed.add(a.name)
         self.info.types[id(a)] = want
         self.note_call(a.name, a.pos)
+        return want
+
+    def partial_ref(self, a: A.Call, want: FnType, scopes: list[dict[str, Type]]) -> Type:
+        """`may_enter(p, _)` where a `fn(str) -> bool` is wanted: the procedure with its first
+        arguments given here, and the ones left open (`_`, the last ones) given by the
+        primitive at each call."""
+        assert isinstance(a.func, A.Name)
+        name = a.func.name
+        if self.value_kind(name) != "procedure" or self.lookup_local(scopes, name):
+            self.err(a.func.pos, f"`{name}(..., _)` leaves arguments of a procedure open, but `{name}` is no procedure")
+            return ANY
+        pr = self.p.procedures[name]
+        given = [x for x in a.args if not _is_open(x)]
+        if any(not _is_open(x) for x in a.args[len(given):]):
+            self.err(a.pos, f"only the last arguments of `{name}` may be left open with `_`: give the others first")
+            return ANY
+        params = [(prm.name, self.resolve_type_quiet(prm.type)) for prm in pr.params]
+        if len(a.args) != len(params):
+            n = len(params)
+            self.err(a.pos, f"`{name}` takes {n} argument{'s' if n != 1 else ''} "
+                            f"({', '.join(pn for pn, _ in params)}), but {len(a.args)} were written")
+            return ANY
+        for i, (x, (pn, pt)) in enumerate(zip(given, params), 1):
+            at = self.expr(x, scopes)
+            if not assignable(at, pt):
+                self.err(x.pos, f"argument {i} (`{pn}`) of `{name}` must be `{pt}`, got `{at}`")
+        open_types = tuple(pt for _, pt in params[len(given):])
+        ret = self.resolve_type_quiet(pr.ret) if pr.ret is not None else NONE
+        got = FnType(open_types, ret)
+        ok = len(open_types) == len(want.params) and all(assignable(w, g) for g, w in zip(open_types, want.params, strict=True)) \
+            and assignable(ret, want.ret)
+        if not ok:
+            self.err(a.pos, f"`{name}` with {len(given)} argument{'s' if len(given) != 1 else ''} given is `{got}`, "
+                            f"but `{want}` is needed here")
+        for x, (_, pt) in zip(a.args[len(given):], params[len(given):]):
+            self.info.names[id(x)] = "open"
+            self.info.types[id(x)] = pt
+        self.info.calls[id(a)] = "procedure"
+        self.info.partials.add(id(a))
+        self.info.passed.add(name)
+        self.info.types[id(a)] = want
+        self.note_call(name, a.pos)
         return want
 
     def builtin(self, e: A.Call, name: str, scopes: list[dict[str, Type]]) -> Type:
@@ -1695,3 +1744,7 @@ def check_program(layers: list[list[A.Module]], registry: Registry, report_unrea
     With ``report_unread``, stats and tags that no rule reads are reported as warnings."""
     return _Checker(layers, registry, report_unread).run()
 
+
+def _is_open(e: A.Expr) -> bool:
+    """`_`: an argument left open in a procedure passed to a primitive (`may_enter(p, _)`)."""
+    return isinstance(e, A.Name) and e.name == "_"

@@ -186,6 +186,8 @@ class _Gen:
             return True
         if isinstance(node, A.Name) and self.info.names.get(id(node)) == "procref":
             return True
+        if isinstance(node, A.Call) and id(node) in self.info.partials:
+            return True
         if isinstance(node, A.Call) and isinstance(node.func, A.Name):
             callee = self.callee(node)
             if callee is not None and self.callee_loops(callee):
@@ -1577,6 +1579,12 @@ class _Gen:
         if isinstance(e, A.Index):
             return f"{self.peek(e.obj)}[{self.expr(e.index)}]"
         if isinstance(e, A.Call):
+            if id(e) in self.info.partials:
+                # a procedure with its first arguments given, passed to a primitive
+                assert isinstance(e.func, A.Name)
+                self.procrefs.add(e.func.name)
+                given = [self.expr(a) for a in e.args if self.info.names.get(id(a)) != "open"]
+                return f"_partial(g_{e.func.name}, ctx, {', '.join(given)})"
             return self.call(e)
         if isinstance(e, A.UnaryOp):
             return f"({e.op} {self.expr(e.operand)})"

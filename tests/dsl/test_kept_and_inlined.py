@@ -389,7 +389,7 @@ def test_a_loop_over_units_of_some_types_meets_the_same_units_in_the_same_order(
     tags = {"Plane": "flies", "Boat": "floats", "Ferry": "floats"}
     state = GameState(Board([Space("a", "A"), Space("gone", "Gone")], [("a", "gone", {})]), rules)
     rng = random.Random(4)
-    for step in range(120):
+    for _ in range(120):
         ids = sorted(state.pieces)
         what = rng.randrange(5)
         if what == 0 or not ids:
@@ -418,3 +418,51 @@ def test_a_loop_over_units_of_some_types_meets_the_same_units_in_the_same_order(
     assert all(by_kinds(n) for n in ("fliers", "ships", "afloat", "boats", "any_plane"))
     assert not by_kinds("grounded")      # (7 of the 8 types: no quicker than all of them)
     assert not by_kinds("all_fly")       # (it must meet the first unit that does not fly)
+
+
+# -- a procedure passed to a walk with its first arguments given: `held_by(p, _)` ------------------
+PARTIAL = """
+procedure held_by(p: str, s: str) -> bool { return controller(s) == p }
+procedure lands_of(p: str) -> map[str, int] { return distances(["a"], 9, held_by(p, _), held_by(p, _)) }
+procedure both() -> list[int] { return [len(lands_of("red")), len(lands_of("blue"))] }
+"""
+
+
+def test_a_procedure_passed_with_its_first_arguments_given_is_asked_with_them() -> None:
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([("partial.rules", PARTIAL)], reg)
+    spaces = "abcde"
+    state = GameState(Board([Space(s, s.upper()) for s in spaces], [(a, b, {}) for a, b in zip(spaces, spaces[1:])]),
+                      rules)
+    state.control.update({"a": "red", "b": "red", "c": "blue", "d": "red", "e": "red"})
+    assert rules.procedure("lands_of")(state, "red") == {"a": 0, "b": 1}       # c is blue's: the walk stops
+    assert rules.procedure("lands_of")(state, "blue") == {"a": 0}
+    # within one entry the answers are remembered for each argument given, not mixed up
+    assert rules.procedure("both")(state) == [2, 1]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    ("held_by(_, s)", "only the last arguments of `held_by` may be left open with `_`: give the others first"),
+    ("held_by(p, s, _)", "`held_by` takes 2 arguments (p, s), but 3 were written"),
+    ("held_by(1, _)", "argument 1 (`p`) of `held_by` must be `str`, got `int`"),
+    ("count_of(p, _)", "`count_of` with 1 argument given is `fn(str) -> int`, but `fn(str) -> bool` is needed here"),
+    ("nothing(p, _)", "`nothing(..., _)` leaves arguments of a procedure open, but `nothing` is no procedure"),
+])
+def test_a_procedure_passed_with_arguments_left_open_is_checked(call: str, message: str) -> None:
+    from engine.primitives import register_core
+
+    reg = dsl.Registry()
+    register_core(reg)
+    text = f"""
+procedure held_by(p: str, s: str) -> bool {{ return controller(s) == p }}
+procedure count_of(p: str, s: str) -> int {{ return len(units_at(s)) }}
+procedure walk(p: str, s: str) -> map[str, int] {{ return distances([s], 3, passable_here, {call}) }}
+procedure passable_here(s: str) -> bool {{ return true }}
+"""
+    diags = dsl.check_rules([("open.rules", text)], reg)
+    assert message in [d.message for d in diags], [d.message for d in diags]
