@@ -109,7 +109,7 @@ class GameState:
         new.power_index = self.power_index
         new.phase_index = self.phase_index
         new.step_index = self.step_index
-        new.data = {ns: dict(d) for ns, d in self.data.items()}
+        new.data = {ns: dict(d) for ns, d in self.data.items()} if self.data else {}
         new.rng = self.rng
         new.result = self.result
         new.events = []
@@ -202,6 +202,9 @@ class GameState:
         """An owner's pieces of these unit types, in the order of their ids: the state's own
         index, for reading only (the rules language's loops over `units_of` that look at some
         types only; see dsl.compiler, "units of some types")."""
+        if len(kinds) == 1:
+            of = self._bk.get((owner, kinds[0]))
+            return of.values() if of is not None else ()
         found = [of for k in kinds if (of := self._bk.get((owner, k)))]
         if len(found) == 1:
             return found[0].values()
