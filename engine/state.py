@@ -257,59 +257,24 @@ class GameState:
 
     def _ids(self, space: str) -> dict[int, Piece]:
         """The pieces of a space, for this state to change."""
-        ids = self._at.get(space)
-        if ids is None:
-            ids = self._at[space] = {}
-            self._own.add(space)
-        elif space not in self._own:
-            ids = self._at[space] = dict(ids)
-            self._own.add(space)
-        return ids
+        return _own_entry(self._at, self._own, space)
 
     def _owned(self, owner: str) -> dict[int, Piece]:
-        """The pieces of an owner, for this state to change (as `_ids` for a space)."""
-        ids = self._by.get(owner)
-        if ids is None:
-            ids = self._by[owner] = {}
-            self._own_by.add(owner)
-        elif owner not in self._own_by:
-            ids = self._by[owner] = dict(ids)
-            self._own_by.add(owner)
-        return ids
+        """The pieces of an owner, for this state to change."""
+        return _own_entry(self._by, self._own_by, owner)
 
     def _kinded(self, owner: str, kind: str) -> dict[int, Piece]:
         """The pieces of an owner of one unit type, for this state to change."""
-        key = (owner, kind)
-        ids = self._bk.get(key)
-        if ids is None:
-            ids = self._bk[key] = {}
-            self._own_bk.add(key)
-        elif key not in self._own_bk:
-            ids = self._bk[key] = dict(ids)
-            self._own_bk.add(key)
-        return ids
-
-    def _unkind(self, piece: Piece) -> None:
-        key = (piece.owner, piece.kind)
-        ids = self._kinded(*key)
-        del ids[piece.id]
-        if not ids:
-            del self._bk[key]
-            self._own_bk.discard(key)
-
-    def _unown(self, piece: Piece) -> None:
-        ids = self._owned(piece.owner)
-        del ids[piece.id]
-        if not ids:
-            del self._by[piece.owner]
-            self._own_by.discard(piece.owner)
+        return _own_entry(self._bk, self._own_bk, (owner, kind))
 
     def _unindex(self, piece: Piece) -> None:
-        ids = self._ids(piece.space)
-        del ids[piece.id]
-        if not ids:
-            del self._at[piece.space]
-            self._own.discard(piece.space)
+        _drop(self._at, self._own, piece.space, piece.id)
+
+    def _unown(self, piece: Piece) -> None:
+        _drop(self._by, self._own_by, piece.owner, piece.id)
+
+    def _unkind(self, piece: Piece) -> None:
+        _drop(self._bk, self._own_bk, (piece.owner, piece.kind), piece.id)
 
     # -- control and resources --------------------------------------------------------------
     def controller(self, space: str) -> str | None:
@@ -399,6 +364,28 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> dict[int, Piece]:
+    """An index's entry (the pieces of a space, an owner...) made the state's own to change:
+    `own` holds the keys whose dicts it made itself; the others it shares with its copies."""
+    ids = index.get(key)
+    if ids is None:
+        ids = index[key] = {}
+        own.add(key)
+    elif key not in own:
+        ids = index[key] = dict(ids)
+        own.add(key)
+    return ids
+
+
+def _drop(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any, pid: int) -> None:
+    """Take a piece out of an index's entry; an entry left empty goes."""
+    ids = _own_entry(index, own, key)
+    del ids[pid]
+    if not ids:
+        del index[key]
+        own.discard(key)
 
 
 def _piece_id(p: Piece) -> int:
