@@ -312,6 +312,10 @@ class _Checker:
         self.diags.append(Diagnostic(pos, msg, hint))
 
     def check_name_ok(self, name: str, pos: Pos, what: str) -> bool:
+        if name == "_" and what == "name":
+            self.err(pos, "`_` leaves an argument open only in a procedure passed to a primitive",
+                     "as in `distances(places, 3, held_by(p, _), held_by(p, _))`; here, give the argument")
+            return False
         if name.startswith("_"):
             self.err(pos, f"names starting with `_` are reserved: `{name}`",
                      "rules files cannot reach Python internals; pick a plain name")

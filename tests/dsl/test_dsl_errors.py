@@ -28,6 +28,8 @@ CASES = [
     ("option default wrong type", 'option limit: int = "4"', 1, 21, "option `limit` is `int` but its value is `str`"),
     ("unknown tag", "unit Art [artillery] { }", 1, 11, "unknown tag `artillery`"),
     ("unknown name", "procedure f() -> int { return atack }", 1, 31, "unknown name `atack`"),
+    ("argument left open in a call", "procedure h(s: str) -> bool { return true }\nprocedure f() -> bool { return h(_) }", 2, 34,
+     "`_` leaves an argument open only in a procedure passed to a primitive"),
     ("unknown procedure", "procedure f() { fire(1) }", 1, 17, "unknown procedure `fire`"),
     ("unknown field", "procedure f(b: Battle) -> str { return b.defender }", 1, 42, "`Battle` has no field `defender`"),
     ("unknown unit stat", "procedure f(u: Unit) -> int { return u.atack }", 1, 40, "`Unit` has no field or stat `atack`"),
