@@ -491,7 +491,16 @@ class _ToAst(Transformer):
 
 
 def parse_module(text: str, file: str = "<rules>") -> A.Module:
-    """Parse one rules file. Raises :class:`RulesError` with one diagnostic on a syntax error."""
+    """Parse one rules file. Raises :class:`RulesError` with one diagnostic on a syntax error.
+
+    A file is parsed once in a process: the same name and text give the same tree again (its
+    nodes are frozen). A ruleset loaded with other options, a layer over it, `rules diff` and
+    a new game in the window read the same files again, and parsing is most of loading."""
+    return _parsed(text, file)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str, file: str) -> A.Module:
     try:
         tree = _parser().parse(text)
     except lark.UnexpectedInput as exc:
