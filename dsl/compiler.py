@@ -1383,7 +1383,10 @@ class _Gen:
             self.emit(ind, f"_v = {value}\nctx.vars[{root.name!r}] = {store}", st.pos)
             self.forget_readers(root.name, ind, st.pos)
             return
-        # an element of a variable: change a copy, then store it back
+        # an element of a variable: change a copy, then store it back (a map as it is: the
+        # copy is this assignment's own, so it is not copied again)
+        if isinstance(var.type, MapType):
+            store = "_v"
         self.emit(ind, f"_v = {self.var_read(root.name)}", st.pos)
         inner = st.target
         path = []
