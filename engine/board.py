@@ -34,7 +34,7 @@ class Space:
 class Board:
     """Spaces and adjacency. Links are undirected; each may carry attributes."""
 
-    __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles")
+    __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles", "hop_walks", "hop_asks")
 
     def __init__(
         self,
@@ -74,6 +74,10 @@ class Board:
         #: what players read for each space: its name, and its id too where the two differ
         self.titles: dict[str, str] = {
             s.id: s.name if s.name == s.id else f"{s.name} ({s.id})" for s in self.spaces.values()}
+        #: engine.graph.hops keeps here the fewest links from the spaces it has walked from
+        #: (a board never changes once made)
+        self.hop_walks: dict[str, dict[str, int]] = {}
+        self.hop_asks: dict[str, int] = {}
 
     @classmethod
     def hex_map(

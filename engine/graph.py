@@ -14,21 +14,50 @@ from engine.board import Board
 MAX_VISITS = 200_000
 
 
+#: the spaces a board keeps the walks of (`hops`); then it forgets them all and starts again
+KEPT_WALKS = 512
+
+
 def hops(board: Board, a: str, b: str) -> int:
-    """Fewest links from a to b; -1 when b cannot be reached."""
+    """Fewest links from a to b; -1 when b cannot be reached.
+
+    Links go both ways, so a walk from either end answers. The walk from a space is kept by
+    the board, and one is made from the end asked about before (a rule that asks the distance
+    from every empty hex to a few units walks from the units): a search that stopped at b was
+    a walk of the board for every pair asked, 84,000 of them in one turn of a paratroopers mod."""
     if a == b:
         return 0
-    seen = {a: 0}
-    queue = deque([a])
+    walks = board.hop_walks
+    for start, end in ((a, b), (b, a)):
+        found = walks.get(start)
+        if found is not None:
+            return found.get(end, -1)
+    if a not in board.spaces or b not in board.spaces:
+        return -1       # (an off-board area: no way there)
+    if len(walks) >= KEPT_WALKS:
+        walks.clear()
+        board.hop_asks.clear()
+    asked = board.hop_asks
+    na, nb = asked.get(a, 0) + 1, asked.get(b, 0) + 1
+    asked[a], asked[b] = na, nb
+    start, end = (b, a) if nb > na else (a, b)
+    found = walks[start] = walk_all(board, start)
+    return found.get(end, -1)
+
+
+def walk_all(board: Board, start: str) -> dict[str, int]:
+    """Fewest links from `start` to every space it reaches."""
+    seen = {start: 0}
+    queue = deque([start])
+    adjacent = board.adjacency
     while queue:
         here = queue.popleft()
-        for n in board.neighbours(here):
+        k = seen[here] + 1
+        for n in adjacent[here]:
             if n not in seen:
-                seen[n] = seen[here] + 1
-                if n == b:
-                    return seen[n]
+                seen[n] = k
                 queue.append(n)
-    return -1
+    return seen
 
 
 def spread(board: Board, places: list[str], budget: int, enters: Callable[[str], bool],

@@ -9,8 +9,9 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import graph
 from engine.board import Board, Space
-from engine.graph import nearer, spread
+from engine.graph import hops, nearer, spread
 
 
 def _walk_as_the_rules_wrote_it(board: Board, places: list[str], budget: int,
@@ -145,3 +146,42 @@ def test_a_link_reads_the_same_from_either_end_with_every_fact_given_for_it(link
             given_here = [fact for x, y, fact in links if {ids[x], ids[y]} == {a, b}]
             assert board.adjacent(a, b) == board.adjacent(b, a) == bool(given_here)
             assert dict(board.link(a, b)) == dict(board.link(b, a)) == {f: True for f in given_here if f}
+
+
+def _fewest_links(board: Board, a: str, b: str) -> int:
+    """The search `distance` made before its walks were kept: breadth first from a to b."""
+    seen, frontier, k = {a}, [a], 0
+    while frontier:
+        if b in frontier:
+            return k
+        k += 1
+        further = []
+        for s in frontier:
+            for n in board.neighbours(s):
+                if n not in seen:
+                    seen.add(n)
+                    further.append(n)
+        frontier = further
+    return -1
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(2, 12).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.sets(st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(lambda e: e[0] != e[1]), max_size=30),
+    st.lists(st.tuples(st.integers(0, n), st.integers(0, n)), min_size=1, max_size=40),
+    st.integers(1, 4))))
+def test_distance_from_kept_walks_is_the_fewest_links_whatever_is_asked_first(case: tuple) -> None:  # type: ignore[type-arg]
+    """`distance` keeps the walks it makes, from either end of a pair, and forgets them all
+    when it keeps too many: every answer is still the search's (n stands for an off-board area)."""
+    n, edges, pairs, kept = case
+    board = Board([Space(f"s{i}", f"s{i}") for i in range(n)], [(f"s{a}", f"s{b}", {}) for a, b in edges])
+    old, graph.KEPT_WALKS = graph.KEPT_WALKS, kept
+    try:
+        for a, b in pairs:
+            x, y = f"s{a}", f"s{b}"
+            want = 0 if x == y else -1 if n in (a, b) else _fewest_links(board, x, y)
+            assert hops(board, x, y) == want == hops(board, y, x)
+            assert len(board.hop_walks) <= kept
+    finally:
+        graph.KEPT_WALKS = old
