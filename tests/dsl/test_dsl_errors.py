@@ -123,3 +123,21 @@ def test_python_names_get_a_sandbox_hint(reg) -> None:  # type: ignore[no-untype
     diags = check_rules([("t.rules", 'procedure f() { open("f") }')], reg)
     assert diags[0].message == "unknown procedure `open`"
     assert "cannot reach Python" in (diags[0].hint or "")
+
+
+def test_a_file_read_again_is_not_parsed_again_and_its_mistakes_are_still_told(reg) -> None:  # type: ignore[no-untyped-def]
+    """Parsed trees are kept by file name and text: the same file gives the same tree, a file
+    of the same text under another name has its own positions, and a file with a mistake is
+    reported every time it is read."""
+    from dsl.parser import parse_module
+
+    text = "procedure two() -> int {\n    return 2\n}\n"
+    first = parse_module(text, "a.rules")
+    assert parse_module(text, "a.rules") is first
+    other = parse_module(text, "b.rules")
+    assert other is not first and other.decls[0].pos.file == "b.rules" and first.decls[0].pos.file == "a.rules"
+    broken = [("house.rules", "procedure two() -> int {\n    return 2 +\n}\n")]
+    for _ in range(2):
+        with pytest.raises(RulesError) as e:
+            load_rules(broken, reg)
+        assert e.value.diagnostics[0].pos.file == "house.rules" and e.value.diagnostics[0].pos.line == 3
