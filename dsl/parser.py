@@ -19,6 +19,7 @@ from lark import Token, Transformer, v_args
 from lark.lexer import PatternStr
 
 from . import ast as A
+from . import parse_cache
 from .errors import Diagnostic, Pos, RulesError
 from .runtime import INT_MAX
 
@@ -495,12 +496,21 @@ def parse_module(text: str, file: str = "<rules>") -> A.Module:
 
     A file is parsed once in a process: the same name and text give the same tree again (its
     nodes are frozen). A ruleset loaded with other options, a layer over it, `rules diff` and
-    a new game in the window read the same files again, and parsing is most of loading."""
+    a new game in the window read the same files again, and parsing is most of loading. The
+    tree is kept on disk for the next run too (dsl.parse_cache)."""
     return _parsed(text, file)
 
 
 @functools.lru_cache(maxsize=256)
 def _parsed(text: str, file: str) -> A.Module:
+    module = parse_cache.load(file, text)
+    if module is None:
+        module = _parse(text, file)
+        parse_cache.store(file, text, module)
+    return module
+
+
+def _parse(text: str, file: str) -> A.Module:
     try:
         tree = _parser().parse(text)
     except lark.UnexpectedInput as exc:

@@ -17,6 +17,24 @@ def skirmish():
     return plugins.load(SKIRMISH, trust_code=True)    # its plugin.py is ours: trusted
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The parsed rules files the suite's runs keep (dsl.parse_cache) go to a folder of its
+    own, removed at the end, not to the user's cache: the commands the tests start share it."""
+    import os
+    import tempfile
+
+    config._wargame_cache = tempfile.mkdtemp(prefix="wargame-parsed-")  # type: ignore[attr-defined]
+    os.environ["WARGAME_CACHE_DIR"] = config._wargame_cache  # type: ignore[attr-defined]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    import shutil
+
+    folder = getattr(config, "_wargame_cache", None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked `slow` (long self-play runs) are skipped unless asked for: `pytest -m slow`."""
     if "slow" in (config.getoption("markexpr") or ""):
