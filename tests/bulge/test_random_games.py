@@ -1,6 +1,6 @@
 """Random games from the first Red turn to the end, with the invariants checked after every
 action: 50 in the suite, 200 more under `pytest -m slow` (about 1.3 s a game, checks
-included; 250 games were a quarter of the suite), and more seeds outside it:
+included: the 200 the suite played were a quarter of it), and more seeds outside it:
 benchmarks/soak.py bulge. BULGE_RANDOM_GAMES sets the suite's number."""
 
 from __future__ import annotations
