@@ -995,7 +995,7 @@ class _Gen:
                  and self.info.names.get(id(n), "local") == "local"} - _bound(e)
         if names & changed:
             return None
-        return ["ctx"] + [f"v_{n}" for n in sorted(names)]
+        return [f"v_{n}" for n in sorted(names)]
 
     # ------------------------------------------------------------------ current pieces
     # A unit value is the piece as it was when it was read; marks and cargo are read from the
@@ -1673,8 +1673,10 @@ class _Gen:
                     if kept is None:
                         args[3] = f"lambda: {labels}"
                     else:
-                        # made only if a player reads them, from the locals as they are now
-                        args[3] = f"_later(lambda {', '.join(f'{c}={c}' for c in kept)}: {labels})"
+                        # made only if a player reads them, from the locals as they are now and
+                        # the state they are given (the one asked on: see dsl.runtime.Later)
+                        bound = ''.join(f', {c}={c}' for c in kept)
+                        args[3] = f"_later(lambda ctx{bound}: {labels})"
                 if len(args) >= 5:
                     # and the reasons for refused answers only when an answer is refused
                     self.in_lambda += 1

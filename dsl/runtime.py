@@ -288,17 +288,18 @@ def choose_in_task(ctx: Any, player: str, prompt: str, options: list[Any], label
 
 class Later:
     """The labels of a `choose`, made only when a player reads them (dsl.compiler binds the
-    locals they read when the question is asked; the game state asked on is never changed
-    afterwards, since actions are applied to copies). Made as an entry into the rules, so
-    that a failure in them is reported at its place in the rules files."""
+    locals they read when the question is asked), given the game state to read: the one
+    asked on, as it was then (the engine gives a snapshot of it, so that the question does
+    not hold the state that holds the question). Made as an entry into the rules, so that a
+    failure in them is reported at its place in the rules files."""
 
     __slots__ = ("fn", "ns", "where")
 
-    def __init__(self, fn: Callable[[], Any], ns: dict[str, Any], where: tuple[str, list[Pos | None]]) -> None:
+    def __init__(self, fn: Callable[[Any], Any], ns: dict[str, Any], where: tuple[str, list[Pos | None]]) -> None:
         self.fn, self.ns, self.where = fn, ns, where
 
-    def __call__(self) -> Any:
-        return translate_errors(self.fn, *self.where, ns=self.ns)()
+    def __call__(self, ctx: Any) -> Any:
+        return translate_errors(self.fn, *self.where, ns=self.ns)(ctx)
 
 
 def table_miss(name: str, key: tuple[Any, ...]) -> Any:

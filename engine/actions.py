@@ -403,6 +403,9 @@ class Decision:
     #: the option that ends this decision's step ("done", "pass", "end movement"), so a
     #: client or computer player can find it without knowing its name; None if there is none
     finish: Action | None = None
+    #: a question asked in the middle of the rules: the state its options read and name as
+    #: their offer (a snapshot of the state that asks it, `GameState.snapshot`)
+    asked_on: Any = None
 
     def __post_init__(self) -> None:
         if self.finish is None:

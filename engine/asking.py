@@ -89,10 +89,11 @@ def question(state: Any, player: str, prompt: str, options: list[Any],
         labels = labels()
         if len(labels) != len(options):
             raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
-    choices = _Choices(state, tuple(options), labels)
+    view = state.snapshot()
+    choices = _Choices(view, tuple(options), labels)
     # each option's Action is made only when it is looked at (a random player draws one)
     return False, Decision(player, "choose", prompt, Options((("choose", choices.make, range(len(options))),)),
-                           {"asked": True})
+                           {"asked": True}, asked_on=view)
 
 
 def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Callable[[], dict[Any, str]] | None,
@@ -117,7 +118,7 @@ class _Choices:
 
     def __init__(self, state: Any, options: tuple[Any, ...], labels: Sequence[Any] | Later | None) -> None:
         self.state, self.options = state, options
-        self.labels: Any = _Labels(labels, len(options)) if isinstance(labels, Later) else \
+        self.labels: Any = _Labels(labels, len(options), state) if isinstance(labels, Later) else \
             tuple(labels) if labels is not None else None
 
     def make(self, i: int) -> Action:
@@ -128,8 +129,8 @@ class _Choices:
             a = Action("choose", {"choice": encode(o)}, labeler=functools.partial(labels.label, i))
         else:
             a = Action("choose", {"choice": encode(o)}, label=str(labels[i]))
-        # the i-th choice of the question this state asks: answered from this very state, it
-        # needs no looking for among the options (RulesLogic.apply_offered)
+        # the i-th choice of the question asked on this state: answered from the state that
+        # asks it (or a copy), it needs no looking for among the options (RulesLogic.apply_offered)
         a.offer = (self.state, i)
         return a
 
@@ -137,15 +138,15 @@ class _Choices:
 class _Labels:
     """The labels of one question, made when the first of them is read."""
 
-    __slots__ = ("make", "n", "made")
+    __slots__ = ("make", "n", "state", "made")
 
-    def __init__(self, make: Later, n: int) -> None:
-        self.make, self.n = make, n
+    def __init__(self, make: Later, n: int, state: Any) -> None:
+        self.make, self.n, self.state = make, n, state
         self.made: list[Any] | None = None
 
     def label(self, i: int) -> str:
         if self.made is None:
-            made = list(self.make())
+            made = list(self.make(self.state))
             if len(made) != self.n:
                 raise RulesRuntimeError(f"`choose` got {self.n} options but {len(made)} labels")
             self.made = made

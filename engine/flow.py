@@ -79,9 +79,11 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameStat
     new = state.copy()
     offer = action.offer
     try:
-        if offer is not None and offer[0] is state:
-            # one of the options this very state's decision listed: it passed the rules'
-            # checks when it was listed, so it is played without checking it again
+        if offer is not None and (offer[0] is state or (state.task_decision is not None
+                                                        and offer[0] is state.task_decision.asked_on)):
+            # one of the options this very state's decision listed (or the question it asks,
+            # which names the snapshot it was asked on): it passed the rules' checks when it
+            # was listed, so it is played without checking it again
             rs.logic.apply_offered(new, action, offer[1])
         else:
             rs.logic.apply(new, action)

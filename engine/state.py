@@ -126,6 +126,16 @@ class GameState:
         new.dice_hook = self.dice_hook
         return new
 
+    def snapshot(self) -> GameState:
+        """A copy that reads as this state reads now and holds no waiting task: what the
+        options of a question asked in the middle of the rules read (their labels, the state
+        they name). The state that asks holds the question; were the question to hold that
+        state, the two would keep each other alive until the cycle collector found them,
+        and an LHTR game leaves some 1,300 of them behind."""
+        new = self.copy()
+        new.task = new.task_base = new.task_decision = new.task_gen = None
+        return new
+
     def become(self, other: GameState) -> None:
         """Take over everything of `other` (a worked-on copy), keeping this object."""
         for name in GameState.__slots__:

@@ -6,6 +6,7 @@ whose `choose` sits inside an expression is still replayed as before."""
 
 from __future__ import annotations
 
+import gc
 import random
 from pathlib import Path
 
@@ -188,3 +189,34 @@ def test_an_answer_typed_goes_on_as_the_option_drawn_and_only_the_drawn_option_i
         else:
             state, d = flow.apply(rs, state, action)
     assert compared > 30
+
+
+def test_a_question_and_the_state_that_asks_it_do_not_keep_each_other_alive() -> None:
+    """The state that waits for an answer holds its question, so the question reads (and its
+    options name) a snapshot of that state instead of the state itself: a state nobody holds
+    any more is freed at once, not left for the cycle collector. An LHTR game asks some 1,300
+    questions; they were 8% of its time when they were cycles."""
+    rs = load_lhtr()
+    rng = random.Random(5)
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    gc.disable()
+    try:
+        state = rs.logic.new_state(rs.info.scenario(None).name, 5)
+        d = flow.start(rs, state)
+        asked = 0
+        for _ in range(800):
+            assert d is not None
+            if state.task is not None:
+                asked += 1
+                assert d.asked_on is not None and d.asked_on is not state and d.asked_on.task_decision is None
+            state, d = flow.apply(rs, state, d.sample(rng))
+        del state, d
+        gc.collect()
+        left = [type(o).__name__ for o in gc.garbage if isinstance(o, (GameState, Decision))]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert asked > 100
+    assert left == []
