@@ -353,9 +353,11 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
         if mv_asks:
             asks.add("move:" + mv.name)
         params = tuple((prm.name, _param_type(prm, p)) for prm in mv.params)
+        admits = fn(base + "_admits")
         moves.append(MoveSpec(mv.name, params, wrap(base + "_offers", True), fn(base + "_check"),
                               fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos,
-                              fn(base + "_candidates"), fn(base + "_admits"), task(base + "_do_task")))
+                              fn(base + "_candidates"), admits, task(base + "_do_task"),
+                              wrap(base + "_offers", first=True) if admits is not None else None))
     tasks = {}
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and f"s_{n}_{part}" in asking:
@@ -387,13 +389,17 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
     except RulesRuntimeError as exc:  # a unit's stat beyond the limits (with these options)
         raise RulesError([Diagnostic(exc.pos or _OPT_POS, exc.message)]) from None
 
-    def wrap(name: str, generator: bool = False) -> Callable[..., Any]:
+    def wrap(name: str, generator: bool = False, first: bool = False) -> Callable[..., Any]:
         """An entry point into the compiled rules: errors translated, under the step budget.
-        Offers are a generator: errors surface while it is consumed, so collect it inside."""
+        Offers are a generator: errors surface while it is consumed, so collect it inside
+        (`first`: only its first row, or None)."""
         fn = ns[name]
         if generator:
             gen = fn
             fn = lambda ctx, *given: list(gen(ctx, *given))  # noqa: E731
+        elif first:
+            gen = fn
+            fn = lambda ctx, given: next(gen(ctx, given), None)  # noqa: E731
         cost, pos = artifact.costs.get(name, (1, None))
         return translate_errors(fn, artifact.filename, artifact.linemap, cost, pos, ns, on_state=not name.startswith("t_"))
 

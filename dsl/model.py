@@ -132,6 +132,9 @@ class MoveSpec:
     admits: Callable[..., Any] | None = None
     #: the body as a task that waits for its answers where it asks (None: it is replayed)
     task: TaskSpec | None = None
+    #: with `admits`: `first(ctx, xs)`, the row of the first of the choices xs that passes
+    #: (None if none does), in one entry into the rules instead of one for each choice asked
+    first: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -111,15 +111,19 @@ class Pending:
     asking the guard of the choices drawn rather than of every one. A verdict, once asked,
     is kept."""
 
-    __slots__ = ("candidates", "admits", "listing", "_verdicts")
+    __slots__ = ("candidates", "admits", "listing", "first_row", "_verdicts")
 
     def __init__(self, candidates: Sequence[Any], admits: Callable[[Any], bool],
-                 listing: Callable[[Sequence[Any]], list[tuple[Any]]] | None = None) -> None:
+                 listing: Callable[[Sequence[Any]], list[tuple[Any]]] | None = None,
+                 first_row: Callable[[Sequence[Any]], tuple[Any] | None] | None = None) -> None:
         self.candidates = candidates
         self.admits = admits
         #: the rows of the choices given that pass (one run over them all, cheaper than
         #: asking `admits` of each when every one is wanted)
         self.listing = listing
+        #: the row of the first of the choices given that passes, or None (one run that stops
+        #: there: a decision asks whether it has an option at all before anything is drawn)
+        self.first_row = first_row
         self._verdicts: list[bool | None] = [None] * len(candidates)
 
     def admitted(self, i: int) -> bool:
@@ -136,7 +140,20 @@ class Pending:
 
     def first(self) -> int | None:
         """The index of the first choice that passes, or None."""
-        return next((i for i in range(len(self.candidates)) if self.admitted(i)), None)
+        if self.first_row is None or self._verdicts.count(None) < len(self._verdicts):
+            return next((i for i in range(len(self.candidates)) if self.admitted(i)), None)
+        row = self.first_row(self.candidates)
+        verdicts, candidates = self._verdicts, self.candidates
+        if row is None:
+            verdicts[:] = [False] * len(candidates)
+            return None
+        (value,) = row
+        i = 0
+        while candidates[i] is not value:
+            verdicts[i] = False     # (the run passed over it: it fails)
+            i += 1
+        verdicts[i] = True
+        return i
 
     def passing(self) -> list[int]:
         """The indexes of every choice that passes, in order."""

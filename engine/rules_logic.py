@@ -217,7 +217,8 @@ class RulesLogic(GameLogic):
                 if mv.admits is None:
                     rows: Any = [(c,) for c in choices]
                 else:
-                    rows = Pending(choices, functools.partial(mv.admits, state), functools.partial(mv.offers, state))
+                    rows = Pending(choices, functools.partial(mv.admits, state), functools.partial(mv.offers, state),
+                                   functools.partial(mv.first, state) if mv.first is not None else None)
             else:
                 rows = mv.offers(state)
                 if not rows:

@@ -105,6 +105,31 @@ step s {
 """
 
 
+def test_whether_a_decision_has_an_option_is_asked_in_one_run_over_the_choices() -> None:
+    # a decision asks first whether any choice passes; one run of the move's own loop answers
+    # that (the rules entered once, not once a choice), and what it passed over fails
+    asked: list[str] = []
+    runs: list[tuple[str, ...]] = []
+
+    def first_row(choices: tuple[str, ...]) -> tuple[str] | None:
+        runs.append(choices)
+        return next(((c,) for c in choices if c in "DF"), None)
+
+    def admits(c: str) -> bool:
+        asked.append(c)
+        return c in "DF"
+
+    pending = Pending(tuple("ABCDEF"), admits, None, first_row)
+    assert pending.first() == 3 and runs == [tuple("ABCDEF")] and asked == []
+    assert [pending.admitted(i) for i in range(4)] == [False, False, False, True] and asked == []
+    assert pending.admitted(5) and asked == ["F"]
+    assert Pending(("A", "B"), admits, None, lambda cs: None).first() is None
+    # once a choice has been asked, the run would not know it: the choices are asked in turn
+    again = Pending(tuple("ABCDEF"), admits, None, first_row)
+    again.admitted(4)
+    assert again.first() == 3 and len(runs) == 1
+
+
 def test_only_a_guard_that_asks_questions_is_asked_later() -> None:
     reg = dsl.Registry()
     register_core(reg)
@@ -113,7 +138,8 @@ def test_only_a_guard_that_asks_questions_is_asked_later() -> None:
     assert asks.candidates is not None and asks.admits is not None
     assert asks.candidates(None) == (1, 2, 3, 4)
     assert [n for n in asks.candidates(None) if asks.admits(None, n)] == [n for (n,) in asks.offers(None)] == [2, 4]
-    assert moves["plain"].candidates is not None and moves["plain"].admits is None
+    assert asks.first is not None and asks.first(None, (1, 2, 3, 4)) == (2,) and asks.first(None, (1, 3)) is None
+    assert moves["plain"].candidates is not None and moves["plain"].admits is None and moves["plain"].first is None
     # a guard that sets a variable or rolls dice changes the game: every option is checked
     # as the decision is made, as before; so is a move of two parameters
     for name in ("writes", "rolls", "two"):
