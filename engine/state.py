@@ -130,8 +130,8 @@ class GameState:
         """A copy that reads as this state reads now and holds no waiting task: what the
         options of a question asked in the middle of the rules read (their labels, the state
         they name). The state that asks holds the question; were the question to hold that
-        state, the two would keep each other alive until the cycle collector found them,
-        and an LHTR game leaves some 1,300 of them behind."""
+        state, the two would keep each other alive until the cycle collector found them
+        (a random LHTR game asks some 1,300 questions)."""
         new = self.copy()
         new.task = new.task_base = new.task_decision = new.task_gen = None
         return new
