@@ -155,6 +155,28 @@ class Pending:
         verdicts[i] = True
         return i
 
+    def one_passing(self, start: int) -> int | None:
+        """The index of a choice that passes, or None: the first that passes from `start` on,
+        going round to the beginning (whether a decision has an option at all is asked so,
+        from where the last decision of its step found one: the choices that pass stay much
+        the same from one decision to the next, and the first of them may lie far in)."""
+        candidates, verdicts = self.candidates, self._verdicts
+        n = len(candidates)
+        if not 0 < start < n or self.first_row is None or verdicts.count(None) < n:
+            return self.first()
+        order = tuple(candidates[start:]) + tuple(candidates[:start])
+        row = self.first_row(order)
+        if row is None:
+            verdicts[:] = [False] * n
+            return None
+        (value,) = row
+        i = start
+        while candidates[i] is not value:
+            verdicts[i] = False     # (the run passed over it: it fails)
+            i = i + 1 if i + 1 < n else 0
+        verdicts[i] = True
+        return i
+
     def passing(self) -> list[int]:
         """The indexes of every choice that passes, in order."""
         if self.listing is None:

@@ -28,8 +28,9 @@ from dsl.types import ListType, RecordType, Type
 from engine.actions import Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
 from engine.mapfile import load_map
-from engine.ruleset import GameLogic, Result, ScenarioInfo
+from engine.ruleset import GameLogic, Result, RulesetInfo, ScenarioInfo
 from engine.scenario import ScenarioDataError, map_file, read_scenario, set_up
+from engine.sequence import TurnStructure
 from engine.state import GameState
 
 #: how many times a step may go round by itself, with nobody asked, before the rules are stopped
@@ -42,6 +43,12 @@ class RulesLogic(GameLogic):
     """Drives the steps the rules files declare. A step they do not declare is handed to
     `host_decision` / `host_apply`, which a ruleset still written partly in Python overrides.
     A ruleset with no Python at all gets this logic and sets up its scenarios from their files."""
+
+    def __init__(self, rules: Any, info: RulesetInfo, structure: TurnStructure) -> None:
+        super().__init__(rules, info, structure)
+        #: (step, move) -> the index of the choice the last decision of the step found passing
+        #: (see _any_passes)
+        self._found_at: dict[tuple[str, str], int] = {}
 
     # -- setting up -------------------------------------------------------------------------------
     def new_state(self, scenario: str, seed: int) -> GameState:
@@ -165,8 +172,7 @@ class RulesLogic(GameLogic):
                     state.started = (key, "done")
                     continue
                 blocks = self._offers(state, spec) if spec.moves else []
-                if any(not isinstance(rows, Pending) for _, _, rows in blocks) or \
-                        any(rows.first() is not None for _, _, rows in blocks):
+                if any(not isinstance(rows, Pending) for _, _, rows in blocks) or self._any_passes(name, blocks):
                     finish = None
                     if spec.finish is not None:
                         # (its words made when a player reads them, as the moves' are)
@@ -190,6 +196,18 @@ class RulesLogic(GameLogic):
                 return None
         raise RulesRuntimeError(f"step `{self.structure.step(state)}` went round {MAX_AUTO} times without asking "
                                 "anyone: does its `while` condition ever become false?")
+
+    def _any_passes(self, step: str, blocks: list[tuple[str, Any, Any]]) -> bool:
+        """Does any pending move's choice pass its guard? Each is looked for from where the
+        last decision of the step found one (only the time it takes depends on that)."""
+        hints = self._found_at
+        for kind, _, rows in blocks:
+            key = (step, kind)
+            i = rows.one_passing(hints.get(key, 0))
+            if i is not None:
+                hints[key] = i
+                return True
+        return False
 
     def prompt(self, state: GameState, spec: StepSpec) -> str:
         """What a step's decision says to its player (a ruleset may word it better)."""

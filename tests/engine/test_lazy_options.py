@@ -130,6 +130,24 @@ def test_whether_a_decision_has_an_option_is_asked_in_one_run_over_the_choices()
     assert again.first() == 3 and len(runs) == 1
 
 
+def test_a_decision_looks_for_an_option_from_where_the_last_one_found_one() -> None:
+    runs: list[tuple[str, ...]] = []
+
+    def first_row(choices: tuple[str, ...]) -> tuple[str] | None:
+        runs.append(choices)
+        return next(((c,) for c in choices if c in "BE"), None)
+
+    pending = Pending(tuple("ABCDEF"), lambda c: c in "BE", None, first_row)
+    assert pending.one_passing(3) == 4 and runs == [tuple("DEFABC")]
+    assert [pending.admitted(i) for i in (3, 4)] == [False, True] and pending._verdicts[:3] == [None] * 3
+    wrapped = Pending(tuple("ABCDEF"), lambda c: c in "BE", None, first_row)
+    assert wrapped.one_passing(5) == 1 and runs[-1] == tuple("FABCDE")
+    assert wrapped._verdicts == [False, True, None, None, None, False]
+    assert Pending(tuple("ACD"), lambda c: False, None, first_row).one_passing(1) is None
+    # the listing does not depend on where the options were looked for
+    assert [a["to"] for a in Options([("go", _make, pending)])] == ["B", "E"]
+
+
 def test_only_a_guard_that_asks_questions_is_asked_later() -> None:
     reg = dsl.Registry()
     register_core(reg)
