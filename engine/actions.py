@@ -140,32 +140,22 @@ class Pending:
 
     def first(self) -> int | None:
         """The index of the first choice that passes, or None."""
-        if self.first_row is None or self._verdicts.count(None) < len(self._verdicts):
-            return next((i for i in range(len(self.candidates)) if self.admitted(i)), None)
-        row = self.first_row(self.candidates)
-        verdicts, candidates = self._verdicts, self.candidates
-        if row is None:
-            verdicts[:] = [False] * len(candidates)
-            return None
-        (value,) = row
-        i = 0
-        while candidates[i] is not value:
-            verdicts[i] = False     # (the run passed over it: it fails)
-            i += 1
-        verdicts[i] = True
-        return i
+        return self.one_passing(0)
 
     def one_passing(self, start: int) -> int | None:
         """The index of a choice that passes, or None: the first that passes from `start` on,
         going round to the beginning (whether a decision has an option at all is asked so,
         from where the last decision of its step found one: the choices that pass stay much
-        the same from one decision to the next, and the first of them may lie far in)."""
+        the same from one decision to the next, and the first of them may lie far in). With
+        `first_row`, one run over the choices; once one has been asked by itself, each in turn
+        from the first."""
         candidates, verdicts = self.candidates, self._verdicts
         n = len(candidates)
-        if not 0 < start < n or self.first_row is None or verdicts.count(None) < n:
-            return self.first()
-        order = tuple(candidates[start:]) + tuple(candidates[:start])
-        row = self.first_row(order)
+        if self.first_row is None or verdicts.count(None) < n:
+            return next((i for i in range(n) if self.admitted(i)), None)
+        if not 0 < start < n:
+            start = 0
+        row = self.first_row(tuple(candidates[start:]) + tuple(candidates[:start]) if start else candidates)
         if row is None:
             verdicts[:] = [False] * n
             return None
