@@ -410,48 +410,66 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
     g.setdefault("_G", 0)
     remembered: list[dict[Any, Any]] = g.get("_AS") or []
 
+    def translated(exc: Exception) -> BaseException | None:
+        """What a failure inside the rules is raised as (None: as it is)."""
+        if isinstance(exc, RulesRuntimeError):
+            if exc.pos is not None:
+                return None
+            where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=False)
+            return exc.with_pos(where or pos)
+        where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=True)
+        return None if where is None else RulesRuntimeError(_message(exc), where)
+
     @functools.wraps(fn)
     def run(*args: Any) -> Any:
         if on_state and args:
             board = getattr(args[0], "board", None)
             if board is not None and board is not g["_KB"]:
                 g["_forget"](args[0])
+        if b.depth and b.ns is g:
+            # from inside the same rules: the caller's budget
+            left = g["_L"] - cost
+            g["_L"] = left
+            b.depth += 1
+            try:
+                if left < 0:
+                    spent()
+                return fn(*args)
+            except (RulesRuntimeError, *_TRANSLATED) as exc:
+                raise_as = translated(exc)
+                if raise_as is None:
+                    raise
+                raise raise_as from (None if isinstance(exc, RulesRuntimeError) else exc)
+            finally:
+                b.depth -= 1
         # an outermost call (or one into other compiled rules than the call under way) starts
-        # a budget; one from inside the same rules shares it
-        outer = not b.depth or b.ns is not g
-        if outer:
-            caller = b.ns
-            g["_G"] += 1        # answers remembered in an earlier entry are not given again
-            g["_L"] = b.steps - cost
-            g["_I"] = b.items
-            b.ns = g
-        else:
-            g["_L"] -= cost
+        # a budget
+        caller = b.ns
+        g["_G"] += 1        # answers remembered in an earlier entry are not given again
+        left = b.steps - cost
+        g["_L"] = left
+        g["_I"] = b.items
+        b.ns = g
         b.depth += 1
         try:
-            if g["_L"] < 0:
+            if left < 0:
                 spent()
             return fn(*args)
-        except RulesRuntimeError as exc:
-            if exc.pos is not None:
+        except (RulesRuntimeError, *_TRANSLATED) as exc:
+            raise_as = translated(exc)
+            if raise_as is None:
                 raise
-            where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=False)
-            raise exc.with_pos(where or pos) from None
-        except _TRANSLATED as exc:
-            where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=True)
-            if where is None:
-                raise
-            raise RulesRuntimeError(_message(exc), where) from exc
+            raise raise_as from (None if isinstance(exc, RulesRuntimeError) else exc)
         finally:
             b.depth -= 1
-            if outer:
-                used = b.steps - g["_L"]
-                if used > b.peak:
-                    b.peak = used
-                b.ns = caller
-                for answers in remembered:
+            used = b.steps - g["_L"]
+            if used > b.peak:
+                b.peak = used
+            b.ns = caller
+            for answers in remembered:
+                if answers:
                     answers.clear()     # (they hold the state they were asked on)
-                if caller is not None and caller is not g:
-                    caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
+            if caller is not None and caller is not g:
+                caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
 
     return run
