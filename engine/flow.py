@@ -84,7 +84,7 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameStat
             # one of the options this very state's decision listed (or the question it asks,
             # which names the snapshot it was asked on): it passed the rules' checks when it
             # was listed, so it is played without checking it again
-            rs.logic.apply_offered(new, action, offer[1])
+            rs.logic.apply_offered(new, action, offer[1], state)
         else:
             rs.logic.apply(new, action)
         return new, settle(rs, new)

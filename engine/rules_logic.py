@@ -284,19 +284,20 @@ class RulesLogic(GameLogic):
         if not self._run(state, task, mv.do, args):
             self._complete(state, "move")
 
-    def apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+    def apply_offered(self, state: GameState, action: Action, offer: Any,
+                      asked: GameState | None = None) -> None:
         """A move this logic offered on the state `state` copies: its choices and guard held
         when it was listed, so only its body runs (a `require` there still refuses it). An
         offer that is a number is the choice of that index of the question a waiting task
         asks: the task goes on with it, without looking for it among the question's options."""
         try:
-            self._apply_offered(state, action, offer)
+            self._apply_offered(state, action, offer, asked)
         except IllegalAction:
             raise
         except Refused as exc:
             raise IllegalAction(exc.reason) from None
 
-    def _apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+    def _apply_offered(self, state: GameState, action: Action, offer: Any, asked: GameState | None) -> None:
         if isinstance(offer, int):
             if state.task is None:
                 self._apply(state, action)
@@ -310,7 +311,9 @@ class RulesLogic(GameLogic):
             return
         args = [_fresh(a) for a in args]
         task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
-        if not self._run(state, task, mv.do, args):
+        # (nothing has changed `state` yet: a task the move begins may keep `asked`, which
+        # `state` copies and nothing changes, as the state it began in)
+        if not self._run(state, task, mv.do, args, asked):
             self._complete(state, "move")
 
     def why_not(self, state: GameState, action: Action) -> str | None:
@@ -341,12 +344,16 @@ class RulesLogic(GameLogic):
         return out
 
     # -- tasks: blocks that may stop to ask a player ------------------------------------------------------
-    def _run(self, state: GameState, task: tuple[Any, ...], fn: Callable[..., Any], args: Any) -> bool:
-        """Run a block; True if it stopped to ask someone (the state then keeps the task)."""
+    def _run(self, state: GameState, task: tuple[Any, ...], fn: Callable[..., Any], args: Any,
+             base: GameState | None = None) -> bool:
+        """Run a block; True if it stopped to ask someone (the state then keeps the task,
+        and the state it began in: `base`, if given, is one that reads as `state` does now
+        and will never change)."""
         if not self._asks(state, task):
             fn(state, *args)
             return False
-        base = state.copy()
+        if base is None:
+            base = state.copy()
         before = len(state.events)
         state.answers, state.answer_i = (), 0
         waiting = self._task_spec(state, task)

@@ -104,11 +104,13 @@ class GameLogic:
     def apply(self, state: GameState, action: Action) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def apply_offered(self, state: GameState, action: Action, offer: Any) -> None:
+    def apply_offered(self, state: GameState, action: Action, offer: Any,
+                      asked: GameState | None = None) -> None:
         """Play an action that this logic listed among the options of `state`'s decision
-        (`state` is a fresh copy of the state that was asked; `offer` is what the logic put
-        in `action.offer` beside it). The options already passed the rules' checks, so a
-        logic may skip them here; by default the action is checked like any other."""
+        (`state` is a fresh copy of the state that was asked, `asked`, which stays as it is;
+        `offer` is what the logic put in `action.offer` beside it). The options already
+        passed the rules' checks, so a logic may skip them here; by default the action is
+        checked like any other."""
         self.apply(state, action)
 
     def before_boundary(self, state: GameState, name: str, args: dict[str, Any]) -> None:
