@@ -582,3 +582,33 @@ def test_a_mission_flown_makes_combat_move_work_the_flights_out_again() -> None:
         g.choose(-1)                    # (Germany commits no defenders)
     assert g.var("carrier_reach")["SZ 7"] == 0      # a fighter left the carrier: room for one
     assert (dict(g.var("land_reach")), dict(g.var("carrier_reach"))) == fresh_flights(g)
+
+
+def test_the_flights_kept_while_missions_are_declared_are_those_a_fresh_walk_finds() -> None:
+    """declare_missions walks each mission aircraft's flights once, when it begins, and every
+    listing of its options reads them (`mission_walks`): after missions flown and airborne
+    drops (one that takes a territory may change the holdings that bar flights), a kept walk
+    is still what walking afresh finds."""
+    import random
+
+    from engine import flow
+    from tests.lhtr.soak import bold_weight
+
+    rs = aarhe(airborne_drops=True, last_round=4)
+    walk = rs.rules.procedure("flight_distances")
+    compared = drops = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        state = rs.logic.new_state("revised-1942", seed)
+        d = flow.start(rs, state)
+        while d is not None:
+            if rs.structure.step(state) == "declare_missions" and state.task is None:
+                for key, kept in state.vars["mission_walks"].items():
+                    start, budget = key.rsplit("/", 1)
+                    assert dict(kept) == dict(walk(state, [start], int(budget))), (seed, key)
+                    compared += 1
+            options = list(d.options)
+            action = rng.choices(options, weights=[bold_weight(a) for a in options])[0]
+            drops += action.kind == "airborne_drop"
+            state, d = flow.apply(rs, state, action)
+    assert compared > 100 and drops > 5, (compared, drops)
