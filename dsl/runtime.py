@@ -349,6 +349,8 @@ HELPERS: dict[str, Any] = {
 }
 
 _TRANSLATED = (ArithmeticError, LookupError, TypeError, ValueError, RecursionError, AttributeError)
+#: what an entry into the rules catches: its own errors, and those it translates
+_CAUGHT = (RulesRuntimeError, *_TRANSLATED)
 
 
 def _message(exc: BaseException) -> str:
@@ -435,7 +437,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
                 if left < 0:
                     spent()
                 return fn(*args)
-            except (RulesRuntimeError, *_TRANSLATED) as exc:
+            except _CAUGHT as exc:
                 raise_as = translated(exc)
                 if raise_as is None:
                     raise
@@ -455,7 +457,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
             if left < 0:
                 spent()
             return fn(*args)
-        except (RulesRuntimeError, *_TRANSLATED) as exc:
+        except _CAUGHT as exc:
             raise_as = translated(exc)
             if raise_as is None:
                 raise
