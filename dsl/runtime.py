@@ -428,30 +428,18 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
             board = getattr(args[0], "board", None)
             if board is not None and board is not g["_KB"]:
                 g["_forget"](args[0])
-        if b.depth and b.ns is g:
-            # from inside the same rules: the caller's budget
-            left = g["_L"] - cost
-            g["_L"] = left
-            b.depth += 1
-            try:
-                if left < 0:
-                    spent()
-                return fn(*args)
-            except _CAUGHT as exc:
-                raise_as = translated(exc)
-                if raise_as is None:
-                    raise
-                raise raise_as from (None if isinstance(exc, RulesRuntimeError) else exc)
-            finally:
-                b.depth -= 1
         # an outermost call (or one into other compiled rules than the call under way) starts
-        # a budget
-        caller = b.ns
-        g["_G"] += 1        # answers remembered in an earlier entry are not given again
-        left = b.steps - cost
+        # a budget; one from inside the same rules shares it
+        inner = b.depth and b.ns is g
+        if inner:
+            left = g["_L"] - cost
+        else:
+            caller = b.ns
+            g["_G"] += 1        # answers remembered in an earlier entry are not given again
+            left = b.steps - cost
+            g["_I"] = b.items
+            b.ns = g
         g["_L"] = left
-        g["_I"] = b.items
-        b.ns = g
         b.depth += 1
         try:
             if left < 0:
@@ -464,14 +452,15 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
             raise raise_as from (None if isinstance(exc, RulesRuntimeError) else exc)
         finally:
             b.depth -= 1
-            used = b.steps - g["_L"]
-            if used > b.peak:
-                b.peak = used
-            b.ns = caller
-            for answers in remembered:
-                if answers:
-                    answers.clear()     # (they hold the state they were asked on)
-            if caller is not None and caller is not g:
-                caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
+            if not inner:
+                used = b.steps - g["_L"]
+                if used > b.peak:
+                    b.peak = used
+                b.ns = caller
+                for answers in remembered:
+                    if answers:
+                        answers.clear()     # (they hold the state they were asked on)
+                if caller is not None and caller is not g:
+                    caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
 
     return run
