@@ -5,9 +5,13 @@ the normal battles, in which neither side's mission aircraft fight."""
 
 from __future__ import annotations
 
+import random
+
 from clients.players import RandomPlayer
+from engine import flow
 from engine.game import Game
 from tests.aarhe.play import Play, aarhe, at_aarhe
+from tests.lhtr.soak import bold_weight
 
 
 def rolls(g: Play) -> list[list[int]]:
@@ -587,13 +591,7 @@ def test_a_mission_flown_makes_combat_move_work_the_flights_out_again() -> None:
 def test_the_flights_kept_while_missions_are_declared_are_those_a_fresh_walk_finds() -> None:
     """declare_missions walks each mission aircraft's flights once, when it begins, and every
     listing of its options reads them (`mission_walks`): after missions flown and airborne
-    drops (one that takes a territory may change the holdings that bar flights), a kept walk
-    is still what walking afresh finds."""
-    import random
-
-    from engine import flow
-    from tests.lhtr.soak import bold_weight
-
+    drops (some of which take a territory), a kept walk is still what walking afresh finds."""
     rs = aarhe(airborne_drops=True, last_round=4)
     walk = rs.rules.procedure("flight_distances")
     compared = drops = 0
