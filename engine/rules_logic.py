@@ -49,9 +49,9 @@ class RulesLogic(GameLogic):
         #: (step, move) -> the index of the choice the last decision of the step found passing
         #: (see _any_passes)
         self._found_at: dict[tuple[str, str], int] = {}
-        #: reset kind (turn, power...) -> (the rules, their variables of that reset with
-        #: their starting values): boundaries come some 2,500 times a random LHTR game
-        self._reset_vars: dict[str, tuple[Any, list[tuple[str, Any]]]] = {}
+        #: reset kind (turn, power...) -> the rules' variables of that reset with their
+        #: starting values: boundaries come some 2,500 times a random LHTR game
+        self._reset_vars: dict[str, list[tuple[str, Any]]] = {}
 
     # -- setting up -------------------------------------------------------------------------------
     def new_state(self, scenario: str, seed: int) -> GameState:
@@ -470,12 +470,11 @@ class RulesLogic(GameLogic):
         reset = _RESETS.get(name)
         if reset is None:
             return
-        rules = self.rules
         known = self._reset_vars.get(reset)
-        if known is None or known[0] is not rules:
-            known = self._reset_vars[reset] = (rules, [(v.name, v.default) for v in rules.vars.values()
-                                                       if v.reset == reset])
-        for var, default in known[1]:
+        if known is None:
+            known = self._reset_vars[reset] = [(v.name, v.default) for v in self.rules.vars.values()
+                                               if v.reset == reset]
+        for var, default in known:
             state.vars[var] = freeze(default)
 
 
