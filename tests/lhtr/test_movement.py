@@ -238,6 +238,19 @@ def test_land_units_board_a_transport_that_carries_them_and_unloads_them_togethe
     assert g.why_not("land", t=tp) == "that transport cannot unload now"
 
 
+def test_a_loaded_transport_with_nowhere_to_unload_is_not_offered() -> None:
+    # a German transport in SZ 5 with an infantry aboard, every coast of the zone friendly: in
+    # combat move it has no assault to make (the land move's guard refuses it)
+    g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("Infantry", "Germany", "SZ 5", 1)],
+                       control={"Karelia S.S.R.": "Germany"})
+    tp, inf = ids["Germany Transport SZ 5"][0], ids["Germany Infantry SZ 5"][0]
+    g.state.update(inf, carrier=tp)
+    assert [t.id for t in g.proc("loaded_transports", "Germany", True)] == [tp]
+    assert g.proc("unload_targets", g.piece(tp), True) == []
+    assert [a for a in g.rs.logic.decision(g.state).options if a.kind == "land"] == []
+    assert g.why_not("land", t=tp) == "that transport cannot unload now"
+
+
 def test_from_a_zone_with_enemy_warships_a_transport_only_unloads_to_assault() -> None:
     g, ids = situation("Germany", [("Transport", "Germany", "SZ 5", 1), ("Infantry", "Germany", "Germany", 1),
                                    ("Destroyer", "UK", "SZ 5", 1), ("Infantry", "USSR", "Karelia S.S.R.", 1)])
