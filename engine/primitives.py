@@ -12,6 +12,7 @@ from typing import Any
 
 from dsl.errors import RulesLimitError
 from dsl.runtime import FREE_ITEMS, charge
+from engine import graph
 from engine.actions import IllegalAction
 from engine.asking import space_name
 from engine.pieces import Piece
@@ -226,32 +227,26 @@ def direction(state: GameState, a: str, b: str) -> str:
 
 def distance(state: GameState, a: str, b: str) -> int:
     """Fewest links from a to b, or -1 if there is no way."""
-    from engine.graph import hops
-
-    return hops(state.board, a, b)
+    return graph.hops(state.board, a, b)
 
 
 def reach(state: GameState, start: str, budget: int, cost: Any, stops: Any) -> list[str]:
     """Spaces a piece at `start` can reach spending at most `budget`: `cost(start, a, b)`
     prices each step from a to b (negative: not allowed), and `stops(start, a, b)` says the
     move must end on entering b (a zone of control, an enemy town)."""
-    from engine.graph import reach as walk
-
-    return walk(state.board, start, budget, cost, stops)
+    return graph.reach(state.board, start, budget, cost, stops)
 
 
 def distances(state: GameState, places: list[str], budget: int, enters: Any, goes_on: Any) -> dict[str, int]:
     """The fewest links from `places` to each space within `budget` (engine.graph.spread):
     a space is counted if `enters(s)`, and the walk goes on from it if `goes_on(s)`."""
-    from engine.graph import spread
-
     for s in places:
         _check_space(state, s)
     if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
         _count("the budget of `distances`", budget, -MAX_AMOUNT, MAX_AMOUNT)
     if _same_call(enters, goes_on):
         goes_on = None      # (the same question twice: asked once)
-    found = spread(state.board, places, budget, enters, goes_on)
+    found = graph.spread(state.board, places, budget, enters, goes_on)
     if len(found) > FREE_ITEMS:
         charge(len(found))
     return found
@@ -262,15 +257,13 @@ def nearer(state: GameState, known: dict[str, int], places: list[str], budget: i
     """`known` (the answer of `distances` with the same budget and procedures) with `places`
     walked from as well (engine.graph.nearer): what `distances` from both lists of places
     answers, for the price of the spaces that come nearer."""
-    from engine.graph import nearer as walk
-
     for s in places:
         _check_space(state, s)
     if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
         _count("the budget of `nearer`", budget, -MAX_AMOUNT, MAX_AMOUNT)
     if _same_call(enters, goes_on):
         goes_on = None
-    found = walk(state.board, known, places, budget, enters, goes_on)
+    found = graph.nearer(state.board, known, places, budget, enters, goes_on)
     if len(found) - len(known) > FREE_ITEMS:
         charge(len(found) - len(known))
     return found
@@ -288,10 +281,8 @@ def _same_call(f: Any, g: Any) -> bool:
 def unit_reach(state: GameState, unit: Piece, budget: int, cost: Any, stops: Any) -> list[str]:
     """The same for one unit: `cost(unit, a, b)` and `stops(unit, a, b)` see the unit, so its
     stats decide (who crosses rivers, who keeps to roads)."""
-    from engine.graph import reach as walk
-
     p = state.pieces.get(unit.id, unit)
-    return walk(state.board, p.space, budget, lambda _s, a, b: cost(p, a, b), lambda _s, a, b: stops(p, a, b))
+    return graph.reach(state.board, p.space, budget, lambda _s, a, b: cost(p, a, b), lambda _s, a, b: stops(p, a, b))
 
 
 def set_control(state: GameState, space: str, owner: str) -> None:

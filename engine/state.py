@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
 
-from engine import dice
+from engine import asking, dice
 from engine.actions import IllegalAction
 from engine.board import Board
 from engine.pieces import Piece
@@ -156,23 +156,17 @@ class GameState:
         replayed, else ask (raise AskPlayer). One option is taken without asking. `labels`
         may be a function: it is called only when the player is asked. An answer that is
         not an option is refused with its reason in `refused`, if it has one."""
-        from engine.asking import ask
-
-        return ask(self, player, prompt, options, labels, refused)
+        return asking.ask(self, player, prompt, options, labels, refused)
 
     def question(self, player: str, prompt: str, options: list[Any],
                  labels: list[str] | Callable[[], list[str]] | None = None,
                  refused: dict[Any, str] | Callable[[], dict[Any, str]] | None = None) -> tuple[bool, Any]:
         """`choose` in a task that waits for its answer (engine.asking.question)."""
-        from engine.asking import question
-
-        return question(self, player, prompt, options, labels, refused)
+        return asking.question(self, player, prompt, options, labels, refused)
 
     def take_answer(self, prompt: str, options: list[Any], refused: Any, answer: Any) -> Any:
         """The option a waiting task's answer names (engine.asking.take_answer)."""
-        from engine.asking import take_answer
-
-        return take_answer(prompt, options, refused, answer)
+        return asking.take_answer(prompt, options, refused, answer)
 
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:
