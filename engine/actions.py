@@ -302,7 +302,8 @@ class Options(Sequence[Action]):
         for block_rows in self._rows:
             starts.append(n)
             n += len(block_rows)
-        alive = list(range(n))
+        # the options not yet set aside, made a list at the first that fails (most draws pass)
+        alive: Sequence[int] = range(n)
         while alive:
             j = rng.randrange(len(alive))
             g = alive[j]
@@ -311,6 +312,8 @@ class Options(Sequence[Action]):
             block_rows = self._rows[b]
             if not isinstance(block_rows, Pending) or block_rows.admitted(i):
                 return self._make_early(b, i)
+            if not isinstance(alive, list):
+                alive = list(alive)
             alive[j] = alive[-1]
             alive.pop()
         raise IndexError("there are no options to draw from")

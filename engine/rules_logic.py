@@ -214,7 +214,7 @@ class RulesLogic(GameLogic):
 
     def prompt(self, state: GameState, spec: StepSpec) -> str:
         """What a step's decision says to its player (a ruleset may word it better)."""
-        return spec.name.replace("_", " ").capitalize()
+        return _step_words(spec.name)
 
     def _player(self, state: GameState, spec: StepSpec) -> str:
         if spec.by is not None:
@@ -494,6 +494,12 @@ def freeze(value: Any) -> Any:
     if isinstance(value, dict):
         return dict(value)
     return value
+
+
+@functools.cache
+def _step_words(name: str) -> str:
+    """A step's name as a prompt ("combat_move": "Combat move"), made once a step."""
+    return name.replace("_", " ").capitalize()
 
 
 def initial_vars(rules: Any) -> dict[str, Any]:
