@@ -204,6 +204,14 @@ def spaces(state: GameState) -> list[str]:
     return every
 
 
+def occupied_spaces(state: GameState) -> list[str]:
+    at = state._at
+    found = [s for s in state.board.spaces if s in at]
+    if len(found) > FREE_ITEMS:
+        charge(len(found))
+    return found
+
+
 def on_board(state: GameState, space: str) -> bool:
     return space in state.board.spaces
 
@@ -488,6 +496,8 @@ def register_core(registry: Any) -> None:
     P("carried", carried, params=[("unit", "Unit")], returns="bool", context=True, doc="is the piece aboard a carrier?",
       inline='(ctx.pieces.get({0}.id, {0}).carrier is not None)')
     P("spaces", spaces, params=[], returns="list[str]", context=True, board=True, doc="every space of the board")
+    P("occupied_spaces", occupied_spaces, params=[], returns="list[str]", context=True,
+      doc="the spaces of the board that hold a piece, in the board's order (a search for units need not look at empty spaces)")
     P("space_name", space_name, params=[("space", "str")], returns="str", context=True, board=True,
       doc="a space's name as players read it", inline='(ctx.board.titles.get({0}) or {0}.replace(":", " "))')
     P("on_board", on_board, params=[("space", "str")], returns="bool", context=True, board=True,
