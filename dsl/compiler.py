@@ -356,6 +356,9 @@ class _Gen:
         powers = ", ".join(self.expr(n) for n in p.powers.powers) if p.powers else ""
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
         self.emit(0, f"SEQ_POWERS = [{powers}]", p.powers.pos if p.powers else None)
+        # the powers in their turns' order, where they take turns (what `current_power` reads)
+        in_order = p.powers is not None and p.powers.mode == "order"
+        self.emit(0, f"SEQ_ORDER = {'tuple(SEQ_POWERS)' if in_order else '()'}", p.powers.pos if p.powers else None)
         return "\n".join(self.lines) + "\n"
 
     # ------------------------------------------------------------------ short procedures

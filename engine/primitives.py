@@ -533,7 +533,8 @@ def register_core(registry: Any) -> None:
     P("set_control", set_control, changes=True, params=[("space", "str"), ("owner", "str")], context=True,
       doc="a space passes to an owner")
     P("current_power", current_power, params=[], returns="str", context=True,
-      doc="the power whose turn it is, where powers take turns in order (\"\" otherwise)")
+      doc="the power whose turn it is, where powers take turns in order (\"\" otherwise)",
+      inline='(SEQ_ORDER[ctx.power_index] if SEQ_ORDER else "")')
     P("end_game", end_game, changes=True, params=[("winner", "str"), ("reason", "str")], context=True,
       doc="the game is over: winner wins (\"\" for a draw) because of reason")
     P("note", note, changes=True, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")
