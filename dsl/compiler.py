@@ -368,20 +368,31 @@ class _Gen:
     # nor one that makes a list or walks one itself (a comprehension's names could meet the
     # caller's); what it calls may loop.
     def inlined(self, name: str, call: A.Call, args: list[str]) -> str:
-        """The call written as the procedure's expression, or "" when it cannot be: a short
-        procedure, arguments that are names, literals or their fields (so writing one twice
-        changes nothing)."""
-        if len(self.subst) >= _INLINE_DEPTH or not all(self.cheap(a) for a in call.args):
+        """The call written as the procedure's expression, or "" when it cannot be (not a
+        short procedure). An argument that is a name, a literal or a field of one is written
+        where the procedure names it; any other is worked out first, once, as the call would
+        (`allied(controller(s), p)`: `(... if (_t1 := ctx.control.get(v_s, "")) is _t1 else
+        None)`, the test always true)."""
+        if len(self.subst) >= _INLINE_DEPTH:
             return ""
         body = self.inline_body(name)
         if body is None:
             return ""
         pr = self._decls[name]
-        self.subst.append({prm.name: code for prm, code in zip(pr.params, args)})
+        codes, first = [], []
+        for a, code in zip(call.args, args):
+            if self.cheap(a):
+                codes.append(code)
+            else:
+                tmp = self.temp()
+                first.append(f"({tmp} := {code}) is {tmp}")
+                codes.append(tmp)
+        self.subst.append({prm.name: code for prm, code in zip(pr.params, codes)})
         try:
-            return f"({self.expr(body)})"
+            inner = self.expr(body)
         finally:
             self.subst.pop()
+        return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
 
     def inline_body(self, name: str) -> A.Expr | None:
         if name in self._inline:

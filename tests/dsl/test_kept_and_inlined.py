@@ -5,6 +5,7 @@ each board), and a procedure that only answers is written in place of its calls.
 from __future__ import annotations
 
 import gc
+import inspect
 import weakref
 from types import SimpleNamespace
 from typing import Any
@@ -112,6 +113,9 @@ def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> N
     # the argument is a call: it runs once, and the answer is twice what it gave
     assert rules.procedure("doubled_tick")(game) == 2 and asked["tick"] == 1
     assert rules.procedure("doubled_tick")(game) == 4 and asked["tick"] == 2
+    # (and it is written in place: the compiled doubled_tick calls no `double`)
+    source = inspect.getsource(rules.procedure("doubled_tick").__wrapped__)
+    assert "p_tick(ctx)" in source and "f_double(" not in source
     assert rules.procedure("signs")(game) == [1, -1, 0]
     with pytest.raises(dsl.RulesRuntimeError, match=r"kept.rules:\d+:\d+: division by zero"):
         rules.procedure("broken")(game)
