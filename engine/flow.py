@@ -31,7 +31,9 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
         logic.before_boundary(state, name, args)
         state.emit(name, **args)
         if name in _HOOKED:
-            getattr(hooks, "wargame_" + name)(state=state, rules=rules, **args)
+            hook = getattr(hooks, "wargame_" + name)
+            if hook.get_hookimpls():     # (a call that no plugin answers still costs microseconds)
+                hook(state=state, rules=rules, **args)
         for handler in rules.handlers(name):
             handler(state, *args.values())
         logic.on_boundary(state, name, args)
