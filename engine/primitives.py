@@ -205,8 +205,7 @@ def spaces(state: GameState) -> list[str]:
 
 
 def occupied_spaces(state: GameState) -> list[str]:
-    at = state._at
-    found = [s for s in state.board.spaces if s in at]
+    found = state.occupied_on_board()
     if len(found) > FREE_ITEMS:
         charge(len(found))
     return found

@@ -198,6 +198,11 @@ class GameState:
         """Spaces (and off-board areas) that hold at least one piece."""
         return (s for s, ids in self._at.items() if ids)
 
+    def occupied_on_board(self) -> list[str]:
+        """The board's spaces that hold at least one piece, in the board's order."""
+        at = self._at
+        return [s for s in self.board.spaces if at.get(s)]
+
     def pieces_of(self, owner: str) -> list[Piece]:
         of = self._by.get(owner)
         return list(of.values()) if of else []

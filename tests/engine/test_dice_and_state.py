@@ -74,6 +74,11 @@ def test_pieces_index_follows_moves_and_removals():
     assert [p.id for p in s.pieces_at("2,2")] == [ids[2]]
     assert [p.id for p in s.pieces_at("0,0")] == [ids[0]]
     assert sorted(s.occupied()) == ["0,0", "2,2"]
+    # occupied_spaces() in the rules: the board's spaces only, in the board's order
+    # (the index met "2,2" first; the board lists "0,0" first)
+    s.add_piece("Tank", "Blue", "offboard:Blue")
+    assert list(s.occupied())[0] == "2,2" and list(s.board.spaces).index("0,0") < list(s.board.spaces).index("2,2")
+    assert s.occupied_on_board() == ["0,0", "2,2"]
 
 
 @given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "retype", "mark", "drop", "copy", "become"]),
