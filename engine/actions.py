@@ -297,7 +297,7 @@ class Options(Sequence[Action]):
         `rng.choice(self)` would draw it; a pending choice is checked only if it is drawn
         (one that fails is set aside and another drawn)."""
         if not self._pending:
-            return rng.choice(self)  # type: ignore[no-any-return]
+            return self._make(rng.choice(range(self._len)))     # (the draw rng.choice(self) makes)
         starts, n = [], 0
         for block_rows in self._rows:
             starts.append(n)

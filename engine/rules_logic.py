@@ -18,8 +18,9 @@ its answers so far, and the answer re-runs it from where it began (see engine.as
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from dsl.errors import Refused, RulesRuntimeError
@@ -174,8 +175,8 @@ class RulesLogic(GameLogic):
                 if spec.while_ is not None and not spec.while_(state):
                     state.started = (key, "done")
                     continue
-                blocks = self._offers(state, spec) if spec.moves else []
-                if any(not isinstance(rows, Pending) for _, _, rows in blocks) or self._any_passes(name, blocks):
+                blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
+                if ready or self._any_passes(name, blocks):
                     finish = None
                     if spec.finish is not None:
                         # (its words made when a player reads them, as the moves' are)
@@ -183,7 +184,7 @@ class RulesLogic(GameLogic):
                             Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
                     options = Options(blocks, (finish,) if finish is not None else ())
                     return Decision(self._player(state, spec), name, self.prompt(state, spec), options,
-                                    {"step": name}, finish=finish)
+                                    _step_context(name), finish=finish)
                 if spec.finish is not None:
                     if self._run(state, ("finish",), spec.finish, ()):
                         continue
@@ -224,12 +225,14 @@ class RulesLogic(GameLogic):
             raise RulesRuntimeError(f"step `{spec.name}` has moves but no player: write `step {spec.name} by ...`")
         return power
 
-    def _offers(self, state: GameState, spec: StepSpec) -> list[tuple[str, Callable[[Any], Action], Any]]:
+    def _offers(self, state: GameState, spec: StepSpec) -> tuple[list[tuple[str, Callable[[Any], Action], Any]], bool]:
         """Each move's rows of arguments that pass its guard, with the maker of one row's
         Action: no Action, encoded argument or label is made until a client looks at it.
         A move whose guard only asks questions gives its choices as `Pending`: the guard is
-        asked of each only when the options are counted or one is drawn."""
+        asked of each only when the options are counted or one is drawn. Also: is there a
+        block of rows already checked (then there is an option without asking a guard)?"""
         out: list[tuple[str, Callable[[Any], Action], Any]] = []
+        ready = False
         for mv in spec.moves:
             if mv.candidates is not None:
                 choices = mv.candidates(state)
@@ -237,6 +240,7 @@ class RulesLogic(GameLogic):
                     continue
                 if mv.admits is None:
                     rows: Any = [(c,) for c in choices]
+                    ready = True
                 else:
                     rows = Pending(choices, functools.partial(mv.admits, state), functools.partial(mv.offers, state),
                                    functools.partial(mv.first, state) if mv.first is not None else None)
@@ -244,8 +248,9 @@ class RulesLogic(GameLogic):
                 rows = mv.offers(state)
                 if not rows:
                     continue
-            out.append((mv.name, _maker(mv, state), rows))
-        return out
+                ready = True
+            out.append((mv.name, _Maker(mv, state).make, rows))
+        return out, ready
 
     # -- answering ------------------------------------------------------------------------------------
     def apply(self, state: GameState, action: Action) -> None:
@@ -313,6 +318,9 @@ class RulesLogic(GameLogic):
             self._apply(state, action)       # not what was listed after all: check it
             return
         args = [_fresh(a) for a in args]
+        if not mv.asks:
+            mv.do(state, *args)         # (a move that never asks is no task: nothing to keep)
+            return
         task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
         # (nothing has changed `state` yet: a task the move begins may keep `asked`, which
         # `state` copies and nothing changes, as the state it began in)
@@ -506,18 +514,27 @@ def initial_vars(rules: Any) -> dict[str, Any]:
     return {v.name: freeze(v.default) for v in rules.vars.values()}
 
 
-def _maker(mv: MoveSpec, state: GameState) -> Callable[[tuple[Any, ...]], Action]:
+class _Maker:
     """Makes the Action of one row of a move's arguments, its label made when first read."""
-    kind = mv.name
-    names = [n for n, _ in mv.params]
-    label = mv.label
 
-    def make(args: tuple[Any, ...]) -> Action:
-        a = Action(kind, {n: encode(v) for n, v in zip(names, args)}, labeler=lambda: str(label(state, *args)))
+    __slots__ = ("mv", "state")
+
+    def __init__(self, mv: MoveSpec, state: GameState) -> None:
+        self.mv, self.state = mv, state
+
+    def make(self, args: tuple[Any, ...]) -> Action:
+        mv, state = self.mv, self.state
+        label = mv.label
+        a = Action(mv.name, {n: encode(v) for (n, _), v in zip(mv.params, args)},
+                   labeler=lambda: str(label(state, *args)))
         a.offer = (state, (mv, args))
         return a
 
-    return make
+
+@functools.cache
+def _step_context(name: str) -> Mapping[str, Any]:
+    """A step's decision's context ({"step": name}), made once a step and read-only."""
+    return MappingProxyType({"step": name})
 
 
 def _offered(decision: Decision, answer: Any) -> bool:

@@ -14,7 +14,7 @@ import dsl
 from engine import flow
 from engine.actions import Action, Decision, Options, Pending
 from engine.primitives import register_core
-from engine.rules_logic import _maker
+from engine.rules_logic import _Maker
 from tests.lhtr.play import load as load_lhtr
 
 
@@ -180,7 +180,7 @@ def test_lhtr_offers_the_same_options_drawn_at_random_or_listed() -> None:
         drawn = decision.sample(rng)
         spec = rs.rules.steps.get(rs.structure.step(state))
         if state.task is None and spec is not None:
-            eager = [_maker(mv, state)(row).to_json() for mv in spec.moves for row in mv.offers(state)]
+            eager = [_Maker(mv, state).make(row).to_json() for mv in spec.moves for row in mv.offers(state)]
             listed = [a.to_json() for a in opts if a is not decision.finish]
             assert listed == eager
         assert drawn in opts
