@@ -106,8 +106,9 @@ step s {
 
 
 def test_whether_a_decision_has_an_option_is_asked_in_one_run_over_the_choices() -> None:
-    # a decision asks first whether any choice passes; one run of the move's own loop answers
-    # that (the rules entered once, not once a choice), and what it passed over fails
+    # a decision asks first whether any choice passes: the first choice by itself, then one
+    # run of the move's own loop over the rest (the rules entered once, not once a choice);
+    # what the run passed over fails
     asked: list[str] = []
     runs: list[tuple[str, ...]] = []
 
@@ -120,28 +121,38 @@ def test_whether_a_decision_has_an_option_is_asked_in_one_run_over_the_choices()
         return c in "DF"
 
     pending = Pending(tuple("ABCDEF"), admits, None, first_row)
-    assert pending.first() == 3 and runs == [tuple("ABCDEF")] and asked == []
-    assert [pending.admitted(i) for i in range(4)] == [False, False, False, True] and asked == []
-    assert pending.admitted(5) and asked == ["F"]
+    assert pending.first() == 3 and asked == ["A"] and runs == [tuple("BCDEF")]
+    assert [pending.admitted(i) for i in range(4)] == [False, False, False, True] and asked == ["A"]
+    assert pending.admitted(5) and asked == ["A", "F"]
     assert Pending(("A", "B"), admits, None, lambda cs: None).first() is None
-    # once a choice has been asked, the run would not know it: the choices are asked in turn
+    # the run goes over the choices not asked yet; one known to pass is taken without a run
     again = Pending(tuple("ABCDEF"), admits, None, first_row)
     again.admitted(4)
-    assert again.first() == 3 and len(runs) == 1
+    assert again.first() == 3 and runs[-1] == tuple("BCDF")
+    known = Pending(tuple("ABCDEF"), admits, None, first_row)
+    known.admitted(5)
+    assert known.first() == 5 and len(runs) == 2
 
 
 def test_a_decision_looks_for_an_option_from_where_the_last_one_found_one() -> None:
     runs: list[tuple[str, ...]] = []
+    asked: list[str] = []
 
     def first_row(choices: tuple[str, ...]) -> tuple[str] | None:
         runs.append(choices)
         return next(((c,) for c in choices if c in "BE"), None)
 
-    pending = Pending(tuple("ABCDEF"), lambda c: c in "BE", None, first_row)
-    assert pending.one_passing(3) == 4 and runs == [tuple("DEFABC")]
+    def admits(c: str) -> bool:
+        asked.append(c)
+        return c in "BE"
+
+    # the choice found last time still passes: it alone is asked
+    assert Pending(tuple("ABCDEF"), admits, None, first_row).one_passing(4) == 4 and asked == ["E"] and runs == []
+    pending = Pending(tuple("ABCDEF"), admits, None, first_row)
+    assert pending.one_passing(3) == 4 and asked[-1] == "D" and runs == [tuple("EFABC")]
     assert [pending.admitted(i) for i in (3, 4)] == [False, True] and pending._verdicts[:3] == [None] * 3
-    wrapped = Pending(tuple("ABCDEF"), lambda c: c in "BE", None, first_row)
-    assert wrapped.one_passing(5) == 1 and runs[-1] == tuple("FABCDE")
+    wrapped = Pending(tuple("ABCDEF"), admits, None, first_row)
+    assert wrapped.one_passing(5) == 1 and runs[-1] == tuple("ABCDE")
     assert wrapped._verdicts == [False, True, None, None, None, False]
     assert Pending(tuple("ACD"), lambda c: False, None, first_row).one_passing(1) is None
     # the listing does not depend on where the options were looked for
