@@ -158,6 +158,8 @@ def marked(state: GameState, unit: Piece, name: str) -> bool:
 def clear_marks(state: GameState, names: list[str]) -> None:
     """Take these marks off every piece (marks that last a turn, a phase...)."""
     drop = frozenset(names)
+    if not state.marked_any(drop):
+        return
     if len(state.pieces) > FREE_ITEMS:
         charge(len(state.pieces))
     # (most pieces carry no mark: they are passed over without making a set)

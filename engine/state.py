@@ -26,7 +26,7 @@ class GameState:
     until one of them changes a piece, so a piece is changed with `update`, never written in."""
 
     __slots__ = (
-        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_bk", "_own_bk", "_mine", "_next_id", "control", "resources",
+        "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_bk", "_own_bk", "_mine", "_marks", "_next_id", "control", "resources",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -60,6 +60,9 @@ class GameState:
         # until one of the two changes a piece (a task's starting state, kept for a replay,
         # and a step that asks where before it moves anything copy nothing)
         self._mine = True
+        # how many pieces carry each mark: taking a mark off every piece (a phase's, a turn's)
+        # is nothing to do when none carries it, as most phases begin
+        self._marks: dict[str, int] = {}
         self._next_id = 1
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
@@ -102,6 +105,7 @@ class GameState:
         new._bk = self._bk
         new._own_bk = set()
         self._own_bk.clear()
+        new._marks = dict(self._marks)
         new._next_id = self._next_id
         new.control = dict(self.control)
         new.resources = dict(self.resources)
@@ -147,6 +151,7 @@ class GameState:
         self._own_bk = set()
         other._own_bk = set()
         self._mine = other._mine = False
+        self._marks = dict(other._marks)
 
     # -- asking a player in the middle of the rules --------------------------------------------
     def choose(self, player: str, prompt: str, options: list[Any],
@@ -174,6 +179,8 @@ class GameState:
         if not self._mine:
             self._take()
         self._next_id += 1
+        if piece.status:
+            self._count_marks(piece.status, 1)
         self.pieces[piece.id] = piece
         self._ids(space)[piece.id] = piece
         self._owned(owner)[piece.id] = piece
@@ -227,6 +234,9 @@ class GameState:
         new = old.changed(changes)
         if not self._mine:
             self._take()
+        if new.status is not old.status:
+            self._count_marks(old.status, -1)
+            self._count_marks(new.status, 1)
         if new.space != old.space:
             self._unindex(old)
         self._ids(new.space)[pid] = new
@@ -250,11 +260,27 @@ class GameState:
         old = self.piece(pid)
         if not self._mine:
             self._take()
+        if old.status:
+            self._count_marks(old.status, -1)
         self._unindex(old)
         self._unown(old)
         self._unkind(old)
         del self.pieces[pid]
         return old
+
+    def marked_any(self, names: Collection[str]) -> bool:
+        """Does any piece carry one of these marks?"""
+        marks = self._marks
+        return any(name in marks for name in names)
+
+    def _count_marks(self, names: Iterable[str], change: int) -> None:
+        marks = self._marks
+        for name in names:
+            n = marks.get(name, 0) + change
+            if n:
+                marks[name] = n
+            else:
+                del marks[name]
 
     def _take(self) -> None:
         """Make the pieces and their indexes this state's own, to change."""

@@ -90,7 +90,7 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
     # owner and unit type), and all of them hold the pieces themselves: whatever happens to
     # the pieces, and to copies taken along the way, they give the pieces as they are now, as
     # a walk over every piece would; and what one state does is seen by no other (they share
-    # their pieces until one of them changes one)
+    # their pieces until one of them changes one). So does whether any piece carries a mark.
     states = [GameState(small_board())]
     seen = [{}]     # each state's pieces as they should be
     for op, n, owner in ops:
@@ -130,6 +130,8 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
             for where in ("0,0", "1,1"):
                 assert _same(sorted(t.pieces_at(where), key=lambda p: p.id),
                              [p for p in t.pieces.values() if p.space == where])
+            for mark in ("Red", "Blue", "Grey"):    # (clear_marks asks before it looks at every piece)
+                assert t.marked_any([mark]) == any(mark in p.status for p in t.pieces.values())
 
 
 KINDS = ("Tank", "Infantry", "Truck")
