@@ -15,6 +15,7 @@ helpers that keep their sizes within the limits.
 
 from __future__ import annotations
 
+import ast as pyast
 import functools
 import keyword
 import linecache
@@ -31,6 +32,11 @@ from .model import unit_type_class
 from .registry import Registry
 from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
 from .types import BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
+
+#: what a rule's `when` may be made of to be asked without entering the rules (see `gate`)
+_GATE_NODES = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not, pyast.Compare,
+               pyast.Eq, pyast.NotEq, pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE, pyast.In, pyast.NotIn,
+               pyast.Constant, pyast.Tuple, pyast.List, pyast.Load)
 
 __all__ = ["Artifact", "compile_program", "instantiate"]
 
@@ -332,6 +338,10 @@ class _Gen:
             if r.when is not None:
                 self.emit(1, f"if not {self.expr(r.when)}:\n    return", r.when.pos)
             self.function_body(r.body, 1)
+            gate = self.gate(r) if r.when is not None else None
+            if gate is not None:
+                self.emit(0, f"def rg_{r.name}({''.join(f'v_{n}, ' for n, _ in r.params)}*_rest):\n    return {gate}",
+                          r.pos)
         for ph in p.phases:
             if ph.when is not None:
                 self.emit(0, f"def w_{ph.name}(ctx, v_turn):", ph.pos)
@@ -1548,6 +1558,27 @@ class _Gen:
         if t == UNIT_TYPE:
             return code
         return f"U[{code}.kind]"
+
+    def gate(self, r: A.RuleDecl) -> str | None:
+        """A rule's `when` as a plain test of the event's arguments, the options and the
+        constants, when it is one (`when st == "mobilize" and not unplaced_units_wait`): the engine asks it before
+        it enters the rules at all (`rg_NAME`, see CompiledRules.bound), since a rule bound to
+        every step's start is asked hundreds of times a game and answers no to most. It reads
+        nothing else and calls nothing, so it cannot fail; None when the `when` does more."""
+        assert r.when is not None
+        text = self.expr(r.when)
+        allowed = {f"v_{n}" for n, _ in r.params}
+        try:
+            tree = pyast.parse(text, mode="eval")
+        except SyntaxError:
+            return None
+        for node in pyast.walk(tree):
+            if isinstance(node, pyast.Name):
+                if node.id not in allowed and not node.id.startswith(("o_", "c_")):     # (options, constants)
+                    return None
+            elif not isinstance(node, _GATE_NODES):
+                return None
+        return text
 
     def expr(self, e: A.Expr) -> str:
         if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit)):

@@ -434,8 +434,10 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
     steps = {name: _step_spec(st, ns, p, wrap, task, artifact.asking) for name, st in p.steps.items()}
     tables = {name: wrap(f"t_{name}") for name in p.tables}
     handlers: dict[str, list[Callable[..., Any]]] = {}
+    gates: dict[str, list[Callable[..., Any] | None]] = {}
     for r in p.rules:
         handlers.setdefault(r.event, []).append(wrap(f"r_{r.name}"))
+        gates.setdefault(r.event, []).append(ns.get(f"rg_{r.name}"))
     sequence = None
     if p.turns is not None or p.powers is not None or p.phases:
         phases = tuple(
@@ -478,5 +480,6 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         declarations=declarations,
         _procedures=procedures,
         _handlers=handlers,
+        _bound={event: tuple(zip(gates[event], fns)) for event, fns in handlers.items()},
         _rebuild=rebuild,
     )

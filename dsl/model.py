@@ -228,6 +228,9 @@ class CompiledRules:
     declarations: dict[tuple[str, str], Declaration] = field(default_factory=dict)
     _procedures: dict[str, Callable[..., Any]] = field(repr=False, default_factory=dict)
     _handlers: dict[str, list[Callable[..., Any]]] = field(repr=False, default_factory=dict)
+    #: event -> (gate, handler) for each rule bound to it (see `bound`)
+    _bound: dict[str, tuple[tuple[Callable[..., Any] | None, Callable[..., Any]], ...]] = \
+        field(repr=False, default_factory=dict)
     _rebuild: Callable[[Mapping[str, Any]], CompiledRules] | None = field(repr=False, default=None)
 
     def procedure(self, name: str) -> Callable[..., Any]:
@@ -247,6 +250,13 @@ class CompiledRules:
     def handlers(self, event: str) -> list[Callable[..., Any]]:
         """The rules bound to ``event``, base layer first, each ``fn(ctx, *event_args)``."""
         return list(self._handlers.get(event, ()))
+
+    def bound(self, event: str) -> tuple[tuple[Callable[..., Any] | None, Callable[..., Any]], ...]:
+        """The rules bound to ``event`` as in `handlers`, each with its gate: where not None,
+        ``gate(*event_args)`` is the rule's `when`, asked without entering the rules (it only
+        compares the event's arguments and the options): the handler is called only if it
+        says yes. (It says it again inside: a caller may skip the gates.)"""
+        return self._bound.get(event, ())
 
     def with_options(self, overrides: Mapping[str, Any]) -> CompiledRules:
         """The same rules with some options changed (validated and coerced like at load).

@@ -34,8 +34,9 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
             hook = getattr(hooks, "wargame_" + name)
             if hook.get_hookimpls():     # (a call that no plugin answers still costs microseconds)
                 hook(state=state, rules=rules, **args)
-        for handler in rules.handlers(name):
-            handler(state, *args.values())
+        for gate, handler in rules.bound(name):
+            if gate is None or gate(*args.values()):    # (a `when` on the event's arguments alone)
+                handler(state, *args.values())
         logic.on_boundary(state, name, args)
         if state.result is None:
             result = logic.result(state)

@@ -188,3 +188,31 @@ def test_a_misspelt_step_in_an_event_rule_is_an_error_with_a_hint() -> None:
     assert [(d.message, d.hint) for d in diags] == [
         ("there is no step `front_lin`, so this rule would never run", "did you mean `front_line`?"),
         ("there is no phase `upkep`, so this rule would never run", "did you mean `upkeep`?")]
+
+
+GATED = """
+option quiet: bool = false "say nothing"
+procedure loud(p: str) -> bool { return len(p) > 2 }
+rule plain on collect_income(power) { note("plain " + power) }
+rule uk_only on collect_income(power) when power == UK and not quiet { note("uk " + power) }
+rule asks_more on collect_income(power) when loud(power) { note("loud " + power) }
+turn order [USSR, UK]
+phase collect_income { }
+"""
+
+
+def test_a_when_on_the_events_arguments_alone_is_asked_without_entering_the_rules(reg) -> None:  # type: ignore[no-untyped-def]
+    # the engine asks a rule's gate first (flow.fire): a `when` that only compares the event's
+    # arguments and the options; one that calls a procedure has none, and is asked inside
+    for quiet in (False, True):
+        rules = load_rules([("gated.rules", GATED)], reg).with_options({"quiet": quiet})
+        (g_plain, plain), (g_uk, uk), (g_loud, loud) = rules.bound("collect_income")
+        assert [plain, uk, loud] == rules.handlers("collect_income")
+        assert g_plain is None and g_loud is None
+        assert g_uk("UK") is (not quiet) and g_uk("USSR") is False
+        ctx = Ctx()
+        for gate, handler in rules.bound("collect_income"):
+            for power in ("UK", "USSR"):
+                if gate is None or gate(power):
+                    handler(ctx, power)
+        assert ctx.log == ["plain UK", "plain USSR"] + ([] if quiet else ["uk UK"]) + ["loud USSR"]
