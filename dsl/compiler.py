@@ -33,6 +33,10 @@ from .registry import Registry
 from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
 from .types import BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
+#: (comparison, bound) -> whether it says "not empty" of a length (see _Gen.emptiness)
+_NONEMPTY = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
+_FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
+
 #: what a rule's `when` may be made of to be asked without entering the rules (see `gate`)
 _GATE_NODES = (pyast.Expression, pyast.BoolOp, pyast.And, pyast.Or, pyast.UnaryOp, pyast.Not, pyast.Compare,
                pyast.Eq, pyast.NotEq, pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE, pyast.In, pyast.NotIn,
@@ -136,6 +140,7 @@ class _Gen:
             for var in (program.vars if ALL_VARS in reads else reads):
                 self.readers.setdefault(var, []).append(name)
         self._inline: dict[str, A.Expr | None] = {}
+        self._searched: dict[str, tuple[tuple[A.Let, ...], A.Generator] | None] = {}
         self.subst: list[dict[str, str]] = []
 
     # ------------------------------------------------------------------ the sizes the budget charges
@@ -403,6 +408,86 @@ class _Gen:
         finally:
             self.subst.pop()
         return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
+
+    # A test that a procedure's list is empty or not (`len(defenders(s)) > 0`), where the
+    # procedure only returns a comprehension, is written as a search over that comprehension
+    # in place of the call (`any(True for u in ... if ...)`): no list is made, and the search
+    # stops at the first item that passes. The rules say it the way that reads best.
+    def emptiness(self, e: A.Compare) -> str | None:
+        """`len(P(...)) > 0` and its like (`== 0`, `!= 0`, `>= 1`, `< 1`, either way round)
+        as `any(...)` over P's comprehension, or None when it is not one."""
+        for size, op, bound in ((e.left, e.op, e.right), (e.right, _FLIPPED.get(e.op), e.left)):
+            if not (isinstance(bound, A.IntLit) and isinstance(size, A.Call) and isinstance(size.func, A.Name)
+                    and size.func.name == "len" and size.gen is None and len(size.args) == 1
+                    and self.info.calls.get(id(size)) == "builtin"):
+                continue
+            nonempty = _NONEMPTY.get((op or "", bound.value))
+            call = size.args[0]
+            if nonempty is None or not (isinstance(call, A.Call) and isinstance(call.func, A.Name)
+                                        and call.gen is None and self.info.calls.get(id(call)) == "procedure"):
+                continue
+            code = self.searched(call)
+            if code:
+                return code if nonempty else f"(not {code})"
+        return None
+
+    def searched(self, call: A.Call) -> str:
+        """`any(...)` over the comprehension the called procedure returns, its arguments bound
+        as `inlined` binds them (and any that names the comprehension's own variable worked
+        out first, so that the comprehension does not capture it); "" when it cannot be."""
+        assert isinstance(call.func, A.Name)
+        name = call.func.name
+        found = self.search_body(name)
+        if found is None or len(self.subst) >= _INLINE_DEPTH:
+            return ""
+        lets, gen = found
+        pr = self._decls[name]
+        own = re.compile(rf"\bv_{gen.var}\b")
+        codes, first = [], []
+        for a in call.args:
+            code = self.expr(a)
+            if self.cheap(a) and not own.search(code):
+                codes.append(code)
+            else:
+                tmp = self.temp()
+                first.append(f"({tmp} := {code}) is {tmp}")
+                codes.append(tmp)
+        names = {prm.name: code for prm, code in zip(pr.params, codes)}
+        self.subst.append(names)
+        try:
+            for let in lets:        # (worked out first, in order, as the procedure would)
+                tmp = self.temp()
+                first.append(f"({tmp} := {self.expr(let.value)}) is {tmp}")
+                names[let.name] = tmp
+            inner = self.comp(gen, "any(...)", elt="True")
+        finally:
+            self.subst.pop()
+        # its variable renamed (nothing else in it is named so): the caller's own unit of that
+        # name, and what the caller looks up once for it (`_u_u`), stay the caller's
+        inner = own.sub(self.temp(), inner)
+        return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
+
+    def search_body(self, name: str) -> tuple[tuple[A.Let, ...], A.Generator] | None:
+        """The comprehension a procedure does nothing but return (`return [u for u in
+        units_at(s) where ...]`, after `let`s of its own), with those `let`s, if it only asks
+        about the game, keeps and remembers no answers and holds no other list; else None."""
+        if name in self._searched:
+            return self._searched[name]
+        self._searched[name] = None
+        pr = self._decls.get(name)
+        found: tuple[tuple[A.Let, ...], A.Generator] | None = None
+        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.remembered \
+                and pr.name not in self.p.interactive and pr.ret is not None and _count_nodes(pr.body) <= _INLINE_SIZE \
+                and pr.body and isinstance(pr.body[-1], A.Return) and isinstance(pr.body[-1].value, A.ListComp):
+            gen = pr.body[-1].value.gen
+            lets = tuple(st for st in pr.body[:-1] if isinstance(st, A.Let))
+            local = {prm.name for prm in pr.params} | {let.name for let in lets}
+            if len(lets) == len(pr.body) - 1 and len(local) == len(pr.params) + len(lets) \
+                    and gen.var not in local and not _makes_lists((gen.elt, gen.iter, gen.cond, lets)) \
+                    and self.callee_leaves_game_alone(name):
+                found = (lets, gen)
+        self._searched[name] = found
+        return found
 
     def inline_body(self, name: str) -> A.Expr | None:
         if name in self._inline:
@@ -1646,6 +1731,9 @@ class _Gen:
                 return self.arith(e.op, t, self.transient(e.left), self.expr(e.right))
             return self.arith(e.op, t, self.expr(e.left), self.expr(e.right))
         if isinstance(e, A.Compare):
+            searched = self.emptiness(e)
+            if searched is not None:
+                return searched
             if e.op in ("is", "is not"):
                 assert isinstance(e.right, A.Name)
                 op = "==" if e.op == "is" else "!="

@@ -39,6 +39,15 @@ procedure doubled_tick() -> int { return double(tick()) }
 procedure signs() -> list[int] { return [sign(5), sign(-2), sign(0)] }
 procedure ratio(a: int, b: int) -> int { return a % b }
 procedure broken() -> int { return ratio(1, 0) }
+
+procedure crowded_over(x: str, n: int, spaces: list[str]) -> list[str] {
+    let limit = n + 0
+    return [s for s in spaces where crowd(s) > crowd(x) + limit]
+}
+procedure most_crowded(spaces: list[str]) -> list[str] {
+    return [s for s in spaces where len(crowded_over(s, 0, spaces)) == 0]
+}
+procedure any_crowded_over(x: str) -> bool { return len(crowded_over(x, 1, ["a", "b", "c"])) > 0 }
 """
 
 
@@ -119,6 +128,22 @@ def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> N
     assert rules.procedure("signs")(game) == [1, -1, 0]
     with pytest.raises(dsl.RulesRuntimeError, match=r"kept.rules:\d+:\d+: division by zero"):
         rules.procedure("broken")(game)
+
+
+def test_whether_a_procedures_list_is_empty_is_a_search_that_stops_at_the_first_item() -> None:
+    # `len(crowded_over(x, 1)) > 0` is written as any() over crowded_over's comprehension, in
+    # place of the call: no list is made, and the search stops at the first item that passes
+    rules, asked = _rules()
+    game = _game(SimpleNamespace(extra=0))
+    game.crowds = {"a": 1, "b": 3, "c": 2}
+    assert rules.procedure("any_crowded_over")(game, "a") is True
+    assert asked["crowd"] == 4      # a, then b passes: c is never asked about
+    assert rules.procedure("any_crowded_over")(game, "b") is False
+    source = inspect.getsource(rules.procedure("any_crowded_over").__wrapped__)
+    assert "any(True" in source and "f_crowded_over(" not in source
+    # the caller's own `s` is not the comprehension's `s`
+    assert rules.procedure("most_crowded")(game, ["a", "b", "c"]) == ["b"]
+    assert "f_crowded_over(" not in inspect.getsource(rules.procedure("most_crowded").__wrapped__)
 
 
 # -- a walk over the board is a board question when what it is passed is one -------------------
