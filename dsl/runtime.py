@@ -72,14 +72,13 @@ class _Budget:
     so that rules called from inside rules (a primitive calling back) share the budget of
     the outermost call, and `ns` is the module of that call."""
 
-    __slots__ = ("depth", "steps", "items", "ns", "peak")
+    __slots__ = ("depth", "steps", "items", "ns")
 
     def __init__(self) -> None:
         self.steps = DEFAULT_STEPS
         self.items = DEFAULT_ITEMS
         self.depth = 0
         self.ns: dict[str, Any] | None = None
-        self.peak = 0  # the most steps any one call has taken (for measuring)
 
 
 BUDGET = _Budget()
@@ -453,13 +452,11 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
         finally:
             b.depth -= 1
             if not inner:
-                used = b.steps - g["_L"]
-                if used > b.peak:
-                    b.peak = used
                 b.ns = caller
-                for answers in remembered:
-                    if answers:
-                        answers.clear()     # (they hold the state they were asked on)
+                if remembered:
+                    for answers in remembered:
+                        if answers:
+                            answers.clear()     # (they hold the state they were asked on)
                 if caller is not None and caller is not g:
                     caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
 
