@@ -97,14 +97,11 @@ class GameState:
         new.pieces = self.pieces
         new._at = self._at
         new._by = self._by
+        # from now on the two share every entry's dict: each makes the indexes its own (and
+        # starts its record of the entries it made itself) before it changes a piece
         new._mine = self._mine = False
-        new._own = set()
-        self._own.clear()   # from now on the two share every space's dict
-        new._own_by = set()
-        self._own_by.clear()
+        new._own = new._own_by = new._own_bk = _NO_ENTRIES
         new._bk = self._bk
-        new._own_bk = set()
-        self._own_bk.clear()
         new._marks = dict(self._marks)
         new._next_id = self._next_id
         new.control = dict(self.control)
@@ -144,12 +141,6 @@ class GameState:
         """Take over everything of `other` (a worked-on copy), keeping this object."""
         for name in GameState.__slots__:
             setattr(self, name, getattr(other, name))
-        self._own = set()
-        other._own = set()
-        self._own_by = set()
-        other._own_by = set()
-        self._own_bk = set()
-        other._own_bk = set()
         self._mine = other._mine = False
         self._marks = dict(other._marks)
 
@@ -288,6 +279,7 @@ class GameState:
         self._at = dict(self._at)
         self._by = dict(self._by)
         self._bk = dict(self._bk)
+        self._own, self._own_by, self._own_bk = set(), set(), set()
         self._mine = True
 
     def _ids(self, space: str) -> dict[int, Piece]:
@@ -399,6 +391,12 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+#: the entries a state that does not own its indexes made itself: none (it makes the indexes
+#: its own, with a record of its own, before it changes a piece; a frozenset, so that a change
+#: made without that would fail at once)
+_NO_ENTRIES: Any = frozenset()
 
 
 def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> dict[int, Piece]:
