@@ -432,9 +432,8 @@ class _Gen:
         return None
 
     def searched(self, call: A.Call) -> str:
-        """`any(...)` over the comprehension the called procedure returns, its arguments bound
-        as `inlined` binds them (and any that names the comprehension's own variable worked
-        out first, so that the comprehension does not capture it); "" when it cannot be."""
+        """`any(...)` over the comprehension the called procedure returns, its arguments and
+        `let`s bound as `inlined` binds arguments; "" when it cannot be."""
         assert isinstance(call.func, A.Name)
         name = call.func.name
         found = self.search_body(name)
@@ -442,11 +441,10 @@ class _Gen:
             return ""
         lets, gen = found
         pr = self._decls[name]
-        own = re.compile(rf"\bv_{gen.var}\b")
         codes, first = [], []
         for a in call.args:
             code = self.expr(a)
-            if self.cheap(a) and not own.search(code):
+            if self.cheap(a):
                 codes.append(code)
             else:
                 tmp = self.temp()
@@ -459,12 +457,12 @@ class _Gen:
                 tmp = self.temp()
                 first.append(f"({tmp} := {self.expr(let.value)}) is {tmp}")
                 names[let.name] = tmp
-            inner = self.comp(gen, "any(...)", elt="True")
+            # its variable named afresh: the caller's own unit of that name, and what the
+            # caller looks up once for it (`_u_u`), stay the caller's
+            names[gen.var] = loop = self.temp()
+            inner = self.comp(gen, "any(...)", elt="True", var=loop)
         finally:
             self.subst.pop()
-        # its variable renamed (nothing else in it is named so): the caller's own unit of that
-        # name, and what the caller looks up once for it (`_u_u`), stay the caller's
-        inner = own.sub(self.temp(), inner)
         return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
 
     def search_body(self, name: str) -> tuple[tuple[A.Let, ...], A.Generator] | None:
@@ -1112,14 +1110,15 @@ class _Gen:
     # primitive that answers the pieces as they are now (`units_at`, marked *current* in the
     # registry) whose body only asks about the game reads its unit as it stands: nothing can
     # change the piece before the body is done with it.
-    def as_it_stands(self, it: A.Expr, var: str, scope: Any, code: list[str]) -> list[str]:
-        """The generated `code` of a loop's body (`scope`) over `it`, its unit `var` read as it
-        stands if it stays current there (the text is searched first: most bodies never look a
-        piece up)."""
-        looked_up = f"ctx.pieces.get(v_{var}.id, v_{var})"
+    def as_it_stands(self, it: A.Expr, var: str, scope: Any, code: list[str], name: str | None = None) -> list[str]:
+        """The generated `code` of a loop's body (`scope`) over `it`, its unit `var` (in Python
+        `name`, `v_var` unless said) read as it stands if it stays current there (the text is
+        searched first: most bodies never look a piece up)."""
+        name = name or f"v_{var}"
+        looked_up = f"ctx.pieces.get({name}.id, {name})"
         if not any(looked_up in line for line in code) or not self.stays_current(it, var, scope):
             return code
-        return [line.replace(looked_up, f"v_{var}") for line in code]
+        return [line.replace(looked_up, name) for line in code]
 
     def stays_current(self, it: A.Expr, var: str, scope: Any) -> bool:
         if not (isinstance(it, A.Call) and isinstance(it.func, A.Name) and self.info.calls.get(id(it)) == "primitive"
@@ -1611,17 +1610,20 @@ class _Gen:
             return f"list({self.peek(e)})"
         return self.walked(e, kinds)
 
-    def comp(self, g: A.Generator, make: str, elt: str | None = None, filtered: bool = True) -> str:
+    def comp(self, g: A.Generator, make: str, elt: str | None = None, filtered: bool = True,
+             var: str | None = None) -> str:
         """A comprehension (`make` is "[...]" or "any(...)"...): its collection is paid for
-        as it starts (inline, before the comprehension runs over it)."""
+        as it starts (inline, before the comprehension runs over it). `var`: the Python name
+        of its variable, where it is not `v_` and the rules' name (see `searched`)."""
         tmp = self.temp()
         w = self.gen_weight(g)
+        var = var or f"v_{g.var}"
         walked = self.iterable(g.iter, self.kinds_looked_at(g.var, g.cond) if filtered else None)
         paid = f"len({tmp} := {walked})" + ("" if w == 1 else f" * {w}")
-        body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else 'v_' + g.var} for v_{g.var} in {tmp}"
+        body = f"{elt if elt is not None else self.expr(g.elt) if g.elt is not None else var} for {var} in {tmp}"
         if g.cond is not None and filtered:
             body += f" if {self.expr(g.cond)}"
-        body = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), [body])[0]
+        body = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), [body], var)[0]
         if self.in_lambda:
             return f"(_pay({paid}) and {make.replace('...', body)})"
         if self.innermost(g):

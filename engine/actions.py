@@ -152,6 +152,8 @@ class Pending:
         asked, from `start` on, going round to the beginning; without it, each in turn."""
         candidates, verdicts = self.candidates, self._verdicts
         n = len(candidates)
+        if not n:
+            return None
         if not 0 < start < n:
             start = 0
         if self.admitted(start):

@@ -155,6 +155,7 @@ def test_a_decision_looks_for_an_option_from_where_the_last_one_found_one() -> N
     assert wrapped.one_passing(5) == 1 and runs[-1] == tuple("ABCDE")
     assert wrapped._verdicts == [False, True, None, None, None, False]
     assert Pending(tuple("ACD"), lambda c: False, None, first_row).one_passing(1) is None
+    assert Pending((), admits, None, first_row).one_passing(2) is None
     # the listing does not depend on where the options were looked for
     assert [a["to"] for a in Options([("go", _make, pending)])] == ["B", "E"]
 
