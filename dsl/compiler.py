@@ -1648,10 +1648,11 @@ class _Gen:
 
     def gate(self, r: A.RuleDecl) -> str | None:
         """A rule's `when` as a plain test of the event's arguments, the options and the
-        constants, when it is one (`when st == "mobilize" and not unplaced_units_wait`): the engine asks it before
-        it enters the rules at all (`rg_NAME`, see CompiledRules.bound), since a rule bound to
-        every step's start is asked hundreds of times a game and answers no to most. It reads
-        nothing else and calls nothing, so it cannot fail; None when the `when` does more."""
+        constants, when it is one (`when st == "mobilize" and not unplaced_units_wait`): the
+        engine asks it before it enters the rules at all (`rg_NAME`, see CompiledRules.bound),
+        since a rule bound to every step's start is asked hundreds of times a game and answers
+        no to most. It reads nothing else and calls nothing, so it cannot fail; None when the
+        `when` does more."""
         assert r.when is not None
         text = self.expr(r.when)
         allowed = {f"v_{n}" for n, _ in r.params}

@@ -254,8 +254,8 @@ class CompiledRules:
     def bound(self, event: str) -> tuple[tuple[Callable[..., Any] | None, Callable[..., Any]], ...]:
         """The rules bound to ``event`` as in `handlers`, each with its gate: where not None,
         ``gate(*event_args)`` is the rule's `when`, asked without entering the rules (it only
-        compares the event's arguments and the options): the handler is called only if it
-        says yes. (It says it again inside: a caller may skip the gates.)"""
+        compares the event's arguments, the options and the constants): the handler is called
+        only if it says yes. (The rule asks its `when` again inside: a caller may skip gates.)"""
         return self._bound.get(event, ())
 
     def with_options(self, overrides: Mapping[str, Any]) -> CompiledRules:
