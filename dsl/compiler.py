@@ -394,14 +394,7 @@ class _Gen:
         if body is None:
             return ""
         pr = self._decls[name]
-        codes, first = [], []
-        for a, code in zip(call.args, args):
-            if self.cheap(a):
-                codes.append(code)
-            else:
-                tmp = self.temp()
-                first.append(f"({tmp} := {code}) is {tmp}")
-                codes.append(tmp)
+        codes, first = self.bind_arguments(call.args, args)
         self.subst.append({prm.name: code for prm, code in zip(pr.params, codes)})
         try:
             inner = self.expr(body)
@@ -441,15 +434,7 @@ class _Gen:
             return ""
         lets, gen = found
         pr = self._decls[name]
-        codes, first = [], []
-        for a in call.args:
-            code = self.expr(a)
-            if self.cheap(a):
-                codes.append(code)
-            else:
-                tmp = self.temp()
-                first.append(f"({tmp} := {code}) is {tmp}")
-                codes.append(tmp)
+        codes, first = self.bind_arguments(call.args, [self.expr(a) for a in call.args])
         names = {prm.name: code for prm, code in zip(pr.params, codes)}
         self.subst.append(names)
         try:
@@ -486,6 +471,20 @@ class _Gen:
                 found = (lets, gen)
         self._searched[name] = found
         return found
+
+    def bind_arguments(self, args: tuple[A.Expr, ...], codes: list[str]) -> tuple[list[str], list[str]]:
+        """A call's arguments (compiled: `codes`) as the procedure written in place of the call
+        reads them: a cheap one as it is; any other bound to a temporary first, once. Gives
+        what the procedure reads for each, and the tests (always true) that bind them, in order."""
+        out, first = [], []
+        for a, code in zip(args, codes):
+            if self.cheap(a):
+                out.append(code)
+            else:
+                tmp = self.temp()
+                first.append(f"({tmp} := {code}) is {tmp}")
+                out.append(tmp)
+        return out, first
 
     def inline_body(self, name: str) -> A.Expr | None:
         if name in self._inline:
