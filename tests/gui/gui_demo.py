@@ -117,6 +117,9 @@ class _Rules:
     def handlers(self, name: str) -> list[Any]:
         return []
 
+    def bound(self, name: str) -> tuple[Any, ...]:
+        return ()
+
 
 def load_demo() -> LoadedRuleset:
     info = RulesetInfo(
