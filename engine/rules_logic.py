@@ -51,8 +51,11 @@ class RulesLogic(GameLogic):
         #: (see _any_passes)
         self._found_at: dict[tuple[str, str], int] = {}
         #: reset kind (turn, power...) -> the rules' variables of that reset with their
-        #: starting values: boundaries come some 2,500 times a random LHTR game
-        self._reset_vars: dict[str, list[tuple[str, Any]]] = {}
+        #: starting values, made once: boundaries come some 2,500 times a random AARHE game.
+        #: The values are shared by every state they are set on: compiled rules never change
+        #: a variable's value in place (a map or list is copied when written), as state
+        #: copies, which share them too, rely on
+        self._reset_vars: dict[str, dict[str, Any]] = {}
 
     # -- setting up -------------------------------------------------------------------------------
     def new_state(self, scenario: str, seed: int) -> GameState:
@@ -480,10 +483,10 @@ class RulesLogic(GameLogic):
             return
         known = self._reset_vars.get(reset)
         if known is None:
-            known = self._reset_vars[reset] = [(v.name, v.default) for v in self.rules.vars.values()
-                                               if v.reset == reset]
-        for var, default in known:
-            state.vars[var] = freeze(default)
+            known = self._reset_vars[reset] = {v.name: freeze(v.default) for v in self.rules.vars.values()
+                                               if v.reset == reset}
+        if known:
+            state.vars.update(known)
 
 
 @functools.lru_cache(maxsize=16)
