@@ -1688,7 +1688,8 @@ class _Gen:
                 return self.var_read(e.name)
             if kind == "procref":
                 self.procrefs.add(e.name)
-                return f"_partial(g_{e.name}, ctx)"
+                # (a board question: a walk may ask it once per board, dsl.runtime.BoardQuestion)
+                return f"{'_board_ask' if self.board_only(e.name) else '_partial'}(g_{e.name}, ctx)"
             raise AssertionError(kind)
         if isinstance(e, A.ListLit):
             return "[" + ", ".join(self.expr(i) for i in e.items) + "]"
@@ -1719,7 +1720,8 @@ class _Gen:
                 assert isinstance(e.func, A.Name)
                 self.procrefs.add(e.func.name)
                 given = [self.expr(a) for a in e.args if self.info.names.get(id(a)) != "open"]
-                return f"_partial(g_{e.func.name}, ctx, {', '.join(given)})"
+                maker = "_board_ask" if self.board_only(e.func.name) else "_partial"
+                return f"{maker}(g_{e.func.name}, ctx, {', '.join(given)})"
             return self.call(e)
         if isinstance(e, A.UnaryOp):
             return f"({e.op} {self.expr(e.operand)})"

@@ -301,6 +301,26 @@ class Later:
         return translate_errors(self.fn, *self.where, ns=self.ns)(ctx)
 
 
+class BoardQuestion(functools.partial):  # type: ignore[type-arg]
+    """A procedure that reads only the board (and the rules' options and constants), passed to
+    a primitive with the game state and its other given arguments: its answer for a space is
+    the same on every state of that board. A walk (engine.graph) asks it once per board and
+    space, and then looks its answers up, instead of calling it at every space of every walk
+    (a random LHTR game walks the world map some 50 times over `passable`)."""
+
+    __slots__ = ()
+
+    def key(self) -> Any:
+        """What names these questions apart on one board: the procedure and its given
+        arguments past the state (None if one cannot be a key)."""
+        key = (self.func, self.args[1:], tuple(sorted(self.keywords.items())))
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+
 def table_miss(name: str, key: tuple[Any, ...]) -> Any:
     shown = key[0] if len(key) == 1 else key
     raise RulesRuntimeError(f"table `{name}` has no entry for {shown!r} and no `default`")
@@ -311,6 +331,7 @@ HELPERS: dict[str, Any] = {
     "_spent": spent,
     "_pay": pay,
     "_partial": functools.partial,
+    "_board_ask": BoardQuestion,
     "_long": long,
     "_grew": grew,
     "_ext": extend,

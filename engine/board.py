@@ -34,7 +34,8 @@ class Space:
 class Board:
     """Spaces and adjacency. Links are undirected; each may carry attributes."""
 
-    __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles", "hop_walks", "hop_asks")
+    __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles", "hop_walks", "hop_asks",
+                 "kept_answers")
 
     def __init__(
         self,
@@ -78,6 +79,9 @@ class Board:
         #: (a board never changes once made)
         self.hop_walks: dict[str, dict[str, int]] = {}
         self.hop_asks: dict[str, int] = {}
+        #: engine.graph keeps here the answers of board questions (dsl.runtime.BoardQuestion)
+        #: the walks have asked: the spaces that pass, and the links into them from each space
+        self.kept_answers: dict[Any, tuple[frozenset[str], dict[str, tuple[str, ...]]]] = {}
 
     @classmethod
     def hex_map(

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from dsl.runtime import BoardQuestion
 from engine.board import Board
 
 #: a walk stops after looking at this many spaces (a rules procedure cannot make it endless)
@@ -16,6 +17,9 @@ MAX_VISITS = 200_000
 
 #: the spaces a board keeps the walks of (`hops`); then it forgets them all and starts again
 KEPT_WALKS = 512
+
+#: the board questions a board keeps the answers of (`answers`); then it forgets them all
+KEPT_QUESTIONS = 64
 
 
 def hops(board: Board, a: str, b: str) -> int:
@@ -60,15 +64,48 @@ def walk_all(board: Board, start: str) -> dict[str, int]:
     return seen
 
 
+def answers(board: Board, ask: Callable[[str], bool]) -> tuple[frozenset[str], Mapping[str, tuple[str, ...]]] | None:
+    """If `ask` is a board question (dsl.runtime.BoardQuestion: its answers depend on the
+    board alone), the spaces it says yes to and, for each space, its links to those, asked
+    once per board; else None."""
+    if not isinstance(ask, BoardQuestion):
+        return None
+    key = ask.key()
+    if key is None:
+        return None
+    kept = board.kept_answers
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= KEPT_QUESTIONS:
+            kept.clear()
+        yes = frozenset(s for s in board.spaces if ask(s))
+        into = {a: tuple(b for b in links if b in yes) for a, links in board.adjacency.items()}
+        found = kept[key] = (yes, into)
+    return found
+
+
+def _walked(board: Board, enters: Callable[[str], bool] | None, goes_on: Callable[[str], bool] | None
+            ) -> tuple[Mapping[str, tuple[str, ...]], Callable[[str], bool] | None, Callable[[str], bool] | None]:
+    """The links a walk follows and the questions it still asks: a board question's answers
+    are looked up (`enters`: only the links into the spaces it lets in are followed)."""
+    adjacent = board.adjacency
+    if enters is not None and (known := answers(board, enters)) is not None:
+        adjacent, enters = known[1], None
+    if goes_on is not None and (known := answers(board, goes_on)) is not None:
+        goes_on = known[0].__contains__
+    return adjacent, enters, goes_on
+
+
 def spread(board: Board, places: list[str], budget: int, enters: Callable[[str], bool],
            goes_on: Callable[[str], bool] | None) -> dict[str, int]:
     """The fewest links from any of `places` to each space within `budget`, breadth first:
     a space is counted if `enters(b)`, and the walk goes on from it if `goes_on(b)` too
     (None: from every space counted). In the order the walk finds them (places first), which
-    a rules map keeps. Each question is asked once of a space."""
+    a rules map keeps. Each question is asked once of a space (a board question, once of a
+    board: `answers`)."""
     found = dict.fromkeys(places, 0)
     frontier = [s for s in found if s in board.spaces]     # (not an off-board area)
-    adjacent = board.adjacency
+    adjacent, asks, goes_on = _walked(board, enters, goes_on)
     seen = set(found)           # (found, and those kept out: each space is asked about once)
     for k in range(1, budget + 1):
         further = []
@@ -77,7 +114,7 @@ def spread(board: Board, places: list[str], budget: int, enters: Callable[[str],
                 if b in seen:
                     continue
                 seen.add(b)
-                if not enters(b):
+                if asks is not None and not asks(b):
                     continue
                 found[b] = k
                 if goes_on is None or goes_on(b):
@@ -109,7 +146,7 @@ def nearer(board: Board, known: dict[str, int], places: list[str], budget: int, 
             found[s] = 0
             if s in board.spaces:
                 frontier.append(s)
-    adjacent = board.adjacency
+    adjacent, asks, goes_on = _walked(board, enters, goes_on)
     refused: set[str] = set()
     for k in range(1, budget + 1):
         further = []
@@ -121,7 +158,7 @@ def nearer(board: Board, known: dict[str, int], places: list[str], budget: int, 
                         continue
                 elif b in refused:
                     continue
-                elif not enters(b):
+                elif asks is not None and not asks(b):
                     refused.add(b)
                     continue
                 found[b] = k

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dsl.runtime import BoardQuestion
 from engine import graph
 from engine.board import Board, Space
 from engine.graph import hops, nearer, spread
@@ -73,6 +74,10 @@ def test_the_walk_finds_what_the_rules_loop_found_in_the_same_order(case: tuple)
     got = spread(board, places, budget, enters, goes_on)
     want = _walk_as_the_rules_wrote_it(board, places, budget, enters, goes_on)
     assert list(got.items()) == list(want.items())
+    # the same questions as board questions (their answers looked up, not asked) walk alike
+    asks = [BoardQuestion(lambda state, s, f=f: f(s), None) for f in (enters, goes_on)]
+    for e, g in ((asks[0], goes_on), (enters, asks[1]), (asks[0], asks[1])):
+        assert list(spread(board, places, budget, e, g).items()) == list(want.items())
 
 
 
@@ -106,6 +111,9 @@ def test_places_added_to_a_walk_give_the_distances_of_one_walk_from_all_of_them(
     assert len(asked) == len(set(asked)) and not set(asked) & set(old)
     assert got == spread(board, [ids[i] for i in first + more], budget, enters, goes_on)
     assert list(got)[:len(old)] == list(old)        # the old spaces keep their places
+    as_board = nearer(board, old, [ids[i] for i in more], budget, BoardQuestion(lambda state, s: enters(s), None),
+                      BoardQuestion(lambda state, s: goes_on(s), None))
+    assert list(as_board.items()) == list(got.items())
 
 
 def test_a_place_added_next_to_the_old_ones_walks_only_what_comes_nearer() -> None:
@@ -185,3 +193,26 @@ def test_distance_from_kept_walks_is_the_fewest_links_whatever_is_asked_first(ca
             assert len(board.hop_walks) <= kept
     finally:
         graph.KEPT_WALKS = old
+
+
+def test_a_board_question_is_asked_once_a_space_for_every_walk_of_its_board() -> None:
+    """A procedure that reads only the board (`passable`), passed to the walks, is asked of
+    each space once per board, however many walks there are, and per given arguments."""
+    board = _line(6)
+    asked: list[tuple[str, str]] = []
+
+    def open_to(state: object, side: str, s: str) -> bool:
+        asked.append((side, s))
+        return s != "s4"
+
+    for start in ("s0", "s1", "s5"):
+        assert spread(board, [start], 9, BoardQuestion(open_to, "a state", "A"), None) == \
+            spread(board, [start], 9, lambda s: s != "s4", None)
+    assert sorted(asked) == [("A", f"s{i}") for i in range(6)]
+    spread(board, ["s0"], 9, BoardQuestion(open_to, "another state", "B"), None)
+    assert len(asked) == 12                         # other given arguments: other answers
+    assert len(board.kept_answers) == 2
+    spread(_line(6), ["s0"], 9, BoardQuestion(open_to, "a state", "A"), None)
+    assert len(asked) == 18                         # another board: asked again
+    unhashable = BoardQuestion(lambda state, xs, s: True, None, [1])
+    assert spread(board, ["s0"], 2, unhashable, None) == {"s0": 0, "s1": 1, "s2": 2}     # (asked as it walks)
