@@ -105,6 +105,10 @@ def normalise(action: Action) -> Action:
     return Action.from_json(action.to_json())
 
 
+#: (a Pending whose functions take no state first)
+_ALONE: Any = object()
+
+
 class Pending:
     """One move's options not yet checked: the choices of its one parameter, and the test
     (its guard) each must pass. The rules compile a guard that only asks questions this way
@@ -112,12 +116,16 @@ class Pending:
     asking the guard of the choices drawn rather than of every one. A verdict, once asked,
     is kept."""
 
-    __slots__ = ("candidates", "admits", "listing", "first_row", "_verdicts")
+    __slots__ = ("candidates", "admits", "listing", "first_row", "_verdicts", "on")
 
-    def __init__(self, candidates: Sequence[Any], admits: Callable[[Any], bool],
-                 listing: Callable[[Sequence[Any]], list[tuple[Any]]] | None = None,
-                 first_row: Callable[[Sequence[Any]], tuple[Any] | None] | None = None) -> None:
+    def __init__(self, candidates: Sequence[Any], admits: Callable[..., bool],
+                 listing: Callable[..., list[tuple[Any]]] | None = None,
+                 first_row: Callable[..., tuple[Any] | None] | None = None, on: Any = _ALONE) -> None:
         self.candidates = candidates
+        #: `on`, where given, is the first argument of each of the three (the game state a
+        #: move's guard reads: given so rather than as a functools.partial of each, since a
+        #: decision of a move phase makes some of these for every move it lists)
+        self.on = on
         self.admits = admits
         #: the rows of the choices given that pass (one run over them all, cheaper than
         #: asking `admits` of each when every one is wanted)
@@ -130,8 +138,13 @@ class Pending:
     def admitted(self, i: int) -> bool:
         v = self._verdicts[i]
         if v is None:
-            v = self._verdicts[i] = bool(self.admits(self.candidates[i]))
+            on = self.on
+            v = self._verdicts[i] = bool(self.admits(self.candidates[i]) if on is _ALONE
+                                         else self.admits(on, self.candidates[i]))
         return v
+
+    def _call(self, fn: Callable[..., Any], arg: Any) -> Any:
+        return fn(arg) if self.on is _ALONE else fn(self.on, arg)
 
     def __len__(self) -> int:
         return len(self.candidates)
@@ -165,7 +178,7 @@ class Pending:
             return next((i for i in order if self.admitted(i)), None)
         if not order:
             return None
-        row = self.first_row(tuple(candidates[i] for i in order))
+        row = self._call(self.first_row, tuple(candidates[i] for i in order))
         if row is None:
             for i in order:
                 verdicts[i] = False
@@ -182,7 +195,7 @@ class Pending:
         """The indexes of every choice that passes, in order."""
         if self.listing is None:
             return [i for i in range(len(self.candidates)) if self.admitted(i)]
-        rows, out, i = self.listing(self.candidates), [], 0
+        rows, out, i = self._call(self.listing, self.candidates), [], 0
         for (value,) in rows:       # the rows are the passing choices themselves, in order
             while self.candidates[i] is not value:
                 i += 1

@@ -245,8 +245,7 @@ class RulesLogic(GameLogic):
                     rows: Any = [(c,) for c in choices]
                     ready = True
                 else:
-                    rows = Pending(choices, functools.partial(mv.admits, state), functools.partial(mv.offers, state),
-                                   functools.partial(mv.first, state) if mv.first is not None else None)
+                    rows = Pending(choices, mv.admits, mv.offers, mv.first, state)
             else:
                 rows = mv.offers(state)
                 if not rows:
@@ -528,7 +527,9 @@ class _Maker:
     def make(self, args: tuple[Any, ...]) -> Action:
         mv, state = self.mv, self.state
         label = mv.label
-        a = Action(mv.name, {n: encode(v) for (n, _), v in zip(mv.params, args)},
+        params = mv.params
+        a = Action(mv.name, {params[0][0]: encode(args[0])} if len(params) == 1 else
+                   {n: encode(v) for (n, _), v in zip(params, args)},
                    labeler=lambda: str(label(state, *args)))
         a.offer = (state, (mv, args))
         return a
