@@ -221,7 +221,9 @@ class GameState:
 
     def update(self, pid: int, **changes: Any) -> Piece:
         """Replace a piece with changed fields (moving it if `space` changes)."""
-        old = self.piece(pid)
+        old = self.pieces.get(pid)
+        if old is None:
+            raise IllegalAction(f"there is no piece #{pid}")
         new = old.changed(changes)
         if not self._mine:
             self._take()
@@ -229,18 +231,21 @@ class GameState:
             self._count_marks(old.status, -1)
             self._count_marks(new.status, 1)
         if new.space != old.space:
-            self._unindex(old)
-        self._ids(new.space)[pid] = new
+            _drop(self._at, self._own, old.space, pid)
+        _own_entry(self._at, self._own, new.space)[pid] = new
         if new.owner != old.owner:
             self._unown(old)
             _put_in_order(self._by, self._owned(new.owner), new.owner, new)
-        else:
-            self._owned(new.owner)[pid] = new
-        if new.owner != old.owner or new.kind != old.kind:
             self._unkind(old)
             _put_in_order(self._bk, self._kinded(new.owner, new.kind), (new.owner, new.kind), new)
         else:
-            self._kinded(new.owner, new.kind)[pid] = new
+            # (the piece stays in its owner's entries: the common case, written out)
+            _own_entry(self._by, self._own_by, new.owner)[pid] = new
+            if new.kind != old.kind:
+                self._unkind(old)
+                _put_in_order(self._bk, self._kinded(new.owner, new.kind), (new.owner, new.kind), new)
+            else:
+                _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
         self.pieces[pid] = new
         return new
 
@@ -402,13 +407,11 @@ _NO_ENTRIES: Any = frozenset()
 def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> dict[int, Piece]:
     """An index's entry (the pieces of a space, an owner...) made the state's own to change:
     `own` holds the keys whose dicts it made itself; the others it shares with its copies."""
+    if key in own:
+        return index[key]
     ids = index.get(key)
-    if ids is None:
-        ids = index[key] = {}
-        own.add(key)
-    elif key not in own:
-        ids = index[key] = dict(ids)
-        own.add(key)
+    ids = index[key] = {} if ids is None else dict(ids)
+    own.add(key)
     return ids
 
 
