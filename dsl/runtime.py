@@ -446,20 +446,19 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
     def run(*args: Any) -> Any:
         if on_state and args:
             board = getattr(args[0], "board", None)
-            if board is not None and board is not g["_KB"]:
+            if board is not g["_KB"] and board is not None:
                 g["_forget"](args[0])
         # an outermost call (or one into other compiled rules than the call under way) starts
         # a budget; one from inside the same rules shares it
-        inner = b.depth and b.ns is g
+        caller = b.ns
+        inner = caller is g and b.depth
         if inner:
-            left = g["_L"] - cost
+            left = g["_L"] = g["_L"] - cost
         else:
-            caller = b.ns
             g["_G"] += 1        # answers remembered in an earlier entry are not given again
-            left = b.steps - cost
+            left = g["_L"] = b.steps - cost
             g["_I"] = b.items
             b.ns = g
-        g["_L"] = left
         b.depth += 1
         try:
             if left < 0:
