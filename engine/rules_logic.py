@@ -25,6 +25,7 @@ from typing import Any
 
 from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec, TaskSpec
+from dsl.runtime import Offered
 from dsl.types import ListType, RecordType, Type
 from engine.actions import Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
@@ -312,7 +313,7 @@ class RulesLogic(GameLogic):
             if state.task is None:
                 self._apply(state, action)
             else:
-                self._resume(state, action.get("choice"), offered=True)
+                self._resume(state, action.get("choice"), offered=offer)
             return
         mv, args = offer
         spec = self.rules.steps.get(self.structure.step(state))
@@ -401,20 +402,22 @@ class RulesLogic(GameLogic):
         key = task[0] if task[0] != "move" else "move:" + task[1]
         return key in spec.asks
 
-    def _resume(self, state: GameState, answer: Any, offered: bool = False) -> None:
-        """Go on with the waiting task given `answer` (`offered`: one of its question's options)."""
+    def _resume(self, state: GameState, answer: Any, offered: int | None = None) -> None:
+        """Go on with the waiting task given `answer` (`offered`: its place among the options
+        of the task's question, when it is one of them)."""
         kind, *rest = state.task  # type: ignore[misc]
         answers = rest[-1] + (answer,)
         task = (kind, *rest[:-1])
         waiting = state.task_gen
         state.task_gen = None
-        if waiting is not None and waiting[0] is not None and (offered or _offered(state.task_decision, answer)):
+        if waiting is not None and waiting[0] is not None and (offered is not None
+                                                               or _offered(state.task_decision, answer)):
             # the task goes on from its question; the cell is shared by every copy of the
             # state asked on, so a second answer from that state is replayed instead (an
             # answer that is not an option is refused by the replay, with the rules' reason)
             gen, resumable = waiting[0]
             waiting[0] = None
-            decision = resumable.resume(state, gen, answer)
+            decision = resumable.resume(state, gen, answer if offered is None else Offered(offered))
             if decision is not None:
                 state.task = task + (answers,)
                 state.task_decision = decision
