@@ -327,7 +327,7 @@ class RulesLogic(GameLogic):
         task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
         # (nothing has changed `state` yet: a task the move begins may keep `asked`, which
         # `state` copies and nothing changes, as the state it began in)
-        if not self._run(state, task, mv.do, args, asked):
+        if not self._begin(state, task, mv.do, args, asked, mv.task):
             self._complete(state, "move")
 
     def why_not(self, state: GameState, action: Action) -> str | None:
@@ -366,11 +366,15 @@ class RulesLogic(GameLogic):
         if not self._asks(state, task):
             fn(state, *args)
             return False
+        return self._begin(state, task, fn, args, base, self._task_spec(state, task))
+
+    def _begin(self, state: GameState, task: tuple[Any, ...], fn: Callable[..., Any], args: Any,
+               base: GameState | None, waiting: TaskSpec | None) -> bool:
+        """`_run` of a block that may ask, `waiting` its task spec (None: it is replayed)."""
         if base is None:
             base = state.copy()
         before = len(state.events)
         state.answers, state.answer_i = (), 0
-        waiting = self._task_spec(state, task)
         if waiting is not None:
             asked = waiting.begin(state, *args)
             if asked is None:
