@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from dsl.errors import RulesRuntimeError
@@ -93,7 +94,7 @@ def question(state: Any, player: str, prompt: str, options: list[Any],
     choices = _Choices(view, tuple(options), labels)
     # each option's Action is made only when it is looked at (a random player draws one)
     return False, Decision(player, "choose", prompt, Options((("choose", choices.make, range(len(options))),)),
-                           {"asked": True}, asked_on=view)
+                           _ASKED, asked_on=view, finish=None)
 
 
 def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Callable[[], dict[Any, str]] | None,
@@ -109,6 +110,10 @@ def take_answer(prompt: str, options: list[Any], refused: dict[Any, str] | Calla
         if encode(value) == answer and reason:
             raise IllegalAction(str(reason))
     raise IllegalAction(f"{answer!r} is not one of the choices: {prompt}")
+
+
+#: the context of every question asked in the middle of the rules (read-only, made once)
+_ASKED = MappingProxyType({"asked": True})
 
 
 class _Choices:

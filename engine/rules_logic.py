@@ -186,9 +186,11 @@ class RulesLogic(GameLogic):
                         # (its words made when a player reads them, as the moves' are)
                         finish = Action(FINISH, {}, label="finish") if spec.finish_label is None else \
                             Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
-                    options = Options(blocks, (finish,) if finish is not None else ())
-                    return Decision(self._player(state, spec), name, self.prompt(state, spec), options,
-                                    _step_context(name), finish=finish)
+                    if finish is None:      # (the Decision looks among the moves for one)
+                        return Decision(self._player(state, spec), name, self.prompt(state, spec), Options(blocks),
+                                        _step_context(name))
+                    return Decision(self._player(state, spec), name, self.prompt(state, spec),
+                                    Options(blocks, (finish,)), _step_context(name), finish=finish)
                 if spec.finish is not None:
                     if self._run(state, ("finish",), spec.finish, ()):
                         continue
@@ -320,11 +322,12 @@ class RulesLogic(GameLogic):
         if state.task is not None or spec is None or spec.move(mv.name) is not mv:
             self._apply(state, action)       # not what was listed after all: check it
             return
-        args = [_fresh(a) for a in args]
+        args = [_fresh(a) for a in args] if any(isinstance(a, list) for a in args) else args
         if not mv.asks:
             mv.do(state, *args)         # (a move that never asks is no task: nothing to keep)
             return
-        task = ("move", mv.name, tuple(action.args[n] for n, _ in mv.params))
+        given = action.args
+        task = ("move", mv.name, tuple([given[n] for n, _ in mv.params]))
         # (nothing has changed `state` yet: a task the move begins may keep `asked`, which
         # `state` copies and nothing changes, as the state it began in)
         if not self._begin(state, task, mv.do, args, asked, mv.task):
