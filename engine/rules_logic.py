@@ -160,16 +160,20 @@ class RulesLogic(GameLogic):
 
     # -- asking ---------------------------------------------------------------------------------------
     def decision(self, state: GameState) -> Decision | None:
-        steps = self.rules.steps
+        if state.task is not None:
+            return state.task_decision  # type: ignore[no-any-return]
+        # (the step's blocks run below never move the sequence on: where the state stands is
+        # worked out once)
+        name = self.structure.step(state)
+        spec = self.rules.steps.get(name)
+        if spec is None:
+            return self.host_decision(state)
+        key = (state.turn, state.power_index, state.phase_index, state.step_index)
         for _ in range(MAX_AUTO):
             if state.task is not None:
                 return state.task_decision  # type: ignore[no-any-return]
-            name = self.structure.step(state)
-            spec = steps.get(name)
-            if spec is None:
-                return self.host_decision(state)
-            key = (state.turn, state.power_index, state.phase_index, state.step_index)
-            stage = state.started[1] if state.started is not None and state.started[0] == key else None
+            started = state.started
+            stage = started[1] if started is not None and started[0] == key else None
             if stage is None:
                 state.started = (key, "start")
                 if spec.start is not None and self._run(state, ("start",), spec.start, ()):
