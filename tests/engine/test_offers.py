@@ -50,6 +50,10 @@ def test_a_decision_finds_its_finish_without_making_the_other_options() -> None:
 
     d = Decision("Red", "advance", "", Options([("march", make, [1, 2, 3]), ("pass", make, [0])]))
     assert d.finish == Action("pass") and made == [0]
+    # a decision told it has none (a question asked in the middle of the rules) looks for none
+    made.clear()
+    none = Decision("Red", "advance", "", Options([("march", make, [1, 2, 3]), ("pass", make, [0])]), finish=None)
+    assert none.finish is None and made == []
 
 
 def test_an_offered_action_is_played_as_a_checked_one_would_be() -> None:
