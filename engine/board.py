@@ -81,7 +81,7 @@ class Board:
         self.hop_asks: dict[str, int] = {}
         #: engine.graph keeps here the answers of board questions (dsl.runtime.BoardQuestion)
         #: the walks have asked: the spaces that pass, and the links into them from each space
-        self.kept_answers: dict[Any, tuple[frozenset[str], dict[str, tuple[str, ...]]]] = {}
+        self.kept_answers: dict[Any, tuple[frozenset[str], dict[str, tuple[str, ...]]] | None] = {}
 
     @classmethod
     def hex_map(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 from collections import deque
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from dsl.runtime import BoardQuestion
 from engine.board import Board
@@ -67,21 +68,29 @@ def walk_all(board: Board, start: str) -> dict[str, int]:
 def answers(board: Board, ask: Callable[[str], bool]) -> tuple[frozenset[str], Mapping[str, tuple[str, ...]]] | None:
     """If `ask` is a board question (dsl.runtime.BoardQuestion: its answers depend on the
     board alone), the spaces it says yes to and, for each space, its links to those, asked
-    once per board; else None."""
+    once per board; else None. None too where asking it of every space fails: the walks then
+    ask it as they go, as of any procedure, and fail only if they reach such a space."""
     if not isinstance(ask, BoardQuestion):
         return None
     key = ask.key()
     if key is None:
         return None
     kept = board.kept_answers
-    found = kept.get(key)
-    if found is None:
+    found = kept.get(key, _UNASKED)
+    if found is _UNASKED:
         if len(kept) >= KEPT_QUESTIONS:
             kept.clear()
-        yes = frozenset(s for s in board.spaces if ask(s))
-        into = {a: tuple(b for b in links if b in yes) for a, links in board.adjacency.items()}
-        found = kept[key] = (yes, into)
+        try:
+            yes = frozenset(s for s in board.spaces if ask(s))
+        except Exception:  # noqa: BLE001 (a space no walk may reach fails: the walks ask as they go, and meet it only if they reach it)
+            found = None
+        else:
+            found = (yes, {a: tuple(b for b in links if b in yes) for a, links in board.adjacency.items()})
+        kept[key] = found
     return found
+
+
+_UNASKED: Any = object()
 
 
 def _walked(board: Board, enters: Callable[[str], bool] | None, goes_on: Callable[[str], bool] | None

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -216,3 +217,16 @@ def test_a_board_question_is_asked_once_a_space_for_every_walk_of_its_board() ->
     assert len(asked) == 18                         # another board: asked again
     unhashable = BoardQuestion(lambda state, xs, s: True, None, [1])
     assert spread(board, ["s0"], 2, unhashable, None) == {"s0": 0, "s1": 1, "s2": 2}     # (asked as it walks)
+
+
+def test_a_board_question_that_fails_where_no_walk_goes_is_asked_as_the_walk_goes() -> None:
+    board = _line(6)
+
+    def open_to(state: object, s: str) -> bool:
+        if s == "s5":
+            raise KeyError("no entry for s5")        # (a table a mod wrote for the spaces it walks)
+        return True
+
+    assert spread(board, ["s0"], 3, BoardQuestion(open_to, None), None) == {"s0": 0, "s1": 1, "s2": 2, "s3": 3}
+    with pytest.raises(KeyError):                    # (a walk that reaches it fails as it did)
+        spread(board, ["s0"], 9, BoardQuestion(open_to, None), None)
