@@ -107,6 +107,10 @@ def test_compare_times_this_tree_against_a_baseline_revision_in_the_same_run():
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     assert figures["actions"] == figures["base_actions"] > 0       # the same games in both trees
+    assert figures["same_play"] is True                             # (by the digest of every action and end)
     assert figures["ratio"] == pytest.approx(figures["this_cpu_s"] / figures["base_cpu_s"])
+    no_valgrind = subprocess.run([sys.executable, "benchmarks/compare.py", "bulge", "--base", "HEAD", "--instructions"],
+                                 cwd=ROOT, capture_output=True, text=True, timeout=60, env={"PATH": ""})
+    assert no_valgrind.returncode == 2 and "valgrind, which is not installed" in no_valgrind.stderr
     bad = bench("benchmarks/compare.py", "bulge", "--base", "no-such-revision")
     assert bad.returncode != 0 and "cannot check out `no-such-revision`" in bad.stderr and "Traceback" not in bad.stderr
