@@ -692,11 +692,15 @@ class _Checker:
                 scope[prm.name] = want
         if mv.label is not None:
             self.expect_type(mv.label, [scope], STR, "a move's label")
-        # the guard: the leading lets and requires, up to the first statement that asks a player
-        guard = 0
+        # the guard: the leading lets and requires, up to the first statement that asks a player,
+        # and of those up to the last require (a `let` after it decides no option: it is worked
+        # out when the move is played, not for every option listed)
+        guard = leading = 0
         for s_ in mv.body:
             if isinstance(s_, A.Require) or (isinstance(s_, A.Let) and not self.asks(s_.value)):
-                guard += 1
+                leading += 1
+                if isinstance(s_, A.Require):
+                    guard = leading
             else:
                 break
         self.p.guards[(st.name, mv.name)] = guard

@@ -104,6 +104,10 @@ step s {
     move broken(a: int in seen("a5", [1])) {
         require 1 / zero() > 0 else "no"
     }
+    move priced(a: int in seen("a6", [1, 2])) {
+        require ok("g6", a > 0) else "no"
+        let cost = seen("cost", [a])
+    }
 }
 """
 
@@ -140,6 +144,15 @@ def test_a_guard_or_choice_list_that_needs_fewer_parameters_runs_once_per_their_
     # the checks still see every rule, in order
     log.clear()
     assert moves["m"].check(None, 2, 10) is not None and moves["m"].check(None, 1, 10) is None
+
+
+def test_a_let_after_the_last_require_is_worked_out_when_the_move_is_played_not_listed() -> None:
+    rules, log = _hoisting_rules()
+    priced = next(m for m in rules.steps["s"].moves if m.name == "priced")
+    assert priced.offers(None) == [(1,), (2,)] and priced.check(None, 2) is None
+    assert "cost" not in log                            # (AARHE's city prices, once a row)
+    priced.do(None, 2)
+    assert log[-1] == "cost"
 
 
 def test_a_hoisted_guard_fails_only_where_it_would_have_run() -> None:
