@@ -5,8 +5,10 @@ rule is played in a small situation with fixed dice; each refused move gives its
 
 from __future__ import annotations
 
-from tests.aarhe.play import Play, at_aarhe
+from engine.game import Game
+from tests.aarhe.play import Play, aarhe, at_aarhe
 from tests.lhtr.play import left, step
+from tests.lhtr.soak import SCENARIO, RandomPlay
 
 
 def refused_step(g: Play, unit: int, to: str) -> str | None:
@@ -399,3 +401,25 @@ def test_japan_keeps_out_of_spaces_holding_other_axis_units() -> None:
         "Rome-Berlin-Tokyo co-operation: Japan may not move units into Persia, where other Axis units are"
     step(g, t2, "French Indochina")                # a German territory with no German units in it
     assert g.piece(t2).space == "French Indochina"
+
+
+def test_the_spaces_closed_to_a_powers_flights_are_those_air_may_enter_refuses() -> None:
+    """`closed_skies` lists, once a walk, what `air_may_enter` says of each space (the flights
+    look the list up instead of asking): the two must say the same, for every power and every
+    passable space, as a game goes (neutrals taken, Soviet land and units, Axis units moving)."""
+    rs = aarhe(last_round=3)
+    rules = rs.rules
+    closed_skies, may_enter, passable = (rules.procedure(n) for n in ("closed_skies", "air_may_enter", "passable"))
+    game = Game(rs, SCENARIO, 3)
+    player, compared = RandomPlay(3, bold=True), 0
+    while game.decision is not None:
+        if len(game.actions) % 61 == 0:
+            state = game.state
+            for p in rs.structure.powers:
+                closed = closed_skies(state, p)
+                for s in state.board.spaces:
+                    if passable(state, s):
+                        assert (s in closed) == (not may_enter(state, p, s)), (p, s, len(game.actions))
+                        compared += 1
+        game.play(player.choose(game.decision))
+    assert compared > 5_000
