@@ -59,6 +59,8 @@ print(time.process_time() - t, actions)
 
 
 #: what the digest run does: the same games, with every action and each end folded into a hash
+#: (written out, not randplay.random_game, whose check is given no action: so that it runs on
+#: any base revision)
 DIGEST = """
 import hashlib, json, random, sys
 sys.path[:0] = [{tree!r}, {tree!r} + "/benchmarks"]

@@ -439,8 +439,8 @@ class Options(Sequence[Action]):
 
 
 _FINISH_KINDS = frozenset(("done", "pass", "finish"))
-#: (a Decision given no finish: it looks for one among its options)
-_FIND: Any = object()
+#: a Decision's finish when none is given: it looks for one among its options
+FIND_FINISH: Any = object()
 
 
 @dataclass(slots=True)
@@ -461,13 +461,13 @@ class Decision:
     #: the option that ends this decision's step ("done", "pass", "end movement"), so a
     #: client or computer player can find it without knowing its name; None if there is none
     #: (when not given, the first option of kind done, pass or finish, if any)
-    finish: Action | None = _FIND
+    finish: Action | None = FIND_FINISH
     #: a question asked in the middle of the rules: the state its options read and name as
     #: their offer (a snapshot of the state that asks it, `GameState.snapshot`)
     asked_on: Any = None
 
     def __post_init__(self) -> None:
-        if self.finish is _FIND:
+        if self.finish is FIND_FINISH:
             # decisions written before `finish` existed mark their finish by kind
             if isinstance(self.options, Options):
                 self.finish = self.options.first_of(_FINISH_KINDS)

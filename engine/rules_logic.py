@@ -27,7 +27,7 @@ from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec, TaskSpec
 from dsl.runtime import Offered
 from dsl.types import ListType, RecordType, Type
-from engine.actions import Action, Decision, IllegalAction, Options, Pending
+from engine.actions import FIND_FINISH, Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
 from engine.mapfile import load_map
 from engine.ruleset import GameLogic, Result, RulesetInfo, ScenarioInfo
@@ -190,11 +190,10 @@ class RulesLogic(GameLogic):
                         # (its words made when a player reads them, as the moves' are)
                         finish = Action(FINISH, {}, label="finish") if spec.finish_label is None else \
                             Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
-                    if finish is None:      # (the Decision looks among the moves for one)
-                        return Decision(self._player(state, spec), name, self.prompt(state, spec), Options(blocks),
-                                        _step_context(name))
+                    # (a step with no finish of its own: the Decision looks among the moves for one)
                     return Decision(self._player(state, spec), name, self.prompt(state, spec),
-                                    Options(blocks, (finish,)), _step_context(name), finish=finish)
+                                    Options(blocks, (finish,) if finish is not None else ()), _step_context(name),
+                                    finish=finish if finish is not None else FIND_FINISH)
                 if spec.finish is not None:
                     if self._run(state, ("finish",), spec.finish, ()):
                         continue

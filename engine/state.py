@@ -221,9 +221,7 @@ class GameState:
 
     def update(self, pid: int, **changes: Any) -> Piece:
         """Replace a piece with changed fields (moving it if `space` changes)."""
-        old = self.pieces.get(pid)
-        if old is None:
-            raise IllegalAction(f"there is no piece #{pid}")
+        old = self.piece(pid)
         new = old.changed(changes)
         if not self._mine:
             self._take()
@@ -233,19 +231,18 @@ class GameState:
         if new.space != old.space:
             _drop(self._at, self._own, old.space, pid)
         _own_entry(self._at, self._own, new.space)[pid] = new
+        # (a piece that keeps its owner and type, the common case, is put back in its entries
+        # straight)
         if new.owner != old.owner:
             self._unown(old)
             _put_in_order(self._by, self._owned(new.owner), new.owner, new)
+        else:
+            _own_entry(self._by, self._own_by, new.owner)[pid] = new
+        if new.owner != old.owner or new.kind != old.kind:
             self._unkind(old)
             _put_in_order(self._bk, self._kinded(new.owner, new.kind), (new.owner, new.kind), new)
         else:
-            # (the piece stays in its owner's entries: the common case, written out)
-            _own_entry(self._by, self._own_by, new.owner)[pid] = new
-            if new.kind != old.kind:
-                self._unkind(old)
-                _put_in_order(self._bk, self._kinded(new.owner, new.kind), (new.owner, new.kind), new)
-            else:
-                _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
+            _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
         self.pieces[pid] = new
         return new
 
