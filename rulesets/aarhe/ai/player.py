@@ -393,6 +393,23 @@ class HeuristicPlayer:
                 best, best_score = o, score
         return best if best is not None else d.finish
 
+    # -- bids (before round 1) -----------------------------------------------------------------
+    def _place_bid(self, v: View, d: Decision, fresh: bool) -> Action | None:
+        """Simply: the cheapest land unit that defends, in the offered territory where the enemy
+        could bring the most against what stands there (nearer the front on a tie)."""
+        bids = [o for o in d.options if o.kind == "bid"]
+        land = [o for o in bids if "land" in v.types[o.get("kind")].tags and v.types[o.get("kind")].defence > 0]
+        if not land:
+            return d.finish
+        cheapest = min(v.types[o.get("kind")].cost for o in land)
+        threat = v.threat()
+
+        def need(o: Action) -> tuple[float, int, str]:
+            s = str(o.get("to"))
+            return (threat.get(s, 0.0) - v.defence_at(s), -min(v.front_dist(s), 99), s)
+
+        return max((o for o in land if v.types[o.get("kind")].cost == cheapest), key=need)
+
     def _zone_score(self, v: View, z: str, u: Piece) -> float:
         """Where a new ship goes: with its power's ships, on the way to the front, out of
         reach of enemy fleets."""
@@ -1176,6 +1193,7 @@ class HeuristicPlayer:
         "conduct_combat": _conduct_combat,
         "noncombat_move": _noncombat_move,
         "mobilize": _mobilize,
+        "place_bid": _place_bid,
     }
 
 
