@@ -1,0 +1,77 @@
+"""National Advantages of Revised, each an option (rulesets/aarhe/lhtr/advantages.rules):
+Radar (UK AA guns hit aircraft on 2) and Chinese Divisions (a free US infantry each turn in
+China, Sinkiang or Kwantung), played through the rules, in LHTR and in AARHE over it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.aarhe.play import aarhe, at_aarhe
+from tests.aarhe.play import new as new_aarhe
+from tests.lhtr.play import Play, destroyed, fight, load, rolls, situation
+from tests.lhtr.soak import play
+
+RAID_ON_LONDON = [("Fighter", "Germany", "United Kingdom", 2), ("AAGun", "UK", "United Kingdom", 1),
+                  ("Infantry", "UK", "United Kingdom", 1)]
+
+
+@pytest.mark.parametrize(("radar", "lost"), [(True, ["Germany Fighter"]), (False, [])])
+def test_radar_uk_aa_guns_hit_on_two(radar: bool, lost: list[str]) -> None:
+    g, _ = situation("Germany", RAID_ON_LONDON, step="conduct_combat", radar=radar)
+    # AA: one die per fighter, 2 and 3: with Radar the 2 hits. Then the fighters left miss (6)
+    # and the infantry misses (6)
+    fight(g, "United Kingdom", [2, 3, 6, 6, 6, 6])
+    assert rolls(g)[0] == [2, 3]
+    assert [d for d in destroyed(g) if d.startswith("Germany")] == lost
+
+
+def test_radar_is_the_uks_alone() -> None:
+    g, _ = situation("Germany", [("Fighter", "Germany", "Russia", 2), ("AAGun", "USSR", "Russia", 1),
+                                 ("Infantry", "USSR", "Russia", 1)], step="conduct_combat", radar=True)
+    fight(g, "Russia", [2, 3, 6, 6, 6])
+    assert not any(d.startswith("Germany") for d in destroyed(g))
+
+
+def test_aarhe_guns_have_radar_too() -> None:
+    g, _ = at_aarhe("Germany", RAID_ON_LONDON, step="conduct_combat", radar=True)
+    fight(g, "United Kingdom", [2, 3, 6, 6, 6, 6])
+    assert rolls(g)[0] == [2, 3]
+    assert "Germany Fighter" in destroyed(g)
+
+
+def test_chinese_divisions_a_free_us_infantry_each_turn() -> None:
+    g = Play.new(chinese_divisions=True)
+    g.walk_to("US", "chinese_division", turn=1)
+    assert sorted(a["to"] for a in g.options("place_division")) == ["China", "Sinkiang"]   # Kwantung is Japan's
+    assert g.why_not("place_division", to="Kwantung") == "the US does not hold Kwantung"
+    before = g.kinds_at("China", "US").get("Infantry", 0)
+    ipcs = g.ipc("US")
+    g.act("place_division", to="China")
+    assert g.kinds_at("China", "US")["Infantry"] == before + 1
+    # one a turn: the phase is over, and the US has collected its income, paying nothing
+    assert g.step != "chinese_division"
+    assert g.ipc("US") == ipcs + g.proc("income", "US")
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_the_chinese_divisions_come_only_with_the_option(on: bool) -> None:
+    g = Play.new(chinese_divisions=on)
+    while g.state.turn == 1:
+        g.finish()
+    steps = [e[1]["step"] for e in g.log if e[0] == "step_start"]
+    assert ("chinese_division" in steps) is on and "collect_income" in steps
+
+
+def test_aarhe_keeps_the_chinese_divisions() -> None:
+    g = new_aarhe(chinese_divisions=True)
+    g.walk_to("US", "chinese_division", turn=1)
+    assert "China" in {a["to"] for a in g.options("place_division")}
+
+
+@pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
+def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) -> None:
+    options = {"radar": True, "chinese_divisions": True, "last_round": 2}
+    rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
+    game, _ = play(rs, 7, bold=True)
+    assert game.result is not None
+    assert any(a.kind == "place_division" for a in game.actions)
