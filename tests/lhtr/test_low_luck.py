@@ -5,8 +5,11 @@ fire. Played with fixed dice through the rules' own combat, in LHTR and in AARHE
 
 from __future__ import annotations
 
-from tests.aarhe.play import at_aarhe
-from tests.lhtr.play import destroyed, fight, rolls, situation
+import pytest
+
+from tests.aarhe.play import aarhe, at_aarhe
+from tests.lhtr.play import destroyed, fight, load, rolls, situation
+from tests.lhtr.soak import play
 
 
 def test_a_total_of_eight_is_one_sure_hit_and_one_die_at_two() -> None:
@@ -95,3 +98,13 @@ def test_aarhe_inherits_low_luck() -> None:
     fight(g, "Caucasus", [3, 5])
     assert rolls(g) == [[3], [5]]
     assert destroyed(g) == ["USSR Infantry"]
+
+
+@pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
+@pytest.mark.parametrize("option", ["low_luck", "low_luck_aa"])
+def test_random_games_under_low_luck_keep_every_invariant(ruleset: str, option: str) -> None:
+    options = {option: True, "last_round": 2}
+    rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
+    game, _ = play(rs, 8, bold=True)
+    assert game.result is not None
+    assert any(a.kind == "fight" for a in game.actions)
