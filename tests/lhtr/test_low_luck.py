@@ -101,10 +101,41 @@ def test_aarhe_inherits_low_luck() -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
-@pytest.mark.parametrize("option", ["low_luck", "low_luck_aa"])
+@pytest.mark.parametrize("option", ["low_luck", "low_luck_aa", "low_luck_bombing"])
 def test_random_games_under_low_luck_keep_every_invariant(ruleset: str, option: str) -> None:
     options = {option: True, "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
     game, _ = play(rs, 8, bold=True)
     assert game.result is not None
     assert any(a.kind == "fight" for a in game.actions)
+
+
+def raid_on_russia(**options: object) -> tuple[object, int]:
+    g, ids = situation("Germany", [("Bomber", "Germany", "West Russia", 2), ("IndustrialComplex", "USSR", "Russia", 1),
+                                   ("AAGun", "USSR", "Russia", 1)], **options)
+    for b in ids["Germany Bomber West Russia"]:
+        g.act("go", u=b)
+        g.choose("Russia")
+        g.act("raid", b=b)
+    g.finish()
+    return g, g.ipc("USSR")
+
+
+def test_low_luck_bombing_damage_is_two_plus_a_two_sided_die() -> None:
+    g, ussr = raid_on_russia(low_luck_bombing=True)
+    g.state.load_dice([3, 2, 1, 2])            # AA misses both; the bombers roll 1 and 2 on two-sided dice
+    g.log = []
+    g.act("bomb", where="Russia")
+    assert rolls(g) == [[3, 2], [1], [2]]
+    assert g.ipc("USSR") == ussr - (3 + 4)
+
+
+def test_low_luck_keeps_the_bombing_dice() -> None:
+    # `low_luck` alone (TripleA: only its "Low Luck for Bombing" switch changes bombing), with
+    # the AA fire under Low Luck: 2 bombers at 1, a total of 2, one die at 2 showing 3
+    g, ussr = raid_on_russia(low_luck=True)
+    g.state.load_dice([3, 1, 5])
+    g.log = []
+    g.act("bomb", where="Russia")
+    assert rolls(g) == [[3], [1], [5]]
+    assert g.ipc("USSR") == ussr - 6
