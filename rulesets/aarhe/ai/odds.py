@@ -7,6 +7,9 @@ hits (a battleship) is two slots: a first one that fires nothing (the hit it abs
 unit itself further back. So the slots standing are always the last `k` of the list, and the
 battle is a Markov chain over (attacker slots standing, defender slots standing).
 
+Under Low Luck (the rules' option `low_luck`) a side's hits are its total strength divided by
+six and one die for the rest: `battle(..., low_luck=True)` works the chain out so.
+
 The numbers come from the rules (each unit's attack or defence value as the rules' own
 `attack_values`/`defence_values` give them); nothing here knows a unit by its name.
 """
@@ -66,8 +69,22 @@ def _trim(dist: list[float]) -> list[float]:
     return dist[:n]
 
 
-def _suffix_distributions(slots: tuple[Slot, ...]) -> list[list[float]]:
+def low_luck_distribution(ps: list[float]) -> list[float]:
+    """P(k hits) under Low Luck: a sure hit for each 6 of the total strength (a unit hitting
+    with probability p has strength 6p), one die for the rest."""
+    power = round(sum(min(p, 1.0) for p in ps if p > 0.0) * 6)
+    sure, rest = divmod(power, 6)
+    dist = [0.0] * (sure + 2)
+    dist[sure] = 1.0 - rest / 6
+    dist[sure + 1] = rest / 6
+    return _trim(dist)
+
+
+def _suffix_distributions(slots: tuple[Slot, ...], low_luck: bool = False) -> list[list[float]]:
     """For each k, the hit distribution of the last k slots."""
+    if low_luck:
+        return [low_luck_distribution([s.p for s in slots[len(slots) - k:]]) if k else [1.0]
+                for k in range(len(slots) + 1)]
     out = [[1.0]]
     dist = [1.0]
     for s in reversed(slots):
@@ -84,16 +101,16 @@ def _suffix_distributions(slots: tuple[Slot, ...]) -> list[list[float]]:
     return out
 
 
-def battle(att: tuple[Slot, ...], dfn: tuple[Slot, ...], need_land: bool) -> Odds:
+def battle(att: tuple[Slot, ...], dfn: tuple[Slot, ...], need_land: bool, low_luck: bool = False) -> Odds:
     """The odds of a battle fought to the end (no retreat). `need_land`: the attacker wins
-    only with a land unit left (a land battle)."""
+    only with a land unit left (a land battle); `low_luck`: the rules' Low Luck."""
     na, nd = len(att), len(dfn)
     if nd == 0:
         return Odds(1.0, 1.0, 0.0, 0.0, 0.0, float(na))
     if na == 0:
         return Odds(0.0, 0.0, 1.0, 0.0, 0.0, 0.0)
-    adist = _suffix_distributions(att)
-    ddist = _suffix_distributions(dfn)
+    adist = _suffix_distributions(att, low_luck)
+    ddist = _suffix_distributions(dfn, low_luck)
     # cost lost when only the last k slots stand
     acost = [0.0] * (na + 1)
     dcost = [0.0] * (nd + 1)

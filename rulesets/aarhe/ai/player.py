@@ -689,10 +689,11 @@ class HeuristicPlayer:
                     d_vals[i] += int(v.t(defs[i]).stats.get("air_combat", 0) or 0)
         att = slots(v, fighting, a_vals, need_land)
         dfn = slots(v, defs, d_vals, False)
-        key = (att, dfn, need_land)
+        low_luck = bool(v.options.get("low_luck", False))
+        key = (att, dfn, need_land, low_luck)
         o = self._odds.get(key)
         if o is None:
-            o = self._odds[key] = battle(att, dfn, need_land)
+            o = self._odds[key] = battle(att, dfn, need_land, low_luck)
         if need_land and any("aa" in v.tags(p) for p in v.enemy_at(where)):
             aa = min(int(v.options.get("aa_hit", 1)), 6) / 6.0
             planes = [u for u in fighting if "air" in v.tags(u)]
