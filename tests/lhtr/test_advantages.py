@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from rulesets.aarhe.ai import HeuristicPlayer
+from rulesets.aarhe.ai.world import View
 from tests.aarhe.play import aarhe, at_aarhe
 from tests.aarhe.play import new as new_aarhe
 from tests.lhtr.play import Play, destroyed, fight, load, rolls, situation
@@ -75,3 +77,12 @@ def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) ->
     game, _ = play(rs, 7, bold=True)
     assert game.result is not None
     assert any(a.kind == "place_division" for a in game.actions)
+
+
+def test_the_heuristic_weighs_radar() -> None:
+    losses = {}
+    for radar in (True, False):
+        g, _ = situation("Germany", RAID_ON_LONDON, step="conduct_combat", radar=radar)
+        v = View(g.rs, g.state, "Germany")
+        losses[radar] = HeuristicPlayer().odds(v, g.at("United Kingdom", "Germany"), "United Kingdom").att_loss
+    assert losses[True] > losses[False]

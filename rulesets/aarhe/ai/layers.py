@@ -66,6 +66,14 @@ def mean_of(v: View, proc: str, u: Piece, post: Any = None) -> float:
 _MEANS: dict[Any, float] = {}
 
 
+def aa_value(v: View, where: str) -> int:
+    """What AA dice hit on in `where`: the rules' `aa_value` (Radar lifts the UK's guns), else
+    the option `aa_hit`."""
+    if v.rules.has_procedure("aa_value"):
+        return int(v.call("aa_value", where))
+    return int(option(v, "aa_hit", 1))
+
+
 def hit_p(value: int) -> float:
     return min(max(int(value), 0), 6) / 6.0
 
@@ -239,7 +247,7 @@ def bombing_value(v: View, u: Piece, kind: str, where: str) -> float:
     cap = max(0, value - done)
     if cap <= 0:
         return -1.0
-    aa = hit_p(int(option(v, "aa_hit", 1)))
+    aa = hit_p(aa_value(v, where))
     together = ("sbr", "escort") if kind == "sbr" else (kind,)
     flying = on_mission(v, where, together) + [u]
     n = len(flying)
@@ -283,7 +291,7 @@ def counter_air_value(v: View, u: Piece, where: str) -> float:
     if not dfn:
         return -1.0
     rounds = int(option(v, "counter_air_rounds", 1))
-    aa = hit_p(int(option(v, "aa_hit", 1)))
+    aa = hit_p(aa_value(v, where))
 
     def exchange(att: list[Piece]) -> float:
         if not att:

@@ -695,7 +695,7 @@ class HeuristicPlayer:
         if o is None:
             o = self._odds[key] = battle(att, dfn, need_land, low_luck)
         if need_land and any("aa" in v.tags(p) for p in v.enemy_at(where)):
-            aa = min(int(v.options.get("aa_hit", 1)), 6) / 6.0
+            aa = min(layers.aa_value(v, where), 6) / 6.0
             planes = [u for u in fighting if "air" in v.tags(u)]
             if planes and v.rules.has_procedure("aa_dice"):
                 # a layer that limits the dice (AARHE: so many a gun), cheapest planes lost first
