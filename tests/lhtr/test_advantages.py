@@ -86,3 +86,10 @@ def test_the_heuristic_weighs_radar() -> None:
         v = View(g.rs, g.state, "Germany")
         losses[radar] = HeuristicPlayer().odds(v, g.at("United Kingdom", "Germany"), "United Kingdom").att_loss
     assert losses[True] > losses[False]
+
+
+def test_the_heuristic_takes_its_free_infantry() -> None:
+    g = Play.new(chinese_divisions=True)
+    g.walk_to("US", "chinese_division", turn=1)
+    action = HeuristicPlayer(1, debug=True).choose(g.rs, g.state, g.decision)
+    assert action.kind == "place_division" and action["to"] in ("China", "Sinkiang")

@@ -402,13 +402,23 @@ class HeuristicPlayer:
         if not land:
             return d.finish
         cheapest = min(v.types[o.get("kind")].cost for o in land)
+        return self._neediest(v, [o for o in land if v.types[o.get("kind")].cost == cheapest])
+
+    def _neediest(self, v: View, options: list[Action]) -> Action:
+        """Of options that put a unit somewhere (`to`), the one where the enemy could bring the
+        most against what stands there (nearer the front on a tie)."""
         threat = v.threat()
 
         def need(o: Action) -> tuple[float, int, str]:
             s = str(o.get("to"))
             return (threat.get(s, 0.0) - v.defence_at(s), -min(v.front_dist(s), 99), s)
 
-        return max((o for o in land if v.types[o.get("kind")].cost == cheapest), key=need)
+        return max(options, key=need)
+
+    def _chinese_division(self, v: View, d: Decision, fresh: bool) -> Action | None:
+        """A free infantry is always taken, where it is needed most."""
+        places = [o for o in d.options if o.kind == "place_division"]
+        return self._neediest(v, places) if places else d.finish
 
     def _zone_score(self, v: View, z: str, u: Piece) -> float:
         """Where a new ship goes: with its power's ships, on the way to the front, out of
@@ -1195,6 +1205,7 @@ class HeuristicPlayer:
         "noncombat_move": _noncombat_move,
         "mobilize": _mobilize,
         "place_bid": _place_bid,
+        "chinese_division": _chinese_division,
     }
 
 
