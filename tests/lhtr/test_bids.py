@@ -31,7 +31,7 @@ def test_the_allies_place_their_bid_before_the_ussr_moves() -> None:
     before = g.kinds_at("Karelia S.S.R.", "USSR")
     g.act("bid", kind="Infantry", to="Karelia S.S.R.")
     assert g.kinds_at("Karelia S.S.R.", "USSR")["Infantry"] == before.get("Infantry", 0) + 1
-    assert g.labels("bid")[0].endswith("(3 of 5 IPCs left)")
+    assert g.labels("bid")[0] == "place Infantry in Archangel with the bid (3 of 5 IPCs left)"
     g.finish()                                  # the USSR leaves 5 to the UK
     assert (g.decision.player, g.step) == ("UK", "place_bid")
     g.act("bid", kind="Artillery", to="United Kingdom")
