@@ -14,7 +14,7 @@ from rulesets.aarhe.ai import HeuristicPlayer
 from tests.aarhe.play import aarhe
 from tests.aarhe.play import new as new_aarhe
 from tests.lhtr.play import SCENARIO, Play, load
-from tests.lhtr.soak import play
+from tests.lhtr.soak import play, replay
 
 
 def test_no_bid_no_bid_phase() -> None:
@@ -107,3 +107,5 @@ def test_random_games_with_bids_keep_every_invariant(ruleset: str) -> None:
     game, _ = play(rs, 4, bold=True)
     assert game.result is not None
     assert sum(a.kind == "bid" for a in game.actions) > 0
+    again = replay(rs, game)                       # and it replays exactly from its actions
+    assert again.state.signature() == game.state.signature()
