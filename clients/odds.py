@@ -33,7 +33,7 @@ BUDGET = 6_000
 #: rounds after which a battle still going on is counted as ended with both sides standing
 MOST_ROUNDS = 60
 #: live probability below which the chain stops
-NEGLIGIBLE = 1e-12
+NEGLIGIBLE = 1e-14
 
 
 class OddsError(ValueError):

@@ -22,8 +22,8 @@ _NEEDS = ("start_battle", "attackers", "defenders", "fights_in")
 
 
 def _norm(text: str) -> str:
-    t = " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
-    m = re.fullmatch(r"(\d+) sea zone|sea zone (\d+)|sz (\d+)", t)
+    t = " ".join(re.sub(r"[^\w\s]", " ", text.lower().replace(".", "")).split())
+    m = re.fullmatch(r"(\d+) sea zone|sea zone (\d+)|sz ?(\d+)", t)
     if m:
         return "sz " + next(g for g in m.groups() if g)
     return t
