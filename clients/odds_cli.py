@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from clients import odds
+from clients import odds, odds_attack
 from clients.odds_policy import describe
 from clients.odds_setup import set_up
 
@@ -43,6 +43,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if args.retreat_after is not None and not 1 <= args.retreat_after <= odds.MOST_ROUNDS:
         raise OptionError(f"--retreat-after must be from 1 to {odds.MOST_ROUNDS}, not {args.retreat_after}")
     rs = load_ruleset(args, args.ruleset)
+    if not rs.rules.has_procedure("start_battle") and odds_attack.fits(rs.rules):
+        return one_attack(rs, args)
     try:
         battle = set_up(rs, args.attacker, args.defender, args.where, args.order)
         out = odds.odds(battle, args.samples, args.seed, args.retreat_after)
@@ -55,6 +57,21 @@ def cmd_odds(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(as_text(report))
+    return 0
+
+
+def one_attack(rs: Any, args: argparse.Namespace) -> int:
+    """A ruleset whose combat is one roll at a hex (Battle of the Bulge): one attack's odds."""
+    from clients.cli import OptionError
+
+    try:
+        attack = odds_attack.set_up(rs, args.attacker, args.defender, args.where)
+        report = odds_attack.odds(attack, args.samples, args.seed)
+    except odds.OddsError as e:
+        raise OptionError(str(e)) from None
+    if args.plot:
+        plot_attack(report, args.plot)
+    print(json.dumps(report, indent=2) if args.json else odds_attack.as_text(report))
     return 0
 
 
@@ -127,8 +144,7 @@ def as_text(r: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def plot(r: dict[str, Any], path: str) -> None:
-    """The distribution of survivors, each side's most likely remnants as bars."""
+def _pyplot() -> Any:
     from clients.cli import OptionError
 
     try:
@@ -137,6 +153,31 @@ def plot(r: dict[str, Any], path: str) -> None:
         raise OptionError("--plot needs matplotlib: pip install 'wargame[plot]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt
+
+
+def plot_attack(r: dict[str, Any], path: str) -> None:
+    """Each defending unit's chances, destroyed, retreats and untouched, as stacked bars."""
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(8, 1 + 0.4 * len(r["defenders"])))
+    names = [u["unit"] for u in r["defenders"]]
+    left = [0.0] * len(names)
+    for what in ("destroyed", "retreats", "untouched"):
+        vals = [100 * u[what] for u in r["defenders"]]
+        ax.barh(names, vals, left=left, label=what)
+        left = [a + b for a, b in zip(left, vals)]
+    ax.set_xlabel("%")
+    ax.legend()
+    ax.set_title(f"the hex is cleared {100 * r['hex_cleared']:.1f}% ({r['method']})")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot(r: dict[str, Any], path: str) -> None:
+    """The distribution of survivors, each side's most likely remnants as bars."""
+    plt = _pyplot()
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, side in zip(axes, ("attacker", "defender")):

@@ -14,7 +14,10 @@ of on every face: n dice are n + 1 branches, not 6^n.
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections import Counter
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any
@@ -62,14 +65,34 @@ def frozen(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+class _NeedRoll(Exception):
+    def __init__(self, n: int, sides: int) -> None:
+        super().__init__(n)
+        self.n, self.sides = n, sides
+
+
+def _alike_rolls(n: int, sides: int, one: Any) -> list[tuple[tuple[int, ...], Any]]:
+    """Every multiset of `n` faces of a die of `sides`, with its probability."""
+    out = []
+    total = one / sides ** n
+    for faces in itertools.combinations_with_replacement(range(1, sides + 1), n):
+        ways = math.factorial(n)
+        for c in Counter(faces).values():
+            ways //= math.factorial(c)
+        out.append((faces, total * ways))
+    return out
+
+
 def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[Any], Hashable] = frozen,
-             limit: int = 200_000, exact: bool = True) -> list[tuple[Any, Any]]:
+             limit: int = 200_000, exact: bool = True, alike: bool = False) -> list[tuple[Any, Any]]:
     """Every distinct result of `run(copy of state)` over all the dice it may roll, with its
     probability (a Fraction; a float when not `exact`), most likely first. Raises
-    TooManyOutcomes past `limit` runs."""
+    TooManyOutcomes past `limit` runs. With `alike`, the caller says the rules use the faces
+    of one roll only as a multiset (which faces, not in which order): a roll of n dice then
+    branches on its multisets of faces (C(n + sides - 1, n) of them), not on every sequence."""
     one: Any = Fraction(1) if exact else 1.0
     totals: dict[Hashable, list[Any]] = {}
-    stack: list[tuple[tuple[int, ...], Any]] = [((), one)]
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), one)]
     runs = 0
     while stack:
         script, p = stack.pop()
@@ -80,7 +103,11 @@ def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[A
         faces = list(script)
         faces.reverse()
 
-        def dice(n: int, sides: int, faces: list[int] = faces) -> list[int]:
+        def dice(n: int, sides: int, faces: list[Any] = faces) -> list[int]:
+            if alike:
+                if not faces:
+                    raise _NeedRoll(n, sides)
+                return list(faces.pop())
             out = []
             for _ in range(n):
                 if not faces:
@@ -88,7 +115,7 @@ def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[A
                 out.append(faces.pop())
             return out
 
-        def hits(values: list[int], sides: int, faces: list[int] = faces) -> int:
+        def hits(values: list[int], sides: int, faces: list[Any] = faces) -> int:
             if not faces:
                 raise _NeedHits(values, sides)
             return faces.pop()
@@ -101,6 +128,10 @@ def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[A
             share = p / need.sides
             for face in range(need.sides, 0, -1):
                 stack.append((script + (face,), share))
+            continue
+        except _NeedRoll as need:
+            for roll, q in _alike_rolls(need.n, need.sides, one):
+                stack.append((script + (roll,), p * q))
             continue
         except _NeedHits as need:
             for n, q in enumerate(hit_counts(need.values, need.sides, one)):

@@ -227,6 +227,51 @@ def test_bad_input_is_one_line_and_a_non_zero_exit(capsys, argv, said) -> None:
     assert time.process_time() - began < 10
 
 
-def test_a_ruleset_without_such_a_battle_says_so(capsys) -> None:
-    code, _, err = run(capsys, "odds", "bulge", "--attacker", "1 inf", "--defender", "1 inf")
-    assert code != 0 and "no battle" in err and err.count("\n") == 1
+def test_a_ruleset_without_a_battle_or_an_attack_says_so(capsys) -> None:
+    from tests.conftest import ROOT
+
+    code, _, err = run(capsys, "--mod", str(ROOT / "examples" / "river-crossing"), "odds", "river-crossing",
+                       "--attacker", "1 inf", "--defender", "1 inf")
+    assert code != 0 and err.count("\n") == 1 and err.startswith("wargame: ") and "Traceback" not in err
+
+
+# -- Battle of the Bulge: one attack ---------------------------------------------------------------------
+def test_one_bulge_attack_by_hand(capsys) -> None:
+    # two dice of 12 at two infantry boxes: a die misses 1/2 (7-12), else its face places it,
+    # odd faces on the first box, even on the second: a box takes both dice 1/16 (destroyed),
+    # one 2 * 1/4 * 3/4 (it retreats); both boxes are hit 2 * 1/4 * 1/4 (the hex is cleared)
+    code, out, _ = run(capsys, "odds", "bulge", "--attacker", "2 inf", "--defender", "2 inf", "--json")
+    r = json.loads(out)
+    assert code == 0 and r["method"] == "exact" and r["attacker"]["dice"] == 2
+    for u in r["defenders"]:
+        assert (u["destroyed"], u["retreats"], u["untouched"]) == pytest.approx((1 / 16, 3 / 8, 9 / 16))
+    assert r["hex_cleared"] == pytest.approx(1 / 8)
+    assert r["attack_power_destroyed"] == pytest.approx(2 * 1 / 16)
+
+
+def test_a_bulge_option_changes_one_attack(capsys) -> None:
+    _, out, _ = run(capsys, "odds", "bulge", "--attacker", "1 tank", "--defender", "1 supply", "--json")
+    plain = json.loads(out)
+    assert plain["supply_destroyed"] == pytest.approx(1 - (1 / 2) ** 2)       # any hit destroys supply
+    _, out, _ = run(capsys, "odds", "bulge", "--attacker", "1 tank", "--defender", "1 supply", "--json",
+                    "--option", "hit_on=3")
+    assert json.loads(out)["supply_destroyed"] == pytest.approx(1 - (3 / 4) ** 2)
+    code, out, _ = run(capsys, "odds", "bulge", "--attacker", "1 tank", "--defender", "2 inf", "--where", "Bastogne")
+    assert code == 0 and "Bastogne" in out and "the hex is cleared" in out
+
+
+# -- a modder's new unit -----------------------------------------------------------------------------------
+def test_a_mods_new_unit_is_named_and_fights_by_its_stats(capsys, tmp_path) -> None:
+    mod = tmp_path / "commandos"
+    mod.mkdir()
+    (mod / "ruleset.json").write_text(json.dumps({"name": "commandos", "title": "Commandos", "extends": "lhtr",
+                                                  "rules": ["commandos.rules"]}))
+    (mod / "commandos.rules").write_text("extends lhtr\n"
+                                         "unit Commando [land] { cost: 6  attack: 6  defence: 1  move: 1 }\n")
+    code, out, err = run(capsys, "--mod", str(mod), "odds", "commandos", "--attacker", "1 commandos",
+                         "--defender", "1 inf", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["attacker"]["units"] == {"Commando": 1}
+    # it hits on 6, always, in the first round; the infantry hits back 1 in 3
+    assert (r["attacker_wins"], r["both_destroyed"]) == pytest.approx((2 / 3, 1 / 3))
