@@ -46,15 +46,18 @@ def policy(order: str, units: Mapping[str, Any], attacker: str) -> Callable[[str
             raise OddsError(f"no casualty order `{order}`: give triplea, cheapest, first or a list of units")
         ranks = {k: i for i, k in enumerate(names)}
     how = order.lower()
+    # each kind's stats read once (the policy is asked at every hit of every battle)
+    stats = {k: (_stat(units, k, "attack"), _stat(units, k, "defence"), _stat(units, k, "cost"),
+                 _stat(units, k, "hits_to_kill", 1)) for k in units}
 
     def value(p: Piece) -> int:
-        return _stat(units, p.kind, "attack" if p.owner == attacker else "defence")
+        return stats[p.kind][0 if p.owner == attacker else 1]
 
     def absorbs(p: Piece) -> bool:
-        return p.hits + 1 < _stat(units, p.kind, "hits_to_kill", 1)
+        return p.hits + 1 < stats[p.kind][3]
 
     def key(i: int, p: Piece) -> tuple[Any, ...]:
-        cost = _stat(units, p.kind, "cost")
+        cost = stats[p.kind][2]
         if how == "triplea":
             return (not absorbs(p), value(p), cost, i)
         if how == "cheapest":

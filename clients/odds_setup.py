@@ -144,3 +144,43 @@ def _check_fit(board: Any, state: Any, fights_in: Any, space: str) -> None:
         seen.add((u.kind, u.owner))
         if not fights_in(state, u, space) and _fights_anywhere(board, state, fights_in, u.kind, u.owner):
             raise OddsError(f"a {u.kind} cannot fight in {board.titles.get(space, space)}")
+
+
+def pending_battles(rs: Any, state: Any, options: Any) -> list[str]:
+    """The spaces the decision's options name where a battle would be fought now: both the
+    rules' `attackers` and `defenders` there (a game's battles about to be resolved)."""
+    rules = rs.rules
+    if not all(rules.has_procedure(n) for n in ("attackers", "defenders")):
+        return []
+    out: list[str] = []
+    for a in options:
+        for v in a.args.values():
+            if isinstance(v, str) and v in state.board and v not in out:
+                s = state.snapshot()
+                if rules.procedure("attackers")(s, v) and rules.procedure("defenders")(s, v):
+                    out.append(v)
+    return out
+
+
+def from_game(rs: Any, state: Any, where: str, order: str = "triplea") -> Battle:
+    """The battle about to be fought in `where` of a game, as it stands: its forces, its
+    space, the power to play attacking."""
+    rules = rs.rules
+    try:
+        rules.round("battle")
+    except KeyError:
+        raise OddsError(f"the rules of `{rs.info.name}` have no battle the calculator fights") from None
+    s = state.snapshot()
+    s.answers, s.answer_i = (), 0
+    from engine.primitives import current_power
+
+    attacker = current_power(s)
+    rules.procedure("start_battle")(s, where)
+    s.events.clear()
+    s.answer_hook = answer = policy(order, rules.units, attacker)
+    defenders = rules.procedure("defenders")(s, where)
+    defender = defenders[0].owner if defenders else ""
+    battle = Battle(rules, where, attacker, defender, s, answer, where_name=state.board.titles.get(where, where))
+    a, d = battle.sides(s)
+    battle.attacking, battle.defending = dict(a), dict(d)
+    return battle

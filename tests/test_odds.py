@@ -275,3 +275,23 @@ def test_a_mods_new_unit_is_named_and_fights_by_its_stats(capsys, tmp_path) -> N
     assert r["attacker"]["units"] == {"Commando": 1}
     # it hits on 6, always, in the first round; the infantry hits back 1 in 3
     assert (r["attacker_wins"], r["both_destroyed"]) == pytest.approx((2 / 3, 1 / 3))
+
+
+# -- the terminal: odds on the battle about to be fought ------------------------------------------------
+def test_the_terminal_gives_the_odds_of_the_pending_battle() -> None:
+    from engine.game import Game
+    from tests.lhtr.play import situation
+    from tests.test_terminal import play
+
+    g, _ = situation("Germany", [("Infantry", "Germany", "Caucasus", 2), ("Tank", "Germany", "Caucasus", 1),
+                                 ("Infantry", "USSR", "Caucasus", 2)], step="conduct_combat")
+    game = Game(g.rs)
+    game.state, game._decision = g.state, g.decision
+    before = g.state.signature()
+    code, console = play(game, ["odds", "odds Atlantis", "quit"])
+    text = console.text
+    assert "2 Infantry, 1 Tank (Germany) attack 2 Infantry (USSR) in Caucasus" in text
+    want = odds.odds(set_up(ruleset("lhtr"), "2 inf, 1 tank", "2 inf")).attacker_wins
+    assert f"attacker wins   {100 * want:6.2f}%" in text
+    assert "no space `Atlantis`" in text
+    assert game.state.signature() == before            # asking the odds changes nothing
