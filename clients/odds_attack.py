@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clients.odds import OddsError
-from clients.odds_setup import MOST_UNITS, find_space
-from clients.odds_units import force
+from clients.odds_setup import find_space, forces
 from engine import chance
 
 NEEDS = ("attack_dice", "fire_at_ground")
@@ -42,12 +41,7 @@ class Attack:
 
 def set_up(rs: Any, attacking: str, defending: str, where: str | None = None) -> Attack:
     rules = rs.rules
-    a_force, d_force = force(rules.units, attacking), force(rules.units, defending)
-    for side, f in (("attacker", a_force), ("defender", d_force)):
-        if not f:
-            raise OddsError(f"the {side} has no units")
-        if sum(f.values()) > MOST_UNITS:
-            raise OddsError(f"the {side} has {sum(f.values()):,} units: at most {MOST_UNITS} a side")
+    a_force, d_force = forces(rules.units, attacking, defending)
     state = rs.logic.new_state(rs.info.scenarios[0].name, 0)
     sides = list(rules.sequence.powers) if rules.sequence is not None else []
     if len(sides) < 2:

@@ -48,6 +48,18 @@ def find_space(board: Any, text: str) -> str:
     raise OddsError(f"no space `{text.strip()}` on this board{hint}")
 
 
+def forces(units: Any, attacking: str, defending: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Both sides' units as players wrote them, each side with at least one unit and at most
+    MOST_UNITS."""
+    a_force, d_force = force(units, attacking), force(units, defending)
+    for side, f in (("attacker", a_force), ("defender", d_force)):
+        if not f:
+            raise OddsError(f"the {side} has no units")
+        if sum(f.values()) > MOST_UNITS:
+            raise OddsError(f"the {side} has {sum(f.values()):,} units: at most {MOST_UNITS} a side")
+    return a_force, d_force
+
+
 def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, order: str = "triplea") -> Battle:
     rules = rs.rules
     try:
@@ -57,13 +69,7 @@ def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, or
     except KeyError:
         raise OddsError(f"the rules of `{rs.info.name}` have no battle of the kind the calculator fights "
                         f"(a repeating sequence `battle(where)` with {', '.join(_NEEDS)})") from None
-    a_force = force(rules.units, attacking)
-    d_force = force(rules.units, defending)
-    for side, f in (("attacker", a_force), ("defender", d_force)):
-        if not f:
-            raise OddsError(f"the {side} has no units")
-        if sum(f.values()) > MOST_UNITS:
-            raise OddsError(f"the {side} has {sum(f.values()):,} units: at most {MOST_UNITS} a side")
+    a_force, d_force = forces(rules.units, attacking, defending)
     state = rs.logic.new_state(rs.info.scenarios[0].name, 0)
     order_ = list(rules.sequence.order) if rules.sequence is not None else []
     if not order_:
