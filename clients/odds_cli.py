@@ -21,6 +21,8 @@ def add_parser(sub: Any, seed: Any) -> None:
     s.add_argument("--defender", required=True, metavar="UNITS", help='e.g. "2 inf, 1 aa gun"')
     s.add_argument("--where", metavar="SPACE", help='the space fought in ("Karelia S.S.R.", "SZ 7", "7 Sea Zone"); '
                                                     "default a plain land territory, or a sea zone for ships")
+    s.add_argument("--bombard", metavar="UNITS", help='an amphibious assault: these ships bombard from a sea zone '
+                                                     'next to the territory (e.g. "1 bb")')
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--order", default="triplea", metavar="POLICY",
                    help="casualties: triplea (default: lowest combat value, then cost), cheapest, first "
@@ -46,7 +48,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
     if not rs.rules.has_procedure("start_battle") and odds_attack.fits(rs.rules):
         return one_attack(rs, args)
     try:
-        battle = set_up(rs, args.attacker, args.defender, args.where, args.order)
+        battle = set_up(rs, args.attacker, args.defender, args.where, args.order, args.bombard)
         out = odds.odds(battle, args.samples, args.seed, args.retreat_after)
     except odds.OddsError as e:
         raise OptionError(str(e)) from None

@@ -60,7 +60,11 @@ def forces(units: Any, attacking: str, defending: str) -> tuple[dict[str, int], 
     return a_force, d_force
 
 
-def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, order: str = "triplea") -> Battle:
+def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, order: str = "triplea",
+           bombard: str | None = None) -> Battle:
+    """The battle of these forces in `where`. With `bombard`, the attack is an amphibious
+    assault from a sea zone next to it, where those ships stand to bombard (the rules'
+    `amphibious` mark and `came_from`, as LHTR's combat move leaves them)."""
     rules = rs.rules
     try:
         rules.round("battle")
@@ -101,11 +105,32 @@ def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, or
         for _ in range(n):
             state.add_piece(kind, defender, space)
     _check_fit(board, state, fights_in, space)
+    if bombard:
+        _assault(rs, state, space, attacker, bombard)
     rules.procedure("start_battle")(state, space)
     state.events.clear()
     state.answer_hook = answer = policy(order, rules.units, attacker)
     return Battle(rules, space, attacker, defender, state, answer, a_force, d_force,
                   board.titles.get(space, space))
+
+
+def _assault(rs: Any, state: Any, space: str, attacker: str, bombard: str) -> None:
+    board = state.board
+    if board.space(space).kind != "land" or "came_from" not in state.vars:
+        raise OddsError(f"there is no amphibious assault on {board.titles.get(space, space)} in these rules")
+    zone = next((n for n in board.neighbours(space) if board.space(n).kind == "sea"), None)
+    if zone is None:
+        raise OddsError(f"{board.titles.get(space, space)} has no coast to bombard from")
+    ships = force(rs.rules.units, bombard)
+    came = dict(state.vars["came_from"])
+    for u in list(state.pieces_at(space)):
+        if u.owner == attacker:
+            state.update(u.id, status=u.status | {"amphibious"})
+            came[u.id] = zone
+    for kind, n in ships.items():
+        for _ in range(n):
+            state.add_piece(kind, attacker, zone)
+    state.vars["came_from"] = came
 
 
 def _probe(state: Any, fights_in: Any, kind: str, owner: str, space: str) -> bool:

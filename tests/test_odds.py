@@ -328,3 +328,14 @@ def test_the_computer_players_estimate_stays_near_the_rules_odds(attacker: str, 
     assert estimate.lose == pytest.approx(exact.defender_wins + exact.both_destroyed, abs=0.01)
     assert estimate.att_loss == pytest.approx(exact.attacker_cost_lost, abs=0.5)
     assert estimate.def_loss == pytest.approx(exact.defender_cost_lost, abs=0.5)
+
+
+def test_an_amphibious_assaults_bombardment(capsys) -> None:
+    # the battleship hits 4 in 6 before the defender fires (its casualty does not fire back);
+    # else it is one infantry against one: the attacker wins 1 in 4
+    code, out, _ = run(capsys, "odds", "lhtr", "--attacker", "1 inf", "--defender", "1 inf", "--bombard", "1 bb",
+                       "--where", "Karelia S.S.R.", "--json")
+    assert code == 0 and json.loads(out)["attacker_wins"] == pytest.approx(2 / 3 + 1 / 3 * 1 / 4)
+    code, _, err = run(capsys, "odds", "lhtr", "--attacker", "1 inf", "--defender", "1 inf", "--bombard", "1 bb",
+                       "--where", "Russia")
+    assert code != 0 and "no coast" in err
