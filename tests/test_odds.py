@@ -94,6 +94,22 @@ def test_aa_fire_shoots_each_aircraft_in_the_first_round() -> None:
     assert out.attacker_wins == pytest.approx(5 / 6 * 1 / 2)
 
 
+@pytest.mark.parametrize("attacker, defender, want", [
+    # two destroyers at 3 against 3: each outcome a third
+    ("1 dd", "1 dd", (1 / 3, 1 / 3, 1 / 3)),
+    # a battleship (4, two hits) against a destroyer (3): worked out by hand from the states
+    # "battleship whole" and "battleship damaged": 22/25, 1/25, 2/25
+    ("1 bb", "1 dd", (22 / 25, 1 / 25, 2 / 25)),
+    # a submarine's first strike (2) sinks the transport before it fires (1): 3/4 against 1/4
+    ("1 sub", "1 trn", (3 / 4, 1 / 4, 0.0)),
+])
+def test_naval_battles_worked_out_by_hand(attacker: str, defender: str, want: tuple[float, float, float]) -> None:
+    battle = set_up(ruleset("lhtr"), attacker, defender)
+    assert battle.where.startswith("SZ")                 # ships fight at sea
+    out = odds.odds(battle)
+    assert (out.attacker_wins, out.defender_wins, out.both_destroyed) == pytest.approx(want)
+
+
 # -- properties ------------------------------------------------------------------------------------------
 @settings(max_examples=15, deadline=None)
 @given(st.integers(1, 4), st.integers(0, 2), st.integers(0, 2), st.integers(1, 4), st.integers(0, 2))
