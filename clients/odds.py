@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ Key = tuple[tuple[tuple[str, str, int, tuple[str, ...]], int], ...]
 BUDGET = 6_000
 #: rounds after which a battle still going on is counted as ended with both sides standing
 MOST_ROUNDS = 60
+#: CPU seconds the sampling a battle too large to enumerate may take (at least 100 battles)
+FALLBACK_SECONDS = 5.0
 #: live probability below which the chain stops
 NEGLIGIBLE = 1e-14
 
@@ -163,12 +166,19 @@ def _end(ended: dict[Key, list[Any]], k: Key, p: float, s: GameState, rounds: in
         e[2] += p * rounds
 
 
-def sampled(battle: Battle, battles: int, seed: int = 0, retreat_after: int | None = None) -> Outcome:
-    """The battle's odds estimated from `battles` battles fought through the same rules."""
+def sampled(battle: Battle, battles: int, seed: int = 0, retreat_after: int | None = None,
+            cpu_seconds: float | None = None) -> Outcome:
+    """The battle's odds estimated from `battles` battles fought through the same rules; with
+    `cpu_seconds`, fewer (at least 100) when they would take longer."""
     fight = battle.rules.round("battle")
     rnd = random.Random(seed)
     ends: dict[Key, list[Any]] = {}
-    for _ in range(battles):
+    began = time.process_time()
+    fought = 0
+    for fought in range(1, battles + 1):
+        if cpu_seconds is not None and fought > 100 and time.process_time() - began > cpu_seconds:
+            fought -= 1
+            break
         s = battle.state.copy()
         s.dice_hook = lambda n, sides: [rnd.randint(1, sides) for _ in range(n)]
         s.hits_hook = lambda values, sides: sum(1 for v in values if rnd.random() * sides < v)
@@ -177,6 +187,7 @@ def sampled(battle: Battle, battles: int, seed: int = 0, retreat_after: int | No
             rounds += 1
             s.events.clear()
         _end(ends, battle.key(s), 1.0, s, rounds)
+    battles = fought
     share = 1.0 / battles
     out = summarise(battle, [(c * share, s, r / c) for c, s, r in ends.values()], exact=False)
     out.battles = battles
@@ -242,14 +253,22 @@ def _costs(battle: Battle) -> Callable[[str], int] | None:
 
 
 def odds(battle: Battle, samples: int | None = None, seed: int = 0, retreat_after: int | None = None,
-         budget: int = BUDGET, fallback_samples: int = 2_000) -> Outcome:
+         budget: int = BUDGET, fallback_samples: int = 2_000, fallback_seconds: float = FALLBACK_SECONDS) -> Outcome:
     """Exact when the battle can be enumerated within `budget` rule runs (and no `samples`
-    are asked for), else `fallback_samples` battles sampled through the same rules."""
+    are asked for), else `fallback_samples` battles sampled through the same rules (fewer if
+    they would take more than `fallback_seconds` of CPU). A battle whose states and dice,
+    counted roughly (((attackers + 1) * (defenders + 1)) ** 2 rule runs), are far past the
+    budget is sampled without trying."""
     if samples is None:
-        try:
-            return exact(battle, budget, retreat_after)
-        except chance.TooManyOutcomes:
-            out = sampled(battle, fallback_samples, seed, retreat_after)
-            out.note = f"too large to enumerate within {budget:,} rule runs: sampled"
-            return out
+        a, d = battle.sides(battle.state)
+        guess = ((sum(a.values()) + 1) * (sum(d.values()) + 1)) ** 2
+        why = f"too large to enumerate within {budget:,} rule runs"
+        if guess <= 4 * budget:
+            try:
+                return exact(battle, budget, retreat_after)
+            except chance.TooManyOutcomes:
+                pass
+        out = sampled(battle, fallback_samples, seed, retreat_after, fallback_seconds)
+        out.note = why
+        return out
     return sampled(battle, samples, seed, retreat_after)
