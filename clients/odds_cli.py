@@ -98,7 +98,7 @@ def as_json(battle: odds.Battle, out: odds.Outcome, order: str, retreat_after: i
         "attacker_cost_lost": out.attacker_cost_lost if cost else None,
         "defender_cost_lost": out.defender_cost_lost if cost else None,
         "rounds": out.rounds,
-        "casualty_policy": describe(order),
+        "casualty_policy": describe(order, battle.rules.units),
         "retreat_after": retreat_after,
         "method": "exact" if out.exact else "sampled",
     }

@@ -32,8 +32,12 @@ def _stat(units: Mapping[str, Any], kind: str, name: str, default: int = 0) -> i
     return int(getattr(t, name) or 0)
 
 
-def describe(order: str) -> str:
-    return NAMED.get(order, "in the order " + order)
+def describe(order: str, units: Mapping[str, Any]) -> str:
+    """The policy in words, a list with the units' own names."""
+    if order.strip().lower() in NAMED:
+        return NAMED[order.strip().lower()]
+    names = [unit_type(units, w) for w in order.split(",") if w.strip()]
+    return "in the order " + ", ".join(names) + ", then the others"
 
 
 def policy(order: str, units: Mapping[str, Any], attacker: str) -> Callable[[str, str, list[Any]], Any]:
