@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import dsl
+from clients import odds_cli
 from clients.seats import SeatError
 from engine import plugins, save
 from engine.actions import IllegalAction
@@ -210,6 +211,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="stop after N turns (rounds) and print the standing")
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
     s.set_defaults(func=cmd_play)
+
+    odds_cli.add_parser(sub, _seed)
 
     s = sub.add_parser("replay", help="replay a saved game and report whether it reproduces the saved state")
     s.add_argument("save")

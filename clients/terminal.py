@@ -27,6 +27,7 @@ asked before it is done; several make a narrower list (`all` shows every option 
   {look_line}log        the last events
   undo          take back your last action in this step (and the computer's answers to it)
   save [FILE]   save now (to FILE, and after every action from then on)
+  odds [SPACE]  the odds of a battle about to be fought (in SPACE), from the rules themselves
   quit          stop playing (saved first when there is a save file)
 """
 
@@ -328,6 +329,9 @@ class TerminalGame:
                 sid = game.state.board.find(rest)
                 write(logic.describe_space(game.state, sid) if sid else f"no space called `{rest}`")
                 continue
+            if word == "odds":
+                write(self.odds(decision, rest))
+                continue
             if word == "log":
                 for text in self.event_lines(game.log[-40:])[-15:]:
                     write("  " + text)
@@ -394,6 +398,32 @@ class TerminalGame:
             write(f"  {len(matches)} of {len(decision.options)} options match `{line}` — a narrowed list: "
                   "its numbers are the ones below (`all` lists every option again)")
             self._list(decision, shown, narrowed)
+
+    def odds(self, decision: Decision, rest: str) -> str:
+        """The odds of a battle the decision offers to fight (clients.odds, from the rules)."""
+        from clients import odds, odds_cli, odds_setup
+
+        rs, state = self.game.ruleset, self.game.state
+        sites = odds_setup.pending_battles(rs, state, decision.options)
+        if not sites:
+            return "there is no battle about to be fought here"
+        if rest:
+            try:
+                where = odds_setup.find_space(state.board, rest)
+            except odds.OddsError as e:
+                return str(e)
+            if where not in sites:
+                return f"no battle in {self.space_name(where)}: " + ", ".join(self.space_name(s) for s in sites)
+        elif len(sites) == 1:
+            where = sites[0]
+        else:
+            return "odds SPACE: which battle? " + ", ".join(self.space_name(s) for s in sites)
+        try:
+            battle = odds_setup.from_game(rs, state, where)
+            out = odds.odds(battle)
+        except odds.OddsError as e:
+            return str(e)
+        return odds_cli.as_text(odds_cli.as_json(battle, out, "triplea", None))
 
     @staticmethod
     def _is_finish(decision: Decision, action: Action) -> bool:

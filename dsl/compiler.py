@@ -837,6 +837,15 @@ class _Gen:
             self.emit(1, f"else:\n    _endless({sq.name!r})", sq.while_.pos)
         if task:
             self.emit(1, "return None, ctx", None)
+        elif sq.while_ is not None:
+            # one round of it, for a caller that walks the rounds itself (a battle calculator
+            # enumerating each round's dice): False, doing nothing, when its `while` says stop
+            self.emit(0, f"def f_{sq.name}__round(ctx{params}):", sq.pos)
+            self.costs[f"f_{sq.name}__round"] = (self.callee_cost(sq.name), sq.pos)
+            self.emit(1, f"if not {self.expr(sq.while_)}:\n    return False", sq.while_.pos)
+            for name, pos in sq.steps:
+                self.emit(1, call(name), pos)
+            self.emit(1, "return True", None)
 
     def step(self, st: A.StepDecl) -> None:
         n = st.name

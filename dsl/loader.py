@@ -430,6 +430,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         name: StatSpec(name, t, ns["_SD"][name], sd.doc, sd.pos) for name, (sd, t) in p.stats.items()
     }
     procedures = {name: wrap(f"f_{name}") for name in list(p.procedures) + list(p.sequences)}
+    rounds = {name: wrap(f"f_{name}__round") for name, sq in p.sequences.items() if sq.while_ is not None}
     vars_ = {name: VarSpec(name, v.type, v.default, v.reset, v.doc, v.pos) for name, v in p.vars.items()}
     steps = {name: _step_spec(st, ns, p, wrap, task, artifact.asking) for name, st in p.steps.items()}
     tables = {name: wrap(f"t_{name}") for name in p.tables}
@@ -479,6 +480,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         vars=vars_,
         declarations=declarations,
         _procedures=procedures,
+        _rounds=rounds,
         _handlers=handlers,
         _bound={event: tuple(zip(gates[event], fns)) for event, fns in handlers.items()},
         _rebuild=rebuild,

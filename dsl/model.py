@@ -227,6 +227,8 @@ class CompiledRules:
     #: (kind, name) -> the declaration's source text and the layers that wrote it
     declarations: dict[tuple[str, str], Declaration] = field(default_factory=dict)
     _procedures: dict[str, Callable[..., Any]] = field(repr=False, default_factory=dict)
+    #: for each repeating sequence, one round of it (see `round`)
+    _rounds: dict[str, Callable[..., Any]] = field(repr=False, default_factory=dict)
     _handlers: dict[str, list[Callable[..., Any]]] = field(repr=False, default_factory=dict)
     #: event -> (gate, handler) for each rule bound to it (see `bound`)
     _bound: dict[str, tuple[tuple[Callable[..., Any] | None, Callable[..., Any]], ...]] = \
@@ -239,6 +241,15 @@ class CompiledRules:
             return self._procedures[name]
         except KeyError:
             raise KeyError(f"no procedure `{name}` in the rules") from None
+
+    def round(self, name: str) -> Callable[..., Any]:
+        """One round of the repeating sequence ``name`` as ``fn(ctx, *args) -> bool``: False,
+        changing nothing, when its `while` says the sequence is over; else its steps are run
+        once and True is returned. KeyError if there is no such sequence."""
+        try:
+            return self._rounds[name]
+        except KeyError:
+            raise KeyError(f"no repeating sequence `{name}` in the rules") from None
 
     def has_procedure(self, name: str) -> bool:
         return name in self._procedures

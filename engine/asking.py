@@ -82,6 +82,9 @@ def question(state: Any, player: str, prompt: str, options: list[Any],
         raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
     if len(options) == 1:
         return True, options[0]
+    if state.answer_hook is not None:
+        # a battle calculator answers for both sides by its stated policy (clients.odds)
+        return True, state.answer_hook(player, prompt, options)
     if state.answer_i < len(state.answers):
         answer = state.answers[state.answer_i]
         state.answer_i += 1

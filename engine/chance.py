@@ -7,11 +7,17 @@ its odds from the ruleset's own combat rules rather than from a second copy of t
 
 Rolls go through GameState.roll, which asks `dice_hook` when it is set: the walk replays the
 rules from a copy of the state with the faces chosen so far, and branches on the next die.
+A `roll_hits` (dice whose order does not matter, only how many hit) asks `hits_hook`, and the
+walk branches on the count of hits, each with its probability (binomials added up), instead
+of on every face: n dice are n + 1 branches, not 6^n.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections import Counter
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any
@@ -29,6 +35,27 @@ class _NeedDie(Exception):
         self.sides = sides
 
 
+class _NeedHits(Exception):
+    def __init__(self, values: list[int], sides: int) -> None:
+        super().__init__(len(values))
+        self.values, self.sides = values, sides
+
+
+def hit_counts(values: list[int], sides: int, one: Any = 1.0) -> list[Any]:
+    """The chance of each number of hits (0..len(values)) when each value rolls one die of
+    `sides` faces and hits on that value or less (`roll_hits`): `one` is Fraction(1) for
+    exact fractions, 1.0 for floats."""
+    dist = [one]
+    for v in values:
+        p = one * min(max(v, 0), sides) / sides
+        q = one - p
+        nxt = [d * q for d in dist] + [one * 0]
+        for k, d in enumerate(dist):
+            nxt[k + 1] += d * p
+        dist = nxt
+    return dist
+
+
 def frozen(value: Any) -> Hashable:
     """A result as a key: lists become tuples, maps sorted tuples of pairs."""
     if isinstance(value, (list, tuple)):
@@ -38,12 +65,34 @@ def frozen(value: Any) -> Hashable:
     return value  # type: ignore[no-any-return]
 
 
+class _NeedRoll(Exception):
+    def __init__(self, n: int, sides: int) -> None:
+        super().__init__(n)
+        self.n, self.sides = n, sides
+
+
+def _alike_rolls(n: int, sides: int, one: Any) -> list[tuple[tuple[int, ...], Any]]:
+    """Every multiset of `n` faces of a die of `sides`, with its probability."""
+    out = []
+    total = one / sides ** n
+    for faces in itertools.combinations_with_replacement(range(1, sides + 1), n):
+        ways = math.factorial(n)
+        for c in Counter(faces).values():
+            ways //= math.factorial(c)
+        out.append((faces, total * ways))
+    return out
+
+
 def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[Any], Hashable] = frozen,
-             limit: int = 200_000) -> list[tuple[Fraction, Any]]:
+             limit: int = 200_000, exact: bool = True, alike: bool = False) -> list[tuple[Any, Any]]:
     """Every distinct result of `run(copy of state)` over all the dice it may roll, with its
-    exact probability, most likely first. Raises TooManyOutcomes past `limit` runs."""
+    probability (a Fraction; a float when not `exact`), most likely first. Raises
+    TooManyOutcomes past `limit` runs. With `alike`, the caller says the rules use the faces
+    of one roll only as a multiset (which faces, not in which order): a roll of n dice then
+    branches on its multisets of faces (C(n + sides - 1, n) of them), not on every sequence."""
+    one: Any = Fraction(1) if exact else 1.0
     totals: dict[Hashable, list[Any]] = {}
-    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    stack: list[tuple[tuple[Any, ...], Any]] = [((), one)]
     runs = 0
     while stack:
         script, p = stack.pop()
@@ -52,22 +101,42 @@ def outcomes(run: Callable[[GameState], Any], state: GameState, key: Callable[[A
             raise TooManyOutcomes(f"more than {limit} ways the dice can fall; sample instead")
         work = state.copy()
         faces = list(script)
+        faces.reverse()
 
-        def dice(n: int, sides: int, faces: list[int] = faces) -> list[int]:
+        def dice(n: int, sides: int, faces: list[Any] = faces) -> list[int]:
+            if alike:
+                if not faces:
+                    raise _NeedRoll(n, sides)
+                return list(faces.pop())
             out = []
             for _ in range(n):
                 if not faces:
                     raise _NeedDie(sides)
-                out.append(faces.pop(0))
+                out.append(faces.pop())
             return out
 
+        def hits(values: list[int], sides: int, faces: list[Any] = faces) -> int:
+            if not faces:
+                raise _NeedHits(values, sides)
+            return faces.pop()
+
         work.dice_hook = dice
+        work.hits_hook = hits
         try:
             result = run(work)
         except _NeedDie as need:
             share = p / need.sides
             for face in range(need.sides, 0, -1):
                 stack.append((script + (face,), share))
+            continue
+        except _NeedRoll as need:
+            for roll, q in _alike_rolls(need.n, need.sides, one):
+                stack.append((script + (roll,), p * q))
+            continue
+        except _NeedHits as need:
+            for n, q in enumerate(hit_counts(need.values, need.sides, one)):
+                if q:
+                    stack.append((script + (n,), p * q))
             continue
         k = key(result)
         if k in totals:

@@ -65,6 +65,31 @@ def roll(state: GameState, n: int, sides: int) -> list[int]:
     return state.roll(n, sides)
 
 
+def roll_hits(state: GameState, values: list[int], sides: int) -> int:
+    """One die for each value, those of one value rolled together, the lowest value first
+    (as a player rolls by strength); how many show their value or less. A value above
+    `sides` hits without a die, one below 1 misses without one. Only the count matters, so a
+    battle calculator (`GameState.hits_hook`, engine.chance) may give the count from its
+    distribution (binomials added up) instead of enumerating every face."""
+    if not (len(values) <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+        _count("the number of dice to roll", len(values), 0, MAX_DICE)
+        _count("the sides of a die", sides, 2, MAX_SIDES)
+    if len(values) > FREE_ITEMS:
+        charge(len(values))
+    if state.hits_hook is not None:
+        return int(state.hits_hook(values, sides))
+    groups: dict[int, int] = {}
+    hits = 0
+    for v in values:
+        if v > sides:
+            hits += 1
+        elif v >= 1:
+            groups[v] = groups.get(v, 0) + 1
+    for v in sorted(groups):
+        hits += sum(1 for d in state.roll(groups[v], sides) if d <= v)
+    return hits
+
+
 def pieces_at(state: GameState, space: str) -> list[Piece]:
     found = state.pieces_at(space)
     if len(found) > FREE_ITEMS:
@@ -432,6 +457,9 @@ def register_core(registry: Any) -> None:
     P = registry.primitive
     P("roll", roll, changes=True, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
       doc="roll n dice with the given number of sides; every roll is logged")
+    P("roll_hits", roll_hits, changes=True, params=[("values", "list[int]"), ("sides", "int")], returns="int",
+      context=True, doc="one die for each value (rolled by value, the lowest first): how many show their value "
+                        "or less; a value above the sides hits without a die")
     P("pieces_at", pieces_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area")
     P("destroy", destroy, changes=True, params=[("unit", "Unit")], returns="none", context=True, doc="remove a piece from the game")

@@ -34,8 +34,9 @@ class GameState:
         "vars", "started", "task",
         # not part of the saved state: rebuilt by replaying the actions
         "task_base", "task_decision", "task_events", "task_gen", "answers", "answer_i",
-        # a battle calculator's dice (engine.chance): when set, rolls come from it
-        "dice_hook",
+        # a battle calculator's dice (engine.chance): when set, rolls come from it, the
+        # count of a `roll_hits` from `hits_hook`, and a question's answer from `answer_hook`
+        "dice_hook", "hits_hook", "answer_hook",
     )
 
     def __init__(self, board: Board, rules: Any = None, seed: int = 0) -> None:
@@ -88,6 +89,8 @@ class GameState:
         self.answers: tuple[Any, ...] = ()
         self.answer_i = 0
         self.dice_hook: Any = None
+        self.hits_hook: Any = None
+        self.answer_hook: Any = None
 
     # -- copying ----------------------------------------------------------------------------
     def copy(self) -> GameState:
@@ -125,6 +128,8 @@ class GameState:
         new.answers = self.answers
         new.answer_i = self.answer_i
         new.dice_hook = self.dice_hook
+        new.hits_hook = self.hits_hook
+        new.answer_hook = self.answer_hook
         return new
 
     def snapshot(self) -> GameState:

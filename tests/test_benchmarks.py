@@ -114,3 +114,11 @@ def test_compare_times_this_tree_against_a_baseline_revision_in_the_same_run():
     assert no_valgrind.returncode == 2 and "valgrind, which is not installed" in no_valgrind.stderr
     bad = bench("benchmarks/compare.py", "bulge", "--base", "no-such-revision")
     assert bad.returncode != 0 and "cannot check out `no-such-revision`" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_odds_table_answers_the_eight_revised_battles():
+    done = bench("benchmarks/odds_table.py")
+    assert done.returncode == 0, done.stderr
+    for where in ("Karelia", "Caucasus", "India", "Anglo Egypt", "West Russia", "SZ 7", "SZ 52", "Kwantung"):
+        assert where in done.stdout
+    assert "battles a second" in done.stdout

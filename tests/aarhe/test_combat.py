@@ -41,6 +41,17 @@ def test_the_dice_per_gun_are_an_option() -> None:
     assert rolls(g)[0] == [2, 3]
 
 
+def test_with_a_die_for_every_aircraft_the_aircraft_whose_die_hit_is_lost() -> None:
+    # one gun, three dice, two aircraft: each has its own die (LHTR's rule); the bomber's is a 1
+    g, ids = at_aarhe("Germany", [("Fighter", "Germany", "Russia", 1), ("Bomber", "Germany", "Russia", 1),
+                                  ("Tank", "Germany", "Russia", 1),
+                                  ("AAGun", "USSR", "Russia", 1), ("Infantry", "USSR", "Russia", 1)],
+                      step="conduct_combat")
+    fight(g, "Russia", [6, 1, 3, 3, 6])
+    assert rolls(g)[:2] == [[6], [1]]
+    assert destroyed(g) == ["Germany Bomber", "USSR Infantry"]
+
+
 # -- air combat ---------------------------------------------------------------------------------------
 def test_aircraft_fight_an_air_combat_first_and_its_hits_go_on_aircraft() -> None:
     g, ids = at_aarhe("Germany", [("Fighter", "Germany", "West Russia", 2), ("Tank", "Germany", "West Russia", 1),

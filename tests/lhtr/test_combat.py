@@ -83,6 +83,26 @@ def test_anti_aircraft_fire_shoots_first_at_attacking_aircraft() -> None:
     assert g.state.control["Russia"] == "Germany"
 
 
+def test_anti_aircraft_fire_destroys_the_aircraft_its_die_hit_without_a_choice() -> None:
+    # Revised and TripleA ("Roll AA Individually", not "Choose AA Casualties"): a fighter and a
+    # bomber attack Russia held by an AA gun; the bomber's die is a 1, so the bomber is lost
+    # and nobody is asked which aircraft. The fighter at 3 then rolls 3; the infantry a 6.
+    g, ids = situation("Germany", [("Fighter", "Germany", "Russia", 1), ("Bomber", "Germany", "Russia", 1),
+                                   ("AAGun", "USSR", "Russia", 1), ("Infantry", "USSR", "Russia", 1)],
+                       step="conduct_combat")
+    fight(g, "Russia", [6, 1, 3, 6])
+    assert rolls(g) == [[6], [1], [3], [6]]
+    assert destroyed(g) == ["Germany Bomber", "USSR Infantry"]
+    assert g.kinds_at("Russia", "Germany") == {"Fighter": 1}      # aircraft alone take nothing
+    # the fighter's die hits instead: the fighter is lost
+    g, ids = situation("Germany", [("Fighter", "Germany", "Russia", 1), ("Bomber", "Germany", "Russia", 1),
+                                   ("AAGun", "USSR", "Russia", 1), ("Infantry", "USSR", "Russia", 1)],
+                       step="conduct_combat")
+    fight(g, "Russia", [1, 6, 4, 6])
+    assert destroyed(g) == ["Germany Fighter", "USSR Infantry"]
+    assert g.kinds_at("Russia", "Germany") == {"Bomber": 1}
+
+
 def test_aircraft_alone_do_not_take_a_territory() -> None:
     g, ids = situation("Germany", [("Bomber", "Germany", "Caucasus", 1), ("Infantry", "USSR", "Caucasus", 1)],
                        step="conduct_combat")
