@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import os
 import pty
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -247,3 +249,31 @@ def test_the_progress_bar_shows_on_a_terminal_only(tmp_path):
     assert done.returncode == 0 and "3/3" in done.stderr.decode() and "game/s" in done.stderr.decode()
     piped = subprocess.run([*argv, "--json"], capture_output=True, cwd=ROOT, env=env, timeout=120)
     assert piped.returncode == 0 and piped.stderr == b"" and json.loads(piped.stdout)["games"] == 3
+
+
+def test_ctrl_c_keeps_the_finished_games_and_leaves_nothing_running(tmp_path):
+    out_file = tmp_path / "games.jsonl"
+    argv = [sys.executable, "-m", "clients", "simulate", "bulge", "--games", "60", "--ai", "all=random",
+            "--workers", "2", "--out", str(out_file)]
+
+    def own_group_with_ctrl_c() -> None:      # as a terminal's Ctrl+C reaches a command and its workers
+        os.setpgrp()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                         preexec_fn=own_group_with_ctrl_c)
+    try:
+        deadline = time.monotonic() + 60
+        while (not out_file.exists() or out_file.read_text().count("\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(p.pid, signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130 and b"wargame: interrupted" in err and b"Traceback" not in err
+    time.sleep(0.2)
+    left = subprocess.run(["ps", "-o", "pid=", "-g", str(p.pid)], capture_output=True, text=True).stdout.split()
+    assert left == []
+    _, records = games_of(out_file)
+    assert 2 <= len(records) < 60 and all("result" in r for r in records.values())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -41,7 +42,8 @@ def run_local(jobs: Sequence[Job], workers: int, done: Done) -> None:
     if workers <= 1:
         run_here(jobs, done)
         return
-    pool = ProcessPoolExecutor(workers)
+    pool = ProcessPoolExecutor(workers, initializer=_worker_start)
+    stopped = True
     try:
         # a few games queued ahead of each worker, not all of them: a stopped run cancels the rest at once
         pending: dict[Future[dict[str, Any]], Job] = {}
@@ -58,8 +60,22 @@ def run_local(jobs: Sequence[Job], workers: int, done: Done) -> None:
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending[pool.submit(play_game, *nxt)] = nxt
+        stopped = False
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        if stopped:       # interrupted: the games being played are given up, their workers ended
+            processes = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                process.join(5)
+        else:
+            pool.shutdown(wait=True)
+
+
+def _worker_start() -> None:
+    """A pool's worker leaves Ctrl+C to the command, which ends the workers itself."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _record(future: Any, job: Job) -> dict[str, Any]:
