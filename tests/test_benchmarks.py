@@ -114,3 +114,13 @@ def test_compare_times_this_tree_against_a_baseline_revision_in_the_same_run():
     assert no_valgrind.returncode == 2 and "valgrind, which is not installed" in no_valgrind.stderr
     bad = bench("benchmarks/compare.py", "bulge", "--base", "no-such-revision")
     assert bad.returncode != 0 and "cannot check out `no-such-revision`" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_simulate_scale_reports_overhead_and_speedup_on_the_same_games():
+    done = bench("benchmarks/simulate_scale.py", "bulge", "--games", "2", "--ai", "all=random", "--max-turns", "1",
+                 "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["same_games"] is True and figures["games"] == 2
+    for key in ("direct_cpu_s", "simulate_cpu_s", "wall_1_worker_s", "wall_2_workers_s", "speedup_2_workers"):
+        assert figures[key] > 0, key
