@@ -277,3 +277,10 @@ def test_ctrl_c_keeps_the_finished_games_and_leaves_nothing_running(tmp_path):
     assert left == []
     _, records = games_of(out_file)
     assert 2 <= len(records) < 60 and all("result" in r for r in records.values())
+
+
+def test_games_all_stopped_at_the_turn_limit_give_no_win_rate_verdict(capsys):
+    code, out, _ = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "3", "--workers", "1",
+                       "--max-turns", "1", "--against-option", "hit_on=2")
+    assert code == 0 and "stopped, no result" in out
+    assert "verdict: no game reached a result under either rule set before the turn limit" in out

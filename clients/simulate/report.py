@@ -104,7 +104,10 @@ def _compare(tried: dict[int, dict[str, Any]], base: dict[int, dict[str, Any]], 
                          f"often ({_points(lo, sign=True)} to {_points(hi, sign=True)} points, 95%)")
     out["games_for_5_points"] = needed
     if not seeds:
-        out["verdict"] = "nothing to compare: no seed was played to a result under both rule sets"
+        out["verdict"] = "nothing to compare: no seed was played through under both rule sets"
+    elif all(outcome(tried[s]) == outcome(base[s]) == "stopped" for s in seeds):
+        out["verdict"] = ("no game reached a result under either rule set before the turn limit: compare the "
+                          "measures per turn, or give a higher --max-turns")
     elif found:
         out["verdict"] = "the balance moved: " + "; ".join(found)
     else:
