@@ -60,12 +60,12 @@ def _win_rates(ax: Any, sets: list[dict[str, Any]]) -> None:
             above.append(max(0.0, got["ci95"][1] - got["rate"]) * 100)
         ax.bar(xs, rates, width * 0.92, yerr=[below, above], capsize=4, color=COLOURS.get(one["rules"], "grey"),
                alpha=0.85, label=_label(one, len(sets) > 1), error_kw={"elinewidth": 1.2})
-        for x, r in zip(xs, rates):
-            ax.annotate(f"{r:.0f}%", (x, r), xytext=(0, 2), textcoords="offset points", ha="center",
+        for x, r, up in zip(xs, rates, above):      # above the interval's cap, clear of it
+            ax.annotate(f"{r:.0f}%", (x, r + up), xytext=(0, 3), textcoords="offset points", ha="center",
                         va="bottom", fontsize=8)
     ax.set_xticks(range(len(outcomes)))
     ax.set_xticklabels([{"draw": "draws", "stopped": "no result"}.get(o, f"{o} wins") for o in outcomes])
-    ax.set_ylim(0, 110)
+    ax.set_ylim(0, 112)
     ax.set_ylabel("games (%), with 95% interval")
     ax.set_title("results", fontsize=10)
     ax.grid(axis="y", alpha=0.3)
