@@ -14,6 +14,8 @@ import sys
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clients.cli import main
 from clients.simulate import runner
@@ -284,3 +286,27 @@ def test_games_all_stopped_at_the_turn_limit_give_no_win_rate_verdict(capsys):
                        "--max-turns", "1", "--against-option", "hit_on=2")
     assert code == 0 and "stopped, no result" in out
     assert "verdict: no game reached a result under either rule set before the turn limit" in out
+
+
+def test_wilsons_interval_has_its_textbook_values():
+    from clients.simulate.stats import wilson
+
+    assert wilson(0, 10) == pytest.approx((0.0, 0.2775), abs=1e-4)
+    assert wilson(5, 10) == pytest.approx((0.2366, 0.7634), abs=1e-4)
+    assert wilson(10, 10) == pytest.approx((0.7225, 1.0), abs=1e-4)
+
+
+@given(st.integers(0, 60), st.integers(0, 60), st.integers(0, 60), st.integers(0, 60))
+def test_the_paired_difference_lies_inside_its_interval(a, b, c, d):
+    from clients.simulate.stats import Paired
+
+    pair = Paired(a, b, c, d)
+    lo, hi = pair.interval()
+    assert -1 <= lo <= pair.difference + 1e-12 and pair.difference - 1e-12 <= hi <= 1
+    if pair.n and b == c:           # no more seeds one way than the other: an interval around 0
+        assert lo < 0 < hi or pair.n == 0
+    assert pair.games_to_find(0.05) >= 1
+    more = Paired(4 * a, 4 * b, 4 * c, 4 * d)    # four times the seeds, the same rates: a narrower interval
+    if pair.n:
+        mlo, mhi = more.interval()
+        assert mhi - mlo < hi - lo

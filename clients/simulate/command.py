@@ -143,4 +143,5 @@ def _progress(total: int, done: int, show: bool) -> Any:
         from tqdm import tqdm
     except ImportError:
         return None
+    tqdm.monitor_interval = 0      # no monitor thread: the pool's workers are forked after the bar is made
     return tqdm(total=total, initial=done, unit="game", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
