@@ -213,7 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
     s.set_defaults(func=cmd_play)
 
-    s = sub.add_parser("simulate", help="many computer games of a ruleset (against another): win rates with 95% intervals",
+    s = sub.add_parser("simulate", help="many computer games of a ruleset (against another): win rates with 95%% intervals",
                        description="Play many games of RULESET between computer players and report the wins per "
                                    "side with their 95% intervals, the games' length and the rules' measures per "
                                    "turn; with --against (or --against-option), the same seeds under other rules "

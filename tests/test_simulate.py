@@ -310,3 +310,10 @@ def test_the_paired_difference_lies_inside_its_interval(a, b, c, d):
     if pair.n:
         mlo, mhi = more.interval()
         assert mhi - mlo < hi - lo
+
+
+def test_help_lists_simulate_and_its_options(capsys):
+    code, out, _ = run(capsys, "--help")
+    assert code == 0 and "simulate" in out and "95% intervals" in out
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert code == 0 and "--against-option NAME=VALUE" in out and "--cluster tcp://HOST:PORT" in out
