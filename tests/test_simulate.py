@@ -191,6 +191,11 @@ def test_resume_refuses_a_file_from_other_settings(capsys, tmp_path):
     assert out_file.read_text() == before
     code, _, err = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "2", "--out", str(out_file))
     assert code == 1 and "already exists: add --resume" in err and out_file.read_text() == before
+    with out_file.open("a") as f:
+        f.write('{"rules": "tried", "seed": 7}\n{"rules": "tried", "seed": 8')
+    code, _, err = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "9", "--workers", "1",
+                       "--out", str(out_file), "--resume")
+    assert code == 1 and f"{out_file}:4: not a game's record" in err
 
 
 def test_the_rules_own_measures_are_followed_in_bulge_and_lhtr(capsys):

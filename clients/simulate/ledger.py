@@ -65,7 +65,7 @@ class Ledger:
                 if i == len(lines):       # the last line, cut short: dropped, its game played again
                     break
                 raise SimulateError(f"{path}:{i}: not a game's record; refused") from None
-            if not isinstance(record, dict) or not isinstance(record.get("seed"), int):
+            if not _is_record(record):
                 raise SimulateError(f"{path}:{i}: not a game's record; refused")
             games.append(record)
             good.append(line)
@@ -91,7 +91,21 @@ class Ledger:
             self._file = None
 
 
-def _differences(old: Any, new: dict[str, Any], where: str = "") -> str:
+def _is_record(record: Any) -> bool:
+    """Whether a line holds what the report reads of a game (as `games.play_game` writes it)."""
+    if not isinstance(record, dict) or record.get("rules") not in ("tried", "base"):
+        return False
+    if not isinstance(record.get("seed"), int) or not isinstance(record.get("curves"), dict):
+        return False
+    if not all(isinstance(record.get(k), int | float) for k in ("turns", "actions", "seconds")):
+        return False
+    if "error" in record:
+        return isinstance(record["error"], str)
+    result = record.get("result")
+    return isinstance(result, dict) and isinstance(result.get("ended"), bool)
+
+
+def _differences(old: Any, new: dict[str, Any]) -> str:
     """The settings that differ, as `name: old -> new` (the first three)."""
     out: list[str] = []
 
@@ -102,5 +116,5 @@ def _differences(old: Any, new: dict[str, Any], where: str = "") -> str:
         elif a != b:
             out.append(f"{at or 'settings'}: {json.dumps(a)} here, {json.dumps(b)} now")
 
-    walk(old, new, where)
+    walk(old, new, "")
     return "; ".join(out[:3]) + (f"; and {len(out) - 3} more" if len(out) > 3 else "")
