@@ -207,7 +207,9 @@ def test_the_rules_own_measures_are_followed_in_bulge_and_lhtr(capsys):
     code, out, _ = run(capsys, "simulate", "lhtr", "--games", "1", "--max-turns", "1", "--ai", "all=random",
                        "--workers", "1", "--json")
     s = json.loads(out)
-    assert code == 0 and s["max_turns"] == 1 and s["sets"][0]["outcomes"]["stopped"]["games"] == 1
+    stopped = s["sets"][0]["outcomes"]["stopped"]
+    assert code == 0 and s["max_turns"] == 1 and stopped["games"] == 1
+    assert sum(stopped["leading"].values()) == 1 and set(stopped["leading"]) == {"Axis", "Allies", "none"}
     assert set(s["sets"][0]["curves"]) == {"Axis income", "Allies income", "Axis victory cities",
                                            "Allies victory cities"}
 

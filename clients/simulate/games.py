@@ -110,8 +110,9 @@ def play_game(setup: Setup, seed: int, rules: str = "tried") -> dict[str, Any]:
             record["result"] = {"winner": result.get("winner") or None, "reason": result.get("reason", ""),
                                 "ended": True, "score": result.get("score", {})}
         else:
+            standing = rs.logic.standing(state)
             record["result"] = {"winner": None, "reason": f"stopped after turn {setup.max_turns}",
-                                "ended": False, "score": rs.logic.standing(state)}
+                                "ended": False, "score": standing, "leader": leader(standing, seats.sides(rs))}
     except Exception as e:  # noqa: BLE001 (any failure is the game's record, and the run goes on)
         record["error"] = _failure(rs, state, actions, e)
     record["turns"] = len(rows)
@@ -119,6 +120,17 @@ def play_game(setup: Setup, seed: int, rules: str = "tried") -> dict[str, Any]:
     record["seconds"] = round(time.perf_counter() - started, 6)
     record["curves"] = {name: [row.get(name) for row in rows] for name in rows[0]} if rows else {}
     return record
+
+
+def leader(standing: dict[str, Any], sides: list[str]) -> str | None:
+    """The side ahead in the rules' score when it names the sides (LHTR: victory cities),
+    for a game stopped before its end; None when level or when the score names no side."""
+    scores = {side: standing[side] for side in sides if isinstance(standing.get(side), int | float)}
+    if not scores:
+        return None
+    best = max(scores.values())
+    ahead = [side for side, v in scores.items() if v == best]
+    return ahead[0] if len(ahead) == 1 else None
 
 
 def _failure(rs: LoadedRuleset | None, state: Any, actions: int, e: Exception) -> str:

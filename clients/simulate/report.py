@@ -54,6 +54,11 @@ def _one_set(name: str, label: str, games: dict[int, dict[str, Any]], sides: Seq
         k = counted.count(what)
         lo, hi = wilson(k, n)
         outcomes[what] = {"games": k, "rate": k / n if n else 0.0, "ci95": [lo, hi]}
+    if "stopped" in outcomes:
+        # who was ahead in the rules' score when the turn limit stopped them (None: level, or no side's score)
+        leaders = [g["result"].get("leader") for g in ok if outcome(g) == "stopped"]
+        outcomes["stopped"]["leading"] = {**{side: leaders.count(side) for side in sides},
+                                          "none": sum(1 for x in leaders if x not in sides)}
     curves: dict[str, list[dict[str, Any]]] = {}
     for g in ok:
         for measure, series in g["curves"].items():
@@ -158,7 +163,13 @@ def _set_text(one: dict[str, Any], compared: bool, out: str | None) -> list[str]
     for what, o in one["outcomes"].items():
         lo, hi = o["ci95"]
         said = {"draw": "draws", "stopped": "stopped, no result"}.get(what, f"{what} wins")
-        lines.append(f"  {said:<20} {o['games']:>5}  {o['rate'] * 100:5.1f}%  (95%: {lo * 100:.1f}-{hi * 100:.1f}%)")
+        lead = o.get("leading")
+        ahead = ""
+        if lead and any(lead[side] for side in lead if side != "none"):
+            ahead = "; ahead in the score: " + ", ".join(f"{side} {k}" for side, k in lead.items() if side != "none") \
+                + (f", level {lead['none']}" if lead["none"] else "")
+        lines.append(f"  {said:<20} {o['games']:>5}  {o['rate'] * 100:5.1f}%  (95%: {lo * 100:.1f}-{hi * 100:.1f}%)"
+                     + ahead)
     t = one["turns"]
     if t:
         lines.append(f"  length: {t['mean']:.1f} turns on average (sd {t['sd']:.1f}; {t['min']:g} to {t['max']:g}), "
