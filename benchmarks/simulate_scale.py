@@ -31,8 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from clients import seats  # noqa: E402
-from clients.simulate.command import _has_last_turn  # noqa: E402
-from clients.simulate.games import ENDLESS_TURNS, Setup, loaded, play_game  # noqa: E402
+from clients.simulate.games import Setup, loaded, play_game, turn_limit  # noqa: E402
 from clients.simulate.runner import run_here, run_local  # noqa: E402
 from engine import flow  # noqa: E402
 
@@ -64,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     rs = loaded(probe)
     _, default = seats.available_players(rs)
     wanted = seats.chosen(rs, ["all=" + default, *args.ai])
-    max_turns = args.max_turns if args.max_turns is not None else (None if _has_last_turn(rs) else ENDLESS_TURNS)
+    max_turns = turn_limit(rs, args.max_turns)
     setup = Setup(ruleset=args.ruleset, scenario=rs.info.scenario(None).name,
                   players=tuple((s, wanted[s]) for s in seats.sides(rs)), max_turns=max_turns)
     seeds = list(range(args.games))

@@ -13,7 +13,7 @@ from typing import Any
 
 from clients import seats
 from clients.simulate import SimulateError, report
-from clients.simulate.games import ENDLESS_TURNS, Setup, remember
+from clients.simulate.games import Setup, remember, turn_limit
 from clients.simulate.ledger import Ledger
 from clients.simulate.runner import Job, local_cores, run_cluster, run_local
 from engine import save
@@ -107,19 +107,12 @@ def _setup(args: argparse.Namespace, ruleset: str, option_texts: list[str], flag
     _, default = seats.available_players(rs)
     wanted = seats.chosen(rs, ["all=" + default, *args.ai])
     chosen = tuple((side, wanted[side]) for side in seats.sides(rs))
-    max_turns = args.max_turns if args.max_turns is not None else (None if _has_last_turn(rs) else ENDLESS_TURNS)
+    max_turns = turn_limit(rs, args.max_turns)
     setup = Setup(ruleset=name, mods=mods, trust_code=args.trust_code, options=tuple(sorted(options.items())),
                   scenario=scenario, players=chosen, max_turns=max_turns,
                   rules_budget=args.rules_budget, rules_max_items=args.rules_max_items)
     remember(setup, rs)
     return setup, rs
-
-
-def _has_last_turn(rs: Any) -> bool:
-    """Whether the rules end the game after some turn: `turns N`, or a `last_turn` option (as
-    the window's turn track reads it)."""
-    last = rs.options.get("last_turn")
-    return rs.structure.turns is not None or (isinstance(last, int) and not isinstance(last, bool) and last > 0)
 
 
 def _check_plot(path: str) -> None:

@@ -50,6 +50,18 @@ class Setup:
         return f"{name} ({shown})" if shown else name
 
 
+def turn_limit(rs: LoadedRuleset, max_turns: int | None) -> int | None:
+    """The turn after which games are stopped: --max-turns, else none where the rules end the
+    game after some turn (`turns N`, or a `last_turn` option, as the window's turn track reads
+    it), else ENDLESS_TURNS."""
+    if max_turns is not None:
+        return max_turns
+    last = rs.options.get("last_turn")
+    if rs.structure.turns is not None or (isinstance(last, int) and not isinstance(last, bool) and last > 0):
+        return None
+    return ENDLESS_TURNS
+
+
 _LOADED: dict[tuple[Any, ...], LoadedRuleset] = {}
 
 
