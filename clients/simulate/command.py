@@ -18,6 +18,9 @@ from clients.simulate.ledger import Ledger
 from clients.simulate.runner import Job, local_cores, run_cluster, run_local
 from engine import save
 
+#: the most processes --workers may start
+MAX_WORKERS = 256
+
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     tried, rs = _setup(args, args.ruleset, args.option, "--option")
@@ -32,6 +35,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                 f"those of {tried.label} ({', '.join(sides)}); a comparison needs the same sides")
         setups["base"] = base
         sets["base"] = base.label
+    if args.workers is not None and args.workers > MAX_WORKERS:
+        raise SimulateError(f"--workers {args.workers}: at most {MAX_WORKERS} processes (this machine has "
+                            f"{local_cores()} cores)")
     last = args.seed + args.games - 1
     if last > save.MAX_SEED:
         raise SimulateError(f"--seed {args.seed} with --games {args.games} goes past the largest seed, {save.MAX_SEED}")
