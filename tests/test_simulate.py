@@ -237,6 +237,7 @@ def test_the_plot_is_a_png(capsys, tmp_path):
     (["--games", "2", "--plot", "x.jpg"], "give a file name ending in .png"),
     (["--games", "2", "--cluster", "nowhere"], "not a scheduler's address"),
     (["--games", "2", "--workers", "100000"], "at most 256 processes"),
+    (["--games", "99999999999"], "at most 1,000,000 games a run"),
 ])
 def test_bad_input_is_one_line_and_a_non_zero_exit(capsys, argv, said):
     code, out, err = run(capsys, *CROSSING, "simulate", "river-crossing", *argv)

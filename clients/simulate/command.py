@@ -18,8 +18,9 @@ from clients.simulate.ledger import Ledger
 from clients.simulate.runner import Job, local_cores, run_cluster, run_local
 from engine import save
 
-#: the most processes --workers may start
+#: the most processes --workers may start, and the most games a run plans
 MAX_WORKERS = 256
+MAX_GAMES = 1_000_000
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -35,6 +36,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                 f"those of {tried.label} ({', '.join(sides)}); a comparison needs the same sides")
         setups["base"] = base
         sets["base"] = base.label
+    if args.games > MAX_GAMES:
+        raise SimulateError(f"--games {args.games:,}: at most {MAX_GAMES:,} games a run (go on with --resume)")
     if args.workers is not None and args.workers > MAX_WORKERS:
         raise SimulateError(f"--workers {args.workers}: at most {MAX_WORKERS} processes (this machine has "
                             f"{local_cores()} cores)")
