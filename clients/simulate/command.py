@@ -37,7 +37,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         setups["base"] = base
         sets["base"] = base.label
     if args.games > MAX_GAMES:
-        raise SimulateError(f"--games {args.games:,}: at most {MAX_GAMES:,} games a run (go on with --resume)")
+        raise SimulateError(f"--games {args.games:,}: at most {MAX_GAMES:,} games a run")
     if args.workers is not None and args.workers > MAX_WORKERS:
         raise SimulateError(f"--workers {args.workers}: at most {MAX_WORKERS} processes (this machine has "
                             f"{local_cores()} cores)")
