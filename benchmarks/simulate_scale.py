@@ -12,8 +12,10 @@
 Game i has seed i, as `wargame simulate --seed 0` plays it; the players are the ruleset's
 own unless --ai says otherwise. Checks that (1) and (2) played the same games (the same
 winners and actions). `cores_used_by_2_workers` is the workers' CPU seconds over their wall
-seconds: below 2, the machine did not give them two whole cores. Wall time is shared with whatever else runs on the machine: run it
-on a quiet one for figures to quote.
+seconds: below 2, the machine did not give them two whole cores. Wall time is shared
+with whatever else runs on the machine, and Linux's autogroup scheduling (on where
+/proc/sys/kernel/sched_autogroup_enabled is 1) gives one terminal session one share of a busy
+machine however many processes it starts: run it on a quiet machine for figures to quote.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ setup and seed, so where it ran changes nothing in it."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -48,10 +49,14 @@ def run_local(jobs: Sequence[Job], workers: int, done: Done) -> None:
         # a few games queued ahead of each worker, not all of them: a stopped run cancels the rest at once
         pending: dict[Future[dict[str, Any]], Job] = {}
         queue = iter(jobs)
-        for job in queue:
-            pending[pool.submit(play_game, *job)] = job
-            if len(pending) >= 2 * workers:
-                break
+        gc.freeze()   # (the workers fork at the first game: their collector leaves the rules they share alone)
+        try:
+            for job in queue:
+                pending[pool.submit(play_game, *job)] = job
+                if len(pending) >= 2 * workers:
+                    break
+        finally:
+            gc.unfreeze()
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
