@@ -5,14 +5,16 @@
 1. the games played directly, a plain loop of the computer players' choices and
    `engine.flow.apply` (no records, no measures, no file), timed in CPU seconds;
 2. the same games through simulate's game function in this process (`runner.run_here`),
-   in CPU seconds: `overhead` = (2) / (1) - 1, what simulate adds to a game (aim: at most 5%);
+   each right after its direct twin, in CPU seconds: `overhead` = (2) / (1) - 1, what simulate adds to a game (aim: at most 5%);
 3. the same games through simulate with one worker and with two (`runner.run_local`), in
    wall seconds: `speedup_2_workers` = one / two (aim: at least 1.8 on two cores).
 
 Game i has seed i, as `wargame simulate --seed 0` plays it; the players are the ruleset's
 own unless --ai says otherwise. Checks that (1) and (2) played the same games (the same
 winners and actions). `cores_used_by_2_workers` is the workers' CPU seconds over their wall
-seconds: below 2, the machine did not give them two whole cores. Wall time is shared
+seconds: below 2, the machine did not give them two whole cores; `cpu_efficiency_2_workers`
+is the CPU the games took in this process over what they took in the two workers (1: the
+pool costs nothing; twice it bounds the speedup on two free cores). Wall time is shared
 with whatever else runs on the machine, and Linux's autogroup scheduling (on where
 /proc/sys/kernel/sched_autogroup_enabled is 1) gives one terminal session one share of a busy
 machine however many processes it starts: run it on a quiet machine for figures to quote.
@@ -71,15 +73,17 @@ def main(argv: list[str] | None = None) -> int:
     seeds = list(range(args.games))
     play_game(setup, 0)           # the map read and the players' tables made once, before any clock
 
-    t0 = time.process_time()
-    plain = [direct(rs, setup, seed) for seed in seeds]
-    direct_cpu = time.process_time() - t0
-
+    # each game played both ways one after the other, so that both see the machine alike
+    plain: list[tuple[str | None, int]] = []
     records: list[dict[str, Any]] = []
-    t0 = time.process_time()
-    run_here([(setup, seed, "tried") for seed in seeds], records.append)
-    simulate_cpu = time.process_time() - t0
-    records.sort(key=lambda r: r["seed"])
+    direct_cpu = simulate_cpu = 0.0
+    for seed in seeds:
+        t0 = time.process_time()
+        plain.append(direct(rs, setup, seed))
+        t1 = time.process_time()
+        run_here([(setup, seed, "tried")], records.append)
+        direct_cpu += t1 - t0
+        simulate_cpu += time.process_time() - t1
     same = [(r["result"]["winner"], r["actions"]) for r in records] == plain
 
     walls = {}
@@ -103,6 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         "speedup_2_workers": walls[1] / walls[2],
         "cpu_2_workers_s": workers_cpu.ru_utime + workers_cpu.ru_stime,
         "cores_used_by_2_workers": (workers_cpu.ru_utime + workers_cpu.ru_stime) / walls[2],
+        "cpu_efficiency_2_workers": simulate_cpu / (workers_cpu.ru_utime + workers_cpu.ru_stime),
         "same_games": same,
     }
     if args.json:
