@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import dsl
 from clients.cli import main
 from clients.simulate import runner
 from tests.conftest import ROOT
@@ -50,8 +51,8 @@ def games_of(path):
 
 @pytest.fixture()
 def boom(tmp_path):
-    """A mod over River Crossing whose rules divide by zero at the start of turn 3 on the
-    seeds whose die there shows 1 or 2."""
+    """A mod over River Crossing whose rules, at the start of turn 3, divide by zero on the
+    seeds whose die there shows 1 or 2, and spin through a billion steps on a 3."""
     mod = tmp_path / "boom"
     mod.mkdir()
     (mod / "ruleset.json").write_text(json.dumps({"name": "boom", "title": "River Crossing that fails",
@@ -59,9 +60,17 @@ def boom(tmp_path):
     (mod / "boom.rules").write_text(
         "extends river-crossing\n\n"
         "rule boom on turn_start(t) when t == 3 {\n"
-        "    if roll(1, 6)[0] <= 2 {\n"
+        "    let die = roll(1, 6)[0]\n"
+        "    if die <= 2 {\n"
         "        let zero = t - t\n"
         "        note(str(1 // zero))\n"
+        "    } else if die == 3 {\n"
+        "        let n = 0\n"
+        "        for i in range(0, 100000) {\n"
+        "            for j in range(0, 100000) {\n"
+        "                n += 1\n"
+        "            }\n"
+        "        }\n"
         "    }\n"
         "}\n")
     return mod
@@ -157,13 +166,18 @@ def test_the_same_rules_twice_find_no_difference_and_say_how_many_games_would(ca
 
 def test_a_failing_game_is_recorded_with_its_seed_and_the_run_goes_on(capsys, tmp_path, boom):
     out_file = tmp_path / "boom.jsonl"
-    code, out, _ = run(capsys, *CROSSING, "--mod", str(boom), "simulate", "boom", "--games", "8", "--workers", "1",
-                       "--out", str(out_file))
+    try:
+        code, out, _ = run(capsys, *CROSSING, "--mod", str(boom), "--rules-budget", "1000000", "simulate", "boom",
+                           "--games", "8", "--workers", "2", "--out", str(out_file))
+    finally:
+        dsl.set_limits(steps=dsl.DEFAULT_STEPS, items=dsl.DEFAULT_ITEMS)     # the budget as the next test expects
     assert code == 0
     _, records = games_of(out_file)
     failed = sorted(seed for (_, seed), r in records.items() if "error" in r)
     assert failed and len(failed) < 8
-    assert all("division by zero" in records[("tried", seed)]["error"] for seed in failed)
+    errors = [records[("tried", seed)]["error"] for seed in failed]
+    assert all("division by zero" in e or "took more than 1,000,000 steps" in e for e in errors)
+    assert any("division by zero" in e for e in errors) and any("1,000,000 steps" in e for e in errors)
     assert f"failed: {len(failed)} game" in out and f"seeds {', '.join(map(str, failed))}" in out
     assert str(out_file) in out
     assert f"{8 - len(failed)} game" in out
