@@ -67,7 +67,7 @@ _LOADED: dict[tuple[Any, ...], LoadedRuleset] = {}
 
 def loaded(setup: Setup) -> LoadedRuleset:
     """The setup's rules, loaded once per process (the rules files' parse is cached on disk too)."""
-    key = (setup.ruleset, setup.mods, setup.trust_code, setup.options, setup.rules_budget, setup.rules_max_items)
+    key = _key(setup)
     rs = _LOADED.get(key)
     if rs is None:
         dsl.set_limits(steps=setup.rules_budget, items=setup.rules_max_items)
@@ -78,8 +78,12 @@ def loaded(setup: Setup) -> LoadedRuleset:
 
 def remember(setup: Setup, rs: LoadedRuleset) -> None:
     """Keep rules the command line has already loaded (a pool's forked workers inherit them)."""
-    key = (setup.ruleset, setup.mods, setup.trust_code, setup.options, setup.rules_budget, setup.rules_max_items)
-    _LOADED[key] = rs
+    _LOADED[_key(setup)] = rs
+
+
+def _key(setup: Setup) -> tuple[Any, ...]:
+    """What loading the rules depends on (not the scenario, players or turn limit)."""
+    return setup.ruleset, setup.mods, setup.trust_code, setup.options, setup.rules_budget, setup.rules_max_items
 
 
 def play_game(setup: Setup, seed: int, rules: str = "tried") -> dict[str, Any]:
@@ -117,7 +121,8 @@ def play_game(setup: Setup, seed: int, rules: str = "tried") -> dict[str, Any]:
                                     f"refuse ({action}): {e.reason}") from e
             actions += 1
         if state.result is not None:
-            rows.append(rs.logic.measures(state))    # the turn the game ended in
+            while first + len(rows) <= state.turn:   # the turn the game ended in (and any it skipped to)
+                rows.append(rs.logic.measures(state))
             result = dict(state.result)
             record["result"] = {"winner": result.get("winner") or None, "reason": result.get("reason", ""),
                                 "ended": True, "score": result.get("score", {})}
