@@ -45,8 +45,8 @@ class Paired:
         return (self.first_only - self.second_only) / self.n if self.n else 0.0
 
     def interval(self, z: float = Z95) -> tuple[float, float]:
-        """The 95% interval of the difference: Newcombe's method 10 (1998), which joins the two
-        rates' Wilson intervals with the correlation the pairing brings."""
+        """The 95% interval of the difference: Newcombe's method 10 (1998, for paired data),
+        which joins the two rates' Wilson intervals with the correlation the pairing brings."""
         n = self.n
         if n == 0:
             return -1.0, 1.0
@@ -55,7 +55,11 @@ class Paired:
         l1, u1 = wilson(a + b, n, z)
         l2, u2 = wilson(a + c, n, z)
         margins = (a + b) * (c + d) * (a + c) * (b + d)
-        phi = (a * d - b * c) / math.sqrt(margins) if margins else 0.0
+        # the correlation of the pairs, a positive one lessened by n/2 as Newcombe corrects it
+        # (without it, seeds that all agree would give an interval of no width)
+        agree = a * d - b * c
+        agree = agree - n / 2 if agree > n / 2 else min(agree, 0)
+        phi = agree / math.sqrt(margins) if margins else 0.0
         below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
         above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))
         diff = p1 - p2
