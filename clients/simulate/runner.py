@@ -136,7 +136,9 @@ def run_cluster(address: str, jobs: Sequence[Job], done: Done, timeout: float | 
             for future in as_completed(futures):
                 done(_record(future, job_of[future.key]))
         finally:
-            client.cancel(futures)
+            unfinished = [f for f in futures if not f.done()]
+            if unfinished:          # stopped: the games not yet played are taken off the cluster
+                client.cancel(unfinished)
     finally:
         client.close()
 
