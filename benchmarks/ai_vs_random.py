@@ -18,7 +18,6 @@ and in how many games it played it at least once).
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -30,17 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import randplay  # noqa: E402
 
 from clients import seats  # noqa: E402
+from clients.simulate.stats import wilson  # noqa: E402
 from engine import flow  # noqa: E402
-
-
-def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% confidence interval of a rate of wins out of n (Wilson's score interval)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def judge(rs: Any, state: Any) -> tuple[str | None, dict[str, Any]]:

@@ -16,7 +16,6 @@ Game i uses seed `--seed + i` for the dice and for both players, so a run is rep
 from __future__ import annotations
 
 import argparse
-import math
 import statistics
 import sys
 import time
@@ -26,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clients.players import RandomPlayer  # noqa: E402
+from clients.simulate.stats import wilson  # noqa: E402
 from engine import plugins  # noqa: E402
 from engine.game import Game  # noqa: E402
 from rulesets.bulge.ai import HeuristicPlayer  # noqa: E402
@@ -66,17 +66,6 @@ def play_one(job: tuple[str, str, int]) -> dict:
         "vp": game.state.resource("Axis", "vp"), "turns": min(game.state.turn, rs.options["last_turn"]),
         "decisions": decisions, "seconds": time.perf_counter() - t0,
     }
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval for k successes out of n."""
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def report(title: str, games: list[dict], winner_side: str) -> None:

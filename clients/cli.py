@@ -19,6 +19,8 @@ from typing import Any, NoReturn
 import dsl
 from clients import odds_cli
 from clients.seats import SeatError
+from clients.simulate import SimulateError
+from clients.simulate.games import ENDLESS_TURNS
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
@@ -39,7 +41,7 @@ class PlayError(Exception):
 #: errors whose message is written for the player as it is
 _CLEAN: tuple[type[BaseException], ...] = (
     plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
-    OptionError, SeatError, PlayError)
+    OptionError, SeatError, PlayError, SimulateError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -213,6 +215,32 @@ def _parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_play)
 
     odds_cli.add_parser(sub, _seed)
+
+    s = sub.add_parser("simulate", help="many computer games of a ruleset (against another): win rates with 95%% intervals",
+                       description="Play many games of RULESET between computer players and report the wins per "
+                                   "side with their 95% intervals, the games' length and the rules' measures per "
+                                   "turn; with --against (or --against-option), the same seeds under other rules "
+                                   "and the difference in win rate.")
+    s.add_argument("ruleset", help="a ruleset's name or a mod folder")
+    s.add_argument("--games", type=_limit("--games"), required=True, metavar="N", help="games for each rule set")
+    s.add_argument("--scenario")
+    s.add_argument("--ai", action="append", default=[], metavar="SIDE=PLAYER",
+                   help="the computer player of SIDE (or all); every side plays the ruleset's own by default")
+    s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="an option of the rules tried")
+    s.add_argument("--against", metavar="BASE", help="also play the same seeds under BASE (a ruleset or mod folder)")
+    s.add_argument("--against-option", action="append", default=[], metavar="NAME=VALUE",
+                   help="an option of the rules compared against (alone: RULESET with these options)")
+    s.add_argument("--seed", type=_seed, default=0, help="game i plays seed SEED + i (default 0)")
+    s.add_argument("--max-turns", type=_limit("--max-turns"), default=None, metavar="N",
+                   help=f"stop a game after turn N (default: the rules' last turn; {ENDLESS_TURNS} for rules with none)")
+    s.add_argument("--workers", type=_limit("--workers"), default=None, metavar="N",
+                   help="processes playing games (default: every core)")
+    s.add_argument("--cluster", metavar="tcp://HOST:PORT", help="play the games on this Dask scheduler's workers")
+    s.add_argument("--out", metavar="FILE", help="write each game to FILE as one JSON line as it ends")
+    s.add_argument("--resume", action="store_true", help="go on from --out FILE, playing only the games it lacks")
+    s.add_argument("--json", action="store_true", help="print the summary as JSON")
+    s.add_argument("--plot", metavar="FILE.png", help="draw the win rates and the measures per turn to FILE.png")
+    s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser("replay", help="replay a saved game and report whether it reproduces the saved state")
     s.add_argument("save")
@@ -401,6 +429,12 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     else:
         print(d.render())
     return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from clients.simulate.command import cmd_simulate as simulate
+
+    return simulate(args)
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

@@ -35,6 +35,13 @@ def available_players(rs: LoadedRuleset) -> tuple[dict[str, Any], str]:
 def assign(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False, seed: int = 0) -> dict[str, Any]:
     """side -> computer player. With no --ai and no --hotseat the computer takes every side
     but the first."""
+    players, _ = available_players(rs)
+    wanted = chosen(rs, ai, hotseat)
+    return {side: players[kind](seed + i + 1) for i, (side, kind) in enumerate(sorted(wanted.items()))}
+
+
+def chosen(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False) -> dict[str, str]:
+    """side -> the name of the computer player --ai gives it (see `assign`)."""
     all_sides = sides(rs)
     players, default = available_players(rs)
     wanted: dict[str, str] = {}
@@ -54,4 +61,4 @@ def assign(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False, seed: in
         if not match:
             raise SeatError(f"--ai {item}: no side `{side}` (the sides are: {', '.join(all_sides)}, or all)")
         wanted[match[0]] = kind
-    return {side: players[kind](seed + i + 1) for i, (side, kind) in enumerate(sorted(wanted.items()))}
+    return wanted

@@ -86,6 +86,19 @@ class RulesLogic(GameLogic):
             return dict(self.rules.procedure("score")(state))
         return {}
 
+    def measures(self, state: GameState) -> dict[str, float]:
+        """The rules' `procedure measures() -> map[str, int]` (or `map[str, float]`), if they
+        have one: what decides the game, read by `wargame simulate` at the end of every turn;
+        else the score."""
+        if not self.rules.has_procedure("measures"):
+            return super().measures(state)
+        out: dict[str, float] = {}
+        for name, value in dict(self.rules.procedure("measures")(state)).items():
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise RulesRuntimeError(f"procedure `measures`: `{name}` is {value!r}, not a number")
+            out[str(name)] = value
+        return out
+
     def final_result(self, state: GameState) -> Result:
         return Result(None, "the last turn was played: a draw", self.score(state))
 

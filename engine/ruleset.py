@@ -149,6 +149,12 @@ class GameLogic:
         score = getattr(self, "score", None)
         return dict(score(state)) if callable(score) else {}
 
+    def measures(self, state: GameState) -> dict[str, float]:
+        """The figures that decide the game, as numbers by name, for `wargame simulate` to
+        follow turn by turn (VP in Battle of the Bulge, each side's income and victory
+        cities in Axis & Allies). By default the standing, where its values are numbers."""
+        return {str(k): v for k, v in self.standing(state).items() if isinstance(v, int | float)}
+
     def side_of(self, power: str) -> str:
         """The side (team) a power plays on; the same name where powers are sides."""
         return power

@@ -353,11 +353,19 @@ def command_line_case(r: random.Random, fx: Fixtures) -> Case:
         item = r.choice([f"{name}={value}", f"{name}={value}", name, f"={value}"])
         if name == "die" and r.random() < 0.5:
             argv = ["play", "bulge", "--ai", "all=random", "--quiet", "--seed", "1", "--option", "last_turn=1", "--option", item]
+        elif r.random() < 0.2:
+            flag = r.choice(["--option", "--against-option"])
+            argv = ["simulate", "bulge", "--games", "1", "--workers", "1", "--max-turns", "1", "--ai", "all=random",
+                    flag, item]
         else:
             argv = ["info", "bulge", "--option", item]
         return Case("command line", f"--option {item[:40]!r}", argv)
     if choice == 3:
         seed = r.choice(["-1", str(1 << 64), "9" * 5000, "abc", "1e5", "", "0x10", " 5"])
+        if r.random() < 0.3:      # simulate's numbers: its seeds, games and workers
+            flag = r.choice(["--seed", "--games", "--workers", "--max-turns"])
+            return Case("command line", f"simulate {flag} {seed[:30]!r}",
+                        ["simulate", "bulge", "--games", "1", "--max-turns", "1", "--ai", "all=random", flag, seed])
         return Case("command line", f"--seed {seed[:30]!r}",
                     ["play", "bulge", "--ai", "all=random", "--quiet", "--seed", seed, "--option", "last_turn=1"])
     if choice == 4:

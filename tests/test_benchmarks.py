@@ -122,3 +122,13 @@ def test_the_odds_table_answers_the_eight_revised_battles():
     for where in ("Karelia", "Caucasus", "India", "Anglo Egypt", "West Russia", "SZ 7", "SZ 52", "Kwantung"):
         assert where in done.stdout
     assert "battles a second" in done.stdout
+
+
+def test_simulate_scale_reports_overhead_and_speedup_on_the_same_games():
+    done = bench("benchmarks/simulate_scale.py", "bulge", "--games", "2", "--ai", "all=random", "--max-turns", "1",
+                 "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["same_games"] is True and figures["games"] == 2
+    for key in ("direct_cpu_s", "simulate_cpu_s", "wall_1_worker_s", "wall_2_workers_s", "speedup_2_workers"):
+        assert figures[key] > 0, key
