@@ -398,3 +398,17 @@ def test_own_fighters_ride_a_carrier_outside_combat_move_and_fly_with_it_in_comb
     assert g.piece(f1).space == "SZ 7" and g.piece(f1).carrier is None
     step(g, f1, "SZ 8")
     assert left(g, f1) == 3
+
+
+@pytest.mark.parametrize("kind", ["AAGun", "IndustrialComplex"])
+def test_a_tank_stops_in_a_territory_holding_only_an_enemy_aa_gun_or_factory(kind: str) -> None:
+    # Revised (and TripleA's Revised game, ww2v2: AA guns and factories stop a blitz): the tank
+    # takes the territory and its move ends there
+    g, ids = situation("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 1), (kind, "USSR", "West Russia", 1),
+                                   ("Infantry", "USSR", "Russia", 1)], control={"West Russia": "USSR"})
+    tank = ids["Germany Tank Ukraine S.S.R."][0]
+    step(g, tank, "West Russia")
+    assert g.state.control["West Russia"] == "Germany"
+    assert g.kinds_at("West Russia", "Germany") == {kind: 1, "Tank": 1}
+    assert left(g, tank) == 0
+    assert g.why_not("go", u=tank) == "that unit cannot move in combat move"
