@@ -48,6 +48,25 @@ def test_the_owner_may_not_destroy_a_unit_the_opponent_can_move_out(table):
         act(t, "displace", piece=ids[0], to="1911")       # not next to St. Vith
 
 
+def test_an_excess_unit_may_be_moved_into_a_hex_holding_only_enemy_supply(table):
+    # Upkeep moves excess units "following the retreat rules" (RB §3.4), and a retreat may
+    # enter a hex holding only enemy trucks or supply (RB §3.3 "Entering enemy hexes"), which
+    # its combat unit then captures; the owner destroys units only when none can leave
+    t: Table = table(turn=2, step="stacking")
+    t.put("Allies", ST_VITH, Infantry=5)
+    around = t.state.board.neighbours(ST_VITH)
+    (token,) = t.put("Axis", around[0], Supply=1)
+    for n in around[1:]:
+        t.put("Allies", n, Infantry=4)                 # full: no room there
+    d = t.rs.logic.decision(t.state)
+    assert d.player == "Axis" and {o.kind for o in d.options} == {"displace"}
+    assert {o["to"] for o in d.options} == {around[0]}
+    t.rs.logic.apply(t.state, d.options[0])
+    assert t.at(ST_VITH, "Allies").count("Infantry") == 4
+    assert t.at(around[0], "Allies") == ["Infantry"]
+    assert "captured" in t.state.pieces[token].status
+
+
 def test_seed_stacking_counts_combat_units_only(table):
     t: Table = table(turn=2, step="stacking")
     t.put("Allies", ST_VITH, Infantry=4, Truck=3, Supply=5)
