@@ -112,7 +112,8 @@ def test_ships_stop_on_entering_enemy_warships_and_avoid_them_after_combat() -> 
                          step="noncombat_move")
     dd2 = ids2["Germany Destroyer SZ 5"][0]
     assert dd2 not in [a["u"] for a in g2.options("go")]
-    assert g2.why_not("go", u=dd2) == "the Destroyer in Sea Zone 5 (SZ 5) has nowhere to go"
+    assert g2.why_not("go", u=dd2) == ("the Destroyer in Sea Zone 5 (SZ 5) has nowhere to go: "
+                                       "Sea Zone 6 (SZ 6) holds enemy warships: ships enter it only in combat move")
 
 
 def test_a_submarine_sails_on_through_enemy_warships_without_a_destroyer() -> None:
