@@ -442,6 +442,12 @@ def note(state: GameState, message: str) -> None:
     state.emit("note", message=message)
 
 
+def warn(state: GameState, message: str) -> None:
+    """A line in the game log that the player should not miss: what a move allowed will cost
+    later (clients show it as "warning: ...")."""
+    state.emit("warning", message=message)
+
+
 def hits_on(state: GameState, units: list[Piece], hits: int, box: str) -> None:
     """Where a battle's hits landed, for the clients: `units` (one box of a combat strip, a
     target group) took `hits` hits. Changes nothing; the rules still apply the hits."""
@@ -567,6 +573,8 @@ def register_core(registry: Any) -> None:
     P("end_game", end_game, changes=True, params=[("winner", "str"), ("reason", "str")], context=True,
       doc="the game is over: winner wins (\"\" for a draw) because of reason")
     P("note", note, changes=True, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")
+    P("warn", warn, changes=True, params=[("message", "str")], returns="none", context=True,
+      doc="write a warning in the game log: a line the player should not miss (clients show it as \"warning: ...\")")
     P("hits_on", hits_on, changes=True, params=[("units", "list[Unit]"), ("hits", "int"), ("box", "str")], returns="none",
       context=True, doc="tell the clients that units (a box of a combat strip, a target group) took hits there; "
                         "changes nothing, the rules apply the hits themselves")

@@ -203,6 +203,8 @@ class GameLogic:
             return f"rolled {data['n']}d{data['sides']}{why}: {' '.join(map(str, data['faces']))}"
         if kind == "note":
             return str(data.get("message", ""))
+        if kind == "warning":
+            return f"warning: {data.get('message', '')}"
         if kind == "destroyed":
             return f"{data['owner']} {data['kind']} destroyed in {data['space']}"
         if kind == "phase_start":

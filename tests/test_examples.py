@@ -145,3 +145,41 @@ def test_paratroopers_drop_behind_the_lines_on_the_drop_turn_only() -> None:
     while game.decision is not None and game.state.turn <= 4:
         assert game.decision.kind != "axis_airdrop"
         game.play(player.choose(rs, game.state, game.decision))
+
+
+def test_a_paratrooper_waiting_for_the_drop_does_not_ride_a_truck_on() -> None:
+    # issue 36 item 21: on turn 1 an off-board Axis truck could load a Paratrooper (it is
+    # cargo, like infantry) and drive it onto the board, skipping the drop
+    from engine import flow, plugins
+    from engine.actions import Action
+    from engine.game import Game
+
+    rs = plugins.load(EXAMPLES_DIR / "bulge-paratroopers")
+    game = Game(rs, None, seed=1)
+    waiting = [p.id for p in game.state.pieces.values() if p.kind == "Paratrooper"]
+    while game.decision is not None and game.decision.kind != "axis_reinforce":
+        game.play(game.decision.finish)
+    assert game.state.turn == 1
+    loads = [a for a in game.decision.options if a.kind == "load"]
+    assert loads and not any(a["piece"] in waiting for a in loads)       # the truck loads, but no paratrooper
+    truck = loads[0]["truck"]
+    why = flow.why_not(rs, game.state, Action("load", {"truck": truck, "piece": waiting[0]}))
+    assert why is not None and "cannot be loaded" in why
+
+
+def test_st_vith_falling_on_the_last_turn_is_an_axis_win() -> None:
+    # issue 36 item 21: the Allies' win at the end of the last turn came first, and the Axis
+    # win when St. Vith fell on that turn was never heard
+    from engine import flow, plugins
+
+    rs = plugins.load(EXAMPLES_DIR / "bulge-st-vith")
+    state = rs.logic.new_state("st-vith", 0)
+    for pid in list(state.pieces):
+        state.remove(pid)
+    structure = rs.structure
+    flow.fire(rs, state, structure.begin(state))
+    while not (state.turn == 6 and structure.step(state) == "allies_unload"):
+        flow.fire(rs, state, structure.advance(state))
+    state.add_piece("Infantry", "Axis", "1709")          # the Axis ends the last turn's movement in St. Vith
+    flow.settle(rs, state)
+    assert state.result["winner"] == "Axis" and state.result["reason"] == "St. Vith fell on turn 6"

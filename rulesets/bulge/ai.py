@@ -163,7 +163,7 @@ def box_probs(n_boxes: int, options: dict) -> list[float]:
     """Chance that one attack die puts a hit in each box of a strip of `n_boxes`."""
     die, hit_on, own = options["die"], options["hit_on"], options["max_boxes_for_own_faces"]
     p_hit = hit_on / die
-    faces = range(1, hit_on + 1) if n_boxes <= own else range(1, die + 1)
+    faces = range(1, hit_on + 1) if n_boxes <= own else range(1, max(die, n_boxes) + 1)    # as strip_hits
     nf = len(faces)
     counts = [0] * n_boxes
     for f in faces:

@@ -96,14 +96,10 @@ def test_refused_missions_say_why() -> None:
     assert g.why_not("fly_mission", u=bomber, kind="sbr", to="Gibraltar") == "Gibraltar has no income to bomb"
     assert g.why_not("fly_mission", u=bomber, kind="sbr", to="Western United States") == \
         "Western United States is out of the Bomber's range: it has 6 moves left"
-    assert g.why_not("fly_mission", u=bomber, kind="sbr", to="Eastern United States") == \
-        "the Bomber could not land after flying to Eastern United States (0 moves would be left)"
     assert g.why_not("fly_mission", u=fighter, kind="escort", to="Russia") == \
         "no bomber of yours flies a strategic bombing run on Russia for the Fighter to escort"
     assert g.why_not("fly_mission", u=fighter, kind="counter_air", to="Russia") == \
         "there are no enemy aircraft in Russia for a counter-air mission to fight"
-    assert g.why_not("fly_mission", u=fighter, kind="counter_air", to="Caucasus") == \
-        "a counter-air Fighter must fly to Caucasus and back: 6 moves, and it has 4"
     assert g.why_not("fly_mission", u=bomber, kind="sbr", to="Russia") is None
     g.act("fly_mission", u=bomber, kind="sbr", to="Russia")
     assert g.why_not("fly_mission", u=bomber, kind="night", to="Karelia S.S.R.") == \
@@ -111,6 +107,28 @@ def test_refused_missions_say_why() -> None:
     done(g)
     g.walk_to("Germany", "resolve_missions")
     assert g.why_not("resolve", where="Karelia S.S.R.") == "no air mission of yours waits over Karelia S.S.R."
+
+
+def test_a_mission_reaches_as_far_as_an_attack_since_aircraft_fly_home_on_a_whole_move() -> None:
+    # RULES.md B, Phase 3 and 5, Air movement: aircraft use up to their movement in combat move
+    # and again in non-combat move (option air_moves_each_phase), so a bomber may bomb what it
+    # may attack, and a counter-air fighter needs its reach out only, its way back being flown
+    # in non-combat move
+    pieces = [("Bomber", "Germany", "Germany", 1), ("Fighter", "Germany", "Germany", 1),
+              ("Fighter", "USSR", "Caucasus", 1)]
+    g, ids = at_aarhe("Germany", pieces, step="declare_missions")
+    bomber, fighter = ids["Germany Bomber Germany"][0], ids["Germany Fighter Germany"][0]
+    assert g.why_not("fly_mission", u=bomber, kind="sbr", to="Eastern United States") is None
+    assert g.why_not("fly_mission", u=fighter, kind="counter_air", to="Caucasus") is None
+    g.act("fly_mission", u=fighter, kind="counter_air", to="Caucasus")
+    g.act("fly_mission", u=bomber, kind="sbr", to="Eastern United States")
+    # with LHTR's one allowance for the whole turn, the flight out leaves what the way home has
+    g, ids = at_aarhe("Germany", pieces, step="declare_missions", air_moves_each_phase=False)
+    bomber, fighter = ids["Germany Bomber Germany"][0], ids["Germany Fighter Germany"][0]
+    assert g.why_not("fly_mission", u=bomber, kind="sbr", to="Eastern United States") == \
+        "the Bomber could not land after flying to Eastern United States: no landing place is within 0 moves of it"
+    assert g.why_not("fly_mission", u=fighter, kind="counter_air", to="Caucasus") == \
+        "a counter-air Fighter must fly to Caucasus and back: 6 moves, and it has 4"
 
 
 def test_lhtrs_raid_on_an_industrial_complex_is_not_offered() -> None:

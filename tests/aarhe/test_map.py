@@ -48,6 +48,8 @@ def test_the_two_changed_connections_and_the_turkish_straits(state: GameState, l
     assert base.adjacent("SZ 15", "SZ 16") and board.adjacent("SZ 15", "SZ 16")
     assert dict(board.link("SZ 15", "SZ 16")) == {"canal": "Turkish Straits", "canal_needs": ["Turkey"],
                                                   "held_at_turn_start": True}
+    # and so does the Black Sea's other link, to 14 (the straits are its only way out)
+    assert dict(board.link("SZ 14", "SZ 16")) == dict(board.link("SZ 15", "SZ 16"))
     # nothing else moved
     links = {frozenset((a, b)) for a, b, _ in board.links()}
     base_links = {frozenset((a, b)) for a, b, _ in base.links()}

@@ -246,12 +246,28 @@ def test_ships_pass_the_turkish_straits_only_if_their_side_held_turkey_when_the_
     dd, inf = ids["Germany Destroyer SZ 16"][0], ids["Germany Infantry Balkans"][0]
     step(g, inf, "Turkey")                         # taken this turn: the straits stay shut until the next
     assert g.state.control["Turkey"] == "Germany"
-    assert refused_step(g, dd, "SZ 15") == (
-        "ships pass between Sea Zone 16 (SZ 16) and Sea Zone 15 (SZ 15) only when their side held Turkey "
-        "at the start of the turn")
+    assert "ships pass between Sea Zone 16 (SZ 16) and Sea Zone 15 (SZ 15) only when their side held Turkey " \
+        "at the start of the turn" in g.why_not("go", u=dd)
     g, ids = at_aarhe("Germany", [("Destroyer", "Germany", "SZ 16", 1)], control={"Turkey": "Germany"})
     step(g, ids["Germany Destroyer SZ 16"][0], "SZ 15")
     assert g.piece(ids["Germany Destroyer SZ 16"][0]).space == "SZ 15"
+
+
+def test_the_black_sea_is_left_only_through_the_turkish_straits() -> None:
+    # sea zone 16 (the Black Sea) touches 14 as well as 15 on the Revised board: both links
+    # cross the straits, and both are shut to a side that did not hold Turkey when the turn began
+    g, ids = at_aarhe("Germany", [("Destroyer", "Germany", "SZ 16", 1)], step="noncombat_move")
+    dd = ids["Germany Destroyer SZ 16"][0]
+    assert g.why_not("go", u=dd) == (
+        "the Destroyer in Sea Zone 16 (SZ 16) has nowhere to go: "
+        "ships pass between Sea Zone 16 (SZ 16) and Sea Zone 14 (SZ 14) only when their side held Turkey "
+        "at the start of the turn; "
+        "ships pass between Sea Zone 16 (SZ 16) and Sea Zone 15 (SZ 15) only when their side held Turkey "
+        "at the start of the turn")
+    g, ids = at_aarhe("Germany", [("Destroyer", "Germany", "SZ 16", 1)], control={"Turkey": "Germany"},
+                      step="noncombat_move")
+    step(g, ids["Germany Destroyer SZ 16"][0], "SZ 14")
+    assert g.piece(ids["Germany Destroyer SZ 16"][0]).space == "SZ 14"
 
 
 def test_turkey_is_a_neutral_land_units_enter_in_combat_move_and_take() -> None:

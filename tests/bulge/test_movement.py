@@ -234,3 +234,18 @@ def test_a_blitzing_tank_placed_off_the_road_is_offered_its_blitz_hex(table):
     assert blitz and blitz <= set(t.state.board.neighbours("1413"))
     t.play(Action("move", {"pieces": (tank,), "to": sorted(blitz)[0]}))
     assert "blitzed" in t.state.pieces[tank].status
+
+
+def test_a_truck_whose_roads_home_all_end_in_an_enemy_zone_of_control_is_not_free(table):
+    # RB §3.3 "Start of phase": a free truck traces a road to a friendly board edge that
+    # avoids enemy zones of control; an edge hex in one is no way home for a truck outside it
+    t = table_at(table, "axis_trucks_home", spare=False)
+    (truck,) = t.put("Axis", "2011", Truck=1)                 # one road hex from the exit 2012
+    t.put("Axis", BASTOGNE, Infantry=1, Supply=1)
+    t.put("Allies", "2013", Infantry=1)                       # next to the exit 2012, not to 2011
+    t.put("Allies", "2003", Infantry=1)                       # and to the other Axis exits
+    assert truck in [o["piece"] for o in options(t) if o.kind == "truck_home"]
+    t.put("Allies", "2015", Infantry=1)
+    assert t.rs.logic.decision(t.state) is None               # no free truck: nothing to ask
+    with pytest.raises(IllegalAction, match="is not a free truck of Axis"):
+        t.rs.logic.apply(t.state, Action("truck_home", {"piece": truck}))

@@ -134,3 +134,41 @@ def test_an_unoccupied_allied_town_resists_a_claim(table):
     assert bastogne not in t.rs.rules.procedure("axis_claims")(s)
     t.put("Axis", bastogne, Infantry=1)          # an Axis combat unit in the town lifts it
     assert bastogne in t.rs.rules.procedure("axis_claims")(s)
+
+
+# -- more boxes than the placement die has faces (issue 36 item 2) --------------------------------
+def test_every_truck_of_a_hex_of_four_combat_units_and_nine_trucks_can_be_hit(table):
+    # seed stacking allows 4 combat units and any number of trucks; the seed's strips show "up
+    # to 12 boxes", so the trucks then share one box and each hit on it destroys one truck
+    t: Table = table()
+    s = t.state
+    target, attack_from = t.hex("Bastogne"), "1314"
+    s.control[attack_from] = "Axis"
+    t.put("Allies", target, Infantry=4)
+    trucks = t.put("Allies", target, Truck=9)
+    boxes = t.rs.rules.procedure("strip_boxes")(s, s.pieces_at(target))
+    assert len(boxes) <= 12 and sorted(p.id for p in boxes[-1]) == trucks
+    t.put("Axis", attack_from, Artillery=4, Supply=1)
+    s.load_dice([5] * 12 + [12] * 12)        # 12 hits; the faces place them if there is no reroll
+    t.play(Action("attack", {"from": attack_from, "to": target}))
+    s = t.state
+    assert notes(s, "hits on the strips") == ["  hits on the strips: Truck: 12"]
+    assert not any(pid in s.pieces for pid in trucks)
+    assert t.at(target, "Allies") == ["Infantry"] * 4
+
+
+def test_with_more_boxes_than_the_die_has_faces_the_last_box_can_be_hit():
+    # a house rule's stacking limit of 20 combat units: the placement reroll has as many
+    # faces as there are boxes, so the 14th box is as likely as the first
+    from engine import plugins
+
+    rs = plugins.load("bulge", options={"stacking_limit": "20"})
+    t = Table(rs)
+    s = t.state
+    target, attack_from = t.hex("Bastogne"), "1314"
+    s.control[attack_from] = "Axis"
+    infs = t.put("Allies", target, Infantry=14)
+    t.put("Axis", attack_from, Infantry=1, Supply=1)
+    s.load_dice([1, 14])                      # one hit; its reroll lands in box 14
+    t.play(Action("attack", {"from": attack_from, "to": target}))
+    assert "retreating" in t.state.pieces[infs[13]].status or t.state.pieces[infs[13]].space != target

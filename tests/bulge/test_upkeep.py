@@ -48,6 +48,25 @@ def test_the_owner_may_not_destroy_a_unit_the_opponent_can_move_out(table):
         act(t, "displace", piece=ids[0], to="1911")       # not next to St. Vith
 
 
+def test_an_excess_unit_may_be_moved_into_a_hex_holding_only_enemy_supply(table):
+    # Upkeep moves excess units "following the retreat rules" (RB §3.4), and a retreat may
+    # enter a hex holding only enemy trucks or supply (RB §3.3 "Entering enemy hexes"), which
+    # its combat unit then captures; the owner destroys units only when none can leave
+    t: Table = table(turn=2, step="stacking")
+    t.put("Allies", ST_VITH, Infantry=5)
+    around = t.state.board.neighbours(ST_VITH)
+    (token,) = t.put("Axis", around[0], Supply=1)
+    for n in around[1:]:
+        t.put("Allies", n, Infantry=4)                 # full: no room there
+    d = t.rs.logic.decision(t.state)
+    assert d.player == "Axis" and {o.kind for o in d.options} == {"displace"}
+    assert {o["to"] for o in d.options} == {around[0]}
+    t.rs.logic.apply(t.state, d.options[0])
+    assert t.at(ST_VITH, "Allies").count("Infantry") == 4
+    assert t.at(around[0], "Allies") == ["Infantry"]
+    assert "captured" in t.state.pieces[token].status
+
+
 def test_seed_stacking_counts_combat_units_only(table):
     t: Table = table(turn=2, step="stacking")
     t.put("Allies", ST_VITH, Infantry=4, Truck=3, Supply=5)
@@ -83,6 +102,50 @@ def test_seed_stacking_ignores_the_rulebook_sub_limits(table):
     assert len(excess(t.state, ST_VITH, "Allies")) == 0
     t.put("Allies", ST_VITH, Tank=1)
     assert len(excess(t.state, ST_VITH, "Allies")) == 1
+
+
+# -- stacking during movement (issue 36 item 1) ------------------------------------------------------
+def full_hex_and_a_mover(t: Table) -> int:
+    """Four Axis Infantry in St. Vith, and an activated Infantry next to it (1608)."""
+    for h in t.state.board.spaces:
+        t.state.control[h] = "Axis"
+    t.put("Axis", ST_VITH, Infantry=4)
+    (mover,) = t.put_active("Axis", "1608", Infantry=1)
+    t.put_active("Axis", "2001", Infantry=1)           # keeps the step open after the move
+    return mover
+
+
+def test_a_move_that_over_stacks_a_hex_is_played_with_a_warning(table):
+    # default: RB §3.3's timing, the limit is checked at upkeep; the player is warned
+    t: Table = table(turn=2, step="axis_move")
+    mover = full_hex_and_a_mover(t)
+    assert ST_VITH in {o["to"] for o in options(t, "move") if o["pieces"] == (mover,)}
+    t.rs.logic.decision(t.state)
+    t.state.events.clear()
+    t.rs.logic.apply(t.state, Action("move", {"pieces": (mover,), "to": ST_VITH}))
+    told = [t.rs.logic.narrate(e) for e in t.state.events]
+    assert ("warning: Axis now has more than 4 combat units in St. Vith (1709): at upkeep the opponent moves "
+            "the excess out, or they are destroyed (RB §3.4)") in told
+    assert t.at(ST_VITH).count("Infantry") == 5
+
+
+def test_with_stacking_on_move_a_move_or_reinforcement_into_a_full_hex_is_refused():
+    from engine import plugins
+
+    rs = plugins.load("bulge", options={"stacking_on_move": "true"})
+    t = Table(rs, turn=2, step="axis_move")
+    mover = full_hex_and_a_mover(t)
+    assert ST_VITH not in {o["to"] for o in options(t, "move") if o["pieces"] == (mover,)}
+    with pytest.raises(IllegalAction, match=r"St. Vith \(1709\) would hold more than 4 combat units of one side: "
+                                            "with the option stacking_on_move"):
+        act(t, "move", pieces=(mover,), to=ST_VITH)
+    t = Table(rs, turn=2, step="axis_reinforce")
+    inf = t.state.add_piece("Infantry", "Axis", "chart:Axis:2", group="9 SS Pz").id
+    t.put("Axis", "2004", Infantry=4)
+    assert "2004" not in {o["to"] for o in options(t, "place")}
+    with pytest.raises(IllegalAction, match="would hold more than 4 combat units"):
+        act(t, "place", piece=inf, to="2004")
+    act(t, "place", piece=inf, to="2003")
 
 
 # -- commandeering, the turn's start ------------------------------------------------------------
@@ -249,3 +312,12 @@ def test_allied_reinforcements_use_their_charts_edge(table):
     places = options(t, "place")
     assert {o["to"][2:] for o in places if o["piece"] == north} == {"01"}
     assert {o["to"][2:] for o in places if o["piece"] == south} == {"21"}
+
+
+def test_wargame_info_lists_the_stacking_option_with_its_source(capsys):
+    from clients.cli import main
+
+    assert main(["info", "bulge"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.strip().startswith("stacking_on_move:"))
+    assert "bool = false" in line and "status: reading" in line and "RB §3.3 checks it at Board Upkeep" in line

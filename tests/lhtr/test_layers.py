@@ -38,6 +38,8 @@ def test_a_layer_overrides_how_ships_move() -> None:
     base, ids = situation("Germany", pieces, step="noncombat_move")
     house, hids = situation("Germany", pieces, step="noncombat_move", ruleset=load_layer(HOUSE))
     # in non-combat move, the base rules keep ships out of any zone with enemy ships
-    assert base.why_not("go", u=ids["Germany Destroyer SZ 5"][0]) == "the Destroyer in Sea Zone 5 (SZ 5) has nowhere to go"
+    assert base.why_not("go", u=ids["Germany Destroyer SZ 5"][0]) == (
+        "the Destroyer in Sea Zone 5 (SZ 5) has nowhere to go: "
+        "Sea Zone 6 (SZ 6) holds enemy warships: ships enter it only in combat move")
     house.act("go", u=hids["Germany Destroyer SZ 5"][0])
     assert sorted(a["choice"] for a in house.decision.options) == ["SZ 5", "SZ 6"]

@@ -112,7 +112,8 @@ def test_ships_stop_on_entering_enemy_warships_and_avoid_them_after_combat() -> 
                          step="noncombat_move")
     dd2 = ids2["Germany Destroyer SZ 5"][0]
     assert dd2 not in [a["u"] for a in g2.options("go")]
-    assert g2.why_not("go", u=dd2) == "the Destroyer in Sea Zone 5 (SZ 5) has nowhere to go"
+    assert g2.why_not("go", u=dd2) == ("the Destroyer in Sea Zone 5 (SZ 5) has nowhere to go: "
+                                       "Sea Zone 6 (SZ 6) holds enemy warships: ships enter it only in combat move")
 
 
 def test_a_submarine_sails_on_through_enemy_warships_without_a_destroyer() -> None:
@@ -398,3 +399,70 @@ def test_own_fighters_ride_a_carrier_outside_combat_move_and_fly_with_it_in_comb
     assert g.piece(f1).space == "SZ 7" and g.piece(f1).carrier is None
     step(g, f1, "SZ 8")
     assert left(g, f1) == 3
+
+
+@pytest.mark.parametrize("kind", ["AAGun", "IndustrialComplex"])
+def test_a_tank_stops_in_a_territory_holding_only_an_enemy_aa_gun_or_factory(kind: str) -> None:
+    # Revised (and TripleA's Revised game, ww2v2: AA guns and factories stop a blitz): the tank
+    # takes the territory and its move ends there
+    g, ids = situation("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 1), (kind, "USSR", "West Russia", 1),
+                                   ("Infantry", "USSR", "Russia", 1)], control={"West Russia": "USSR"})
+    tank = ids["Germany Tank Ukraine S.S.R."][0]
+    step(g, tank, "West Russia")
+    assert g.state.control["West Russia"] == "Germany"
+    assert g.kinds_at("West Russia", "Germany") == {kind: 1, "Tank": 1}
+    assert left(g, tank) == 0
+    assert g.why_not("go", u=tank) == "that unit cannot move in combat move"
+
+
+# -- fighters waiting for a new carrier (issue 36 item 6) --------------------------------------------
+def uk_buys_a_carrier(step_to: str = "noncombat_move"):
+    g, ids = situation("UK", [("IndustrialComplex", "UK", "United Kingdom", 1), ("Fighter", "UK", "United Kingdom", 2)],
+                       step="purchase", ipc=40)
+    g.act("buy", kind="AircraftCarrier")
+    g.walk_to("UK", step_to)
+    return g, ids["UK Fighter United Kingdom"]
+
+
+def test_a_fighter_waits_at_sea_for_the_carrier_bought_this_turn() -> None:
+    # LHTR (TripleA's LHTR game notes, reference/triplea/lhtr.xml): air units no longer move
+    # onto a carrier when it is placed; "you must move those air units to the [sea zone] where
+    # the carrier will be placed during one of the movement phases, then place the carrier
+    # under it during placement phase"
+    g, (f1, f2) = uk_buys_a_carrier()
+    step(g, f1, "SZ 7")
+    g.act("go", u=f1)
+    g.choose("SZ 7")                              # stops there, over where the carrier will go
+    g.finish()                                    # non-combat move ends: it waits
+    assert g.step == "mobilize" and g.piece(f1).space == "SZ 7"
+    carrier = g.options("place")[0]["u"]
+    g.act("place", u=carrier, at="United Kingdom", to="SZ 7")    # the last unit: mobilize ends
+    assert g.kinds_at("SZ 7", "UK") == {"AircraftCarrier": 1, "Fighter": 1}
+
+
+def test_a_fighter_waiting_where_no_new_carrier_is_placed_is_lost_when_mobilize_ends() -> None:
+    g, (f1, f2) = uk_buys_a_carrier()
+    for f in (f1, f2):
+        step(g, f, "SZ 7")
+    for f in (f1, f2):
+        g.act("go", u=f)
+        g.choose("SZ 7")
+    g.finish()
+    assert g.kinds_at("SZ 7") == {"Fighter": 2}
+    carrier = g.options("place")[0]["u"]
+    g.log = []
+    g.act("place", u=carrier, at="United Kingdom", to="SZ 6")    # the last unit: mobilize ends
+    assert g.kinds_at("SZ 7") == {} and g.piece(f1) is None and g.piece(f2) is None
+    assert "UK Fighter" in [f'{e["owner"]} {e["kind"]}' for k, e in g.log if k == "destroyed"]
+
+
+def test_no_more_fighters_wait_than_the_new_carriers_have_room_for() -> None:
+    g, (f1, f2) = uk_buys_a_carrier()
+    g.add("Fighter", "UK", "SZ 7")                # a third fighter there already
+    g.restart_turn()
+    for f in (f1, f2):
+        step(g, f, "SZ 7")
+        g.act("go", u=f)
+        g.choose("SZ 7")
+    g.finish()
+    assert len(g.at("SZ 7", "UK", "Fighter")) == 2      # room for two on the carrier to come
