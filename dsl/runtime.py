@@ -16,7 +16,9 @@ building and the engine's primitives spend it, and a call that spends it all sto
 * a call into the rules is charged, first, the size of the code it runs straight through;
 * building a list with `+` (or `+=`) is charged its new items, a string one step per 8
   characters; `range(...)` as a list its length; a primitive over many pieces or spaces
-  (more than 64) their number.
+  (more than 64) their number;
+* comparing lists or maps (`==`, `!=`, a list looked for in a list) is charged the items
+  compared, nested ones counted; comparing numbers, strings or units costs nothing extra.
 
 Sizes: a list or a map holds at most ``limits().items`` items and a string as many
 characters; integers stay within ±(2^63 - 1) (a fixed limit). The budget and the item limit
@@ -205,6 +207,47 @@ def in_big(x: Any, xs: Any, is_in: bool) -> bool:
     return (x in xs) == is_in
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
+def size(x: Any) -> int:
+    """How many items a comparison of `x` may go through: a list's or map's items, and the
+    items of the lists, maps and (one step per 8 characters) strings inside it. The rules'
+    lists and maps hold one type, so the first item says whether the rest need counting."""
+    if isinstance(x, dict):
+        n = len(x)
+        if n:
+            if isinstance(next(iter(x)), _CONTAINERS + (str,)):
+                n += sum(size(k) for k in x)
+            if isinstance(next(iter(x.values())), _CONTAINERS + (str,)):
+                n += sum(size(v) for v in x.values())
+        return n
+    if isinstance(x, (list, tuple)):
+        n = len(x)
+        if n and isinstance(x[0], _CONTAINERS + (str,)):
+            n += sum(size(y) for y in x)
+        return n
+    if isinstance(x, str):
+        return len(x) >> 3
+    return 0
+
+
+def same(a: Any, b: Any, is_eq: bool) -> bool:
+    """`a == b` (or `!=`) of lists or maps: paid for the items compared (lists or maps of
+    different lengths differ at once)."""
+    if isinstance(a, _CONTAINERS) and isinstance(b, _CONTAINERS) and len(a) == len(b):
+        n = size(a)
+        if n > FREE_ITEMS:
+            charge(n)
+    return (a == b) == is_eq
+
+
+def in_list(x: Any, xs: Any, is_in: bool) -> bool:
+    """`x in xs` where `x` is a list or map: each item of `xs` may be compared with it whole."""
+    charge(len(xs) * (size(x) + 1))
+    return (x in xs) == is_in
+
+
 def bounded_range(a: int, b: int | None = None) -> range:
     if b is None:
         a, b = 0, a
@@ -354,6 +397,8 @@ HELPERS: dict[str, Any] = {
     "_int": to_int,
     "_many": many,
     "_inbig": in_big,
+    "_same": same,
+    "_inlist": in_list,
     "_rng": bounded_range,
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,

@@ -406,6 +406,11 @@ HOSTILE_RULES: dict[str, str] = {
     "a search of a long list in a loop": "let xs = range(100000)\n    let n = 0\n    for i in range(100000) {\n"
                                          "        for j in range(100000) {\n            if j in xs {\n                n += 1\n"
                                          "            }\n        }\n    }",
+    "two long lists compared in a loop": "let a = range(100000)\n    let b = range(100000)\n    let n = 0\n"
+                                         "    for i in range(100000) {\n        if a == b {\n            n += 1\n        }\n    }",
+    "two long maps compared in a loop": "let a: map[int, int] = {}\n    for k in range(100000) {\n        a[k] = k\n    }\n"
+                                        "    let n = 0\n    for i in range(100000) {\n        if a != a {\n            n += 1\n"
+                                        "        }\n    }",
     "roll(100000000, 6)": "let r = roll(100000000, 6)",
     "a die of 1 side": "let r = roll(3, 1)",
     "an integer squared in a loop": "let x = 3\n    for i in range(100) {\n        x = x * x\n    }",

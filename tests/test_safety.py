@@ -283,6 +283,8 @@ def stops_cleanly(capsys, folder: Path, says: str, where: str | None) -> str:
     ("a string doubled in a loop", "a string of 1,048,576 characters is over the limit", "6:9"),
     ("a list doubled in a loop", "a list of 1,048,576 items is over the limit", "6:9"),
     ("two nested range(0, 100000)", "steps in one call", "6:9"),
+    ("two long lists compared in a loop", "steps in one call", "8:9"),
+    ("two long maps compared in a loop", "steps in one call", "10:9"),
     ("roll(100000000, 6)", "the number of dice to roll must be from 0 to 10,000, not 100,000,000", "4:5"),
     ("an integer squared in a loop", "integers in rules lie within", "6:9"),
 ])
