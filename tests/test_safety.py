@@ -259,6 +259,21 @@ def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_
     assert not saved.exists() and not (tmp_path / "game.json.tmp").exists()
 
 
+def test_save_does_not_follow_a_link_planted_beside_it(capsys, tmp_path):
+    """`--save PATH` writes a new temporary file beside PATH: a `PATH.tmp` link planted there
+    (by another user of a shared folder) sends nothing to its target."""
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    saved = tmp_path / "game.json"
+    (tmp_path / "game.json.tmp").symlink_to(target)
+    code, out, err = run(capsys, "play", "bulge", "--ai", "all", "--seed", "2", "--quiet", "--max-turns", "1",
+                         "--save", saved)
+    assert code == 0, err
+    assert target.read_text() == "keep me"
+    assert json.loads(saved.read_text())["format"] == "wargame-save"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.tmp", "precious.txt"]
+
+
 # -- hostile rules: they must end cleanly and quickly -----------------------------------------------
 def hostile_mod(tmp_path: Path, rules: str) -> Path:
     return mod(tmp_path, {"name": "hostile", "extends": "bulge", "rules": ["house.rules"]},
