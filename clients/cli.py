@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import dsl
+from clients.printable import Escaping, printable, shortened
 from clients.seats import SeatError
 from engine import plugins, save
 from engine.actions import IllegalAction
@@ -51,6 +52,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     dsl.set_limits(steps=args.rules_budget, items=args.rules_max_items)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Escaping(sys.stdout), Escaping(sys.stderr)   # type: ignore[assignment]
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()           # a closed pipe shows here, not at exit
@@ -66,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exception(e)
         _say(error_message(e))
         return 1
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 def error_message(e: BaseException) -> str:
@@ -104,8 +109,9 @@ def _clip(text: str, most: int = 300) -> str:
 
 
 def _say(text: str) -> None:
+    """An error message on stderr: control characters escaped, long values shortened."""
     try:
-        print(text, file=sys.stderr)
+        print(printable(shortened(text)), file=sys.stderr)
     except (OSError, ValueError):
         pass
 
@@ -371,7 +377,7 @@ def render_diagnostics(diagnostics: Sequence[Any]) -> tuple[str, int]:
     hint; notes as `note: ...`), and how many are errors."""
     sources = _sources(diagnostics)
     text = "\n".join(f"note: {d.message}" if d.severity == "note" else d.render(sources) for d in diagnostics)
-    return text, sum(1 for d in diagnostics if d.severity == "error")
+    return shortened(text), sum(1 for d in diagnostics if d.severity == "error")
 
 
 def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:

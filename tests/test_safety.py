@@ -182,6 +182,67 @@ def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
     refused(capsys, "--mod", folder, "check", folder, says="house.rules: not UTF-8 text")
 
 
+# -- control characters and long values never reach the terminal as they are ------------------------
+_RAW = ("\x1b", "\x07", "\r", "\x9b", "\u202e")
+_HOSTILE_TEXT = "\x1b]0;pwned\x07\x1b[2J\r\x9b31m\u202e"
+
+
+def _said_safely(out: str, err: str, most: int = 3000) -> None:
+    assert not any(c in out + err for c in _RAW), repr((out + err)[:500])
+    assert len(out) + len(err) < most, f"{len(out) + len(err):,} characters"
+
+
+def test_control_characters_from_a_rules_file_are_escaped(capsys, tmp_path):
+    rules = tmp_path / "house.rules"
+    rules.write_text(f"procedure p() -> int {{\n    return x{_HOSTILE_TEXT}\n}}\n")
+    code, out, err = run(capsys, "check", rules)
+    assert code == 1
+    _said_safely(out, err)
+    assert "\\x1b]0;pwned\\x07" in out
+
+
+def test_a_100000_character_name_is_quoted_short(capsys, tmp_path):
+    rules = tmp_path / "house.rules"
+    rules.write_text("procedure p() -> int {\n    return " + "Q" * 100_000 + "\n}\n")
+    code, out, err = run(capsys, "check", rules)
+    assert code == 1 and "unknown name `QQQ" in out
+    _said_safely(out, err)
+
+
+def test_control_characters_from_a_manifest_are_escaped(capsys, tmp_path):
+    folder = mod(tmp_path, {**GOOD, "title": f"House {_HOSTILE_TEXT} rules"})
+    code, out, err = run(capsys, "--mod", folder, "rulesets")
+    assert code == 0 and "fuzz-mod (extends bulge): House \\x1b]0;pwned" in out
+    _said_safely(out, err)
+    (tmp_path / "b").mkdir()
+    folder = mod(tmp_path / "b", {**GOOD, "name": "x" * 100_000 + _HOSTILE_TEXT})
+    code, out, err = run(capsys, "--mod", folder, "rulesets")
+    assert code != 0
+    _said_safely(out, err)
+
+
+@pytest.mark.parametrize("option", [f"stacking_limit={_HOSTILE_TEXT}", f"{_HOSTILE_TEXT}=3", _HOSTILE_TEXT,
+                                    "stacking_limit=" + "7" * 9000 + _HOSTILE_TEXT, "Q" * 100_000 + "=1"])
+def test_control_characters_and_long_values_of_an_option_are_escaped_and_shortened(capsys, option):
+    code, out, err = run(capsys, "info", "bulge", "--option", option)
+    assert code != 0 and err.startswith("wargame: ")
+    _said_safely(out, err)
+
+
+def test_control_characters_and_long_values_from_a_save_are_escaped_and_shortened(capsys, tmp_path, bulge_save):
+    data = json.loads(json.dumps(bulge_save))
+    data["actions"][3]["args"]["pieces"] = "Q" * 100_000 + _HOSTILE_TEXT
+    path = write(tmp_path, json.dumps(data))
+    code, out, err = run(capsys, "replay", path)
+    assert code != 0
+    _said_safely(out, err)
+    data["actions"][3] = {"kind": "march" + _HOSTILE_TEXT, "args": {}}
+    path = write(tmp_path, json.dumps(data))
+    code, out, err = run(capsys, "replay", path)
+    assert code != 0 and "march\\x1b]0;pwned" in err
+    _said_safely(out, err)
+
+
 # -- bad command lines ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, says", [
     (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "option `die` must lie in 2..100; 1 is outside"),
