@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 import dsl
 from clients.printable import Escaping, printable, shortened
 from clients.seats import SeatError
+from dsl.runtime import whole_number
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
@@ -135,7 +136,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _seed(text: str) -> int:
     try:
-        value = int(text) if len(text) <= 30 else -1
+        value = whole_number(text) if len(text) <= 30 else -1
     except ValueError:
         value = -1
     if not 0 <= value <= save.MAX_SEED:
@@ -147,7 +148,7 @@ def _seed(text: str) -> int:
 def _limit(flag: str) -> Any:
     def parse(text: str) -> int:
         try:
-            value = int(text) if len(text) <= 30 else 0
+            value = whole_number(text) if len(text) <= 30 else 0
         except ValueError:
             value = 0
         if not 1 <= value <= 1 << 62:
@@ -212,7 +213,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-gui", action="store_true", help="play in the terminal even when a display is available")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--quiet", action="store_true", help="with every side played by the computer: print only the result")
-    s.add_argument("--max-turns", type=int, default=None, metavar="N",
+    s.add_argument("--max-turns", type=_limit("--max-turns"), default=None, metavar="N",
                    help="stop after N turns (rounds) and print the standing")
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
     s.set_defaults(func=cmd_play)

@@ -358,8 +358,8 @@ class TerminalGame:
                 if self._may_finish(decision, by_word=True):
                     return decision.finish
                 continue
-            if line.isdigit():
-                n = int(line)
+            if line.isascii() and line.isdigit():       # (`²` and `١` are digits too, to isdigit)
+                n = int(line) if len(line) <= 9 else 0
                 if not 1 <= n <= len(shown):
                     write(f"choose a number from 1 to {len(shown)}")
                     continue

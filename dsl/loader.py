@@ -29,7 +29,7 @@ from .model import (
 )
 from .parser import parse_module, too_deep
 from .registry import Registry
-from .runtime import translate_errors
+from .runtime import translate_errors, whole_number
 from .types import BOOL, FLOAT, INT, STR, ListType, MapType, Type
 
 __all__ = ["load_rules", "check_rules", "coerce_option", "RulesSource"]
@@ -260,6 +260,15 @@ def _option_values(infos: dict[str, OptionInfo], specs: dict[str, OptionSpec], o
         except ValueError as exc:
             diags.append(Diagnostic(_OPT_POS, f"option `{name}` is `{specs[name].type}`: {exc}"))
             continue
+        default = infos[name].default if name in infos else None
+        if isinstance(default, Mapping) and isinstance(values[name], Mapping):
+            # the rules look up the keys its default has: a map without one stops a game later
+            missing = [k for k in default if k not in values[name]]
+            if missing:
+                diags.append(Diagnostic(_OPT_POS, f"option `{name}` has no `{missing[0]}`"
+                                                  + (f" (nor {', '.join(f'`{k}`' for k in missing[1:])})" if missing[1:] else "")
+                                                  + f": give every key of its default ({', '.join(map(str, default))})"))
+                continue
         bounds = specs[name].bounds
         if bounds is not None:
             from .checker import out_of_bounds
@@ -284,11 +293,13 @@ def coerce_option(t: Type, value: Any) -> Any:
         text = value.strip()
         if t == INT:
             try:
-                return int(text)
+                return whole_number(text)
             except ValueError:
                 raise ValueError(f"`{value}` is not a whole number") from None
         if t == FLOAT:
             try:
+                if not text.isascii():
+                    raise ValueError(text)
                 return float(text)
             except ValueError:
                 raise ValueError(f"`{value}` is not a number") from None

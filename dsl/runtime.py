@@ -29,6 +29,7 @@ The counter is one per process: calls into the rules from several threads at onc
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
@@ -187,9 +188,22 @@ def check_int(x: Any) -> Any:
 
 def to_int(x: Any) -> int:
     """The rules' `int(x)`."""
-    if isinstance(x, str) and len(x) > 40:
-        raise RulesLimitError(f"int() of a text of {len(x):,} characters: integers in rules lie within ±{INT_MAX:,}")
+    if isinstance(x, str):
+        if len(x) > 40:
+            raise RulesLimitError(f"int() of a text of {len(x):,} characters: integers in rules lie within ±{INT_MAX:,}")
+        return check_int(whole_number(x))  # type: ignore[no-any-return]
     return check_int(int(x))  # type: ignore[no-any-return]
+
+
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*\Z")
+
+
+def whole_number(text: str) -> int:
+    """A whole number written in ASCII digits (`int()` alone also takes `١٢`, `1_000`, `²`
+    is refused by it): ValueError for anything else."""
+    if not _WHOLE.match(text):
+        raise ValueError(f"invalid literal for int() with base 10: {text!r}")
+    return int(text)
 
 
 def many(xs: Any) -> Any:

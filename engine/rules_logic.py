@@ -275,6 +275,7 @@ class RulesLogic(GameLogic):
         if state.task is not None:
             if action.kind != "choose":
                 raise IllegalAction(f"answer the question first: {state.task_decision.prompt}")
+            _takes_only(action, ("choice",))
             self._resume(state, action.get("choice"))
             return
         name = self.structure.step(state)
@@ -285,6 +286,7 @@ class RulesLogic(GameLogic):
         if action.kind == FINISH:
             if spec.finish is None:
                 raise IllegalAction(f"{name.replace('_', ' ')} has no finish: it ends when nothing is left to do")
+            _takes_only(action, ())
             if not self._run(state, ("finish",), spec.finish, ()):
                 self._complete(state, "finish")
             return
@@ -318,6 +320,7 @@ class RulesLogic(GameLogic):
             if state.task is None:
                 self._apply(state, action)
             else:
+                _takes_only(action, ("choice",))
                 self._resume(state, action.get("choice"), offered=offer)
             return
         mv, args = offer
@@ -557,6 +560,18 @@ def _step_context(name: str) -> Mapping[str, Any]:
 def _offered(decision: Decision, answer: Any) -> bool:
     """Is `answer` one of the choices a waiting task's question offers?"""
     return any(a.args.get("choice") == answer for a in decision.options)
+
+
+def _takes_only(action: Action, names: tuple[str, ...]) -> None:
+    """`finish` takes nothing and `choose` its `choice`: any other key is refused, not recorded."""
+    extra = sorted(k for k in action.args if k not in names)
+    if extra:
+        raise IllegalAction(f"`{action.kind}` takes no `{_short(str(extra[0]))}`"
+                            + (f" (it takes only `{names[0]}`)" if names else ""))
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
 
 
 def _fresh(value: Any) -> Any:

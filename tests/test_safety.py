@@ -253,6 +253,16 @@ def test_control_characters_and_long_values_from_a_save_are_escaped_and_shortene
     (["info", "bulge", "--option", "stacking_limit"], "NAME=VALUE"),
     (["info", "bulge", "--option", "stacking_limt=3"], "did you mean `stacking_limit`?"),
     (["play", "bulge", "--seed", "-1"], "a seed is a whole number from 0 to"),
+    (["play", "bulge", "--seed", "١٢"], "a seed is a whole number from 0 to"),
+    (["play", "bulge", "--ai", "all", "--max-turns", "-5"], "--max-turns wants a whole number of at least 1, not `-5`"),
+    (["play", "bulge", "--ai", "all", "--max-turns", "٣"], "--max-turns wants a whole number of at least 1"),
+    (["--rules-budget", "1_000", "rulesets"], "--rules-budget wants a whole number"),
+    (["info", "bulge", "--option", "stacking_limit=٣"], "option `stacking_limit` is `int`: `٣` is not a whole number"),
+    (["info", "bulge", "--option", "stacking_limit=²"], "is not a whole number"),
+    (["info", "bulge", "--option", 'supply_income={"Axis": 10}'],
+     "option `supply_income` has no `Allies`: give every key of its default (Axis, Allies)"),
+    (["play", "bulge", "--ai", "all", "--option", 'supply_income={"Axis": 10, "Allis": 5}'],
+     "option `supply_income` has no `Allies`"),
     (["play", "bulge", "--seed", "9" * 5000], "a seed is a whole number from 0 to"),
     (["play", "bulge", "--seed", str(1 << 64)], "a seed is a whole number from 0 to"),
     (["play", "lhtr-nonexistent"], "no ruleset called `lhtr-nonexistent`"),
@@ -307,6 +317,53 @@ def test_an_option_spec_with_bounds_is_kept_to_them():
     assert plugins.option_bounds_problem(Spec(), {"Axis": 30}) is not None
     assert plugins.option_bounds_problem(Spec(), 12) is None
     assert plugins.option_bounds_problem(object(), 10**5) is None
+
+
+# -- actions with keys no move takes ------------------------------------------------------------------
+def _first_question(game, player) -> None:
+    for _ in range(3000):
+        if game.state.task is not None:
+            return
+        game.play(player.choose(game.ruleset, game.state, game.decision))
+    raise AssertionError("no question asked")
+
+
+@pytest.mark.parametrize("ruleset", ["bulge", "lhtr"])
+def test_finish_and_choose_with_keys_they_do_not_take_are_refused(ruleset):
+    from clients.players import RandomPlayer
+    from engine import plugins
+    from engine.actions import Action, IllegalAction
+    from engine.game import Game
+
+    game = Game(plugins.load(ruleset), None, 3)
+    with pytest.raises(IllegalAction, match="`finish` takes no `junk`"):
+        game.play(Action("finish", {"junk": 1}))
+    _first_question(game, RandomPlayer(3))
+    n = len(game.actions)
+    answer = RandomPlayer(3).choose(game.ruleset, game.state, game.decision)
+    with pytest.raises(IllegalAction, match=r"`choose` takes no `junk` \(it takes only `choice`\)"):
+        game.play(Action("choose", {**answer.args, "junk": 2}))
+    assert len(game.actions) == n
+    game.play(Action("choose", dict(answer.args)))
+    assert len(game.actions) == n + 1
+
+
+def test_a_save_whose_finish_has_a_key_it_does_not_take_is_refused(capsys, tmp_path, bulge_save):
+    data = json.loads(json.dumps(bulge_save))
+    i = next(i for i, a in enumerate(data["actions"]) if a["kind"] == "finish")
+    data["actions"][i]["args"] = {"note": "x"}
+    refused(capsys, "replay", write(tmp_path, json.dumps(data)), says="`finish` takes no `note`")
+
+
+def test_int_in_rules_takes_ascii_digits_only() -> None:
+    from dsl import RulesRuntimeError, load_rules
+    from tests.dsl.dsl_helpers import make_registry
+
+    rules = load_rules([("house.rules", "procedure n(s: str) -> int {\n    return int(s)\n}\n")], make_registry())
+    assert rules.procedure("n")(None, " -12 ") == -12
+    for text in ("١٢", "²", "1_000"):
+        with pytest.raises(RulesRuntimeError):
+            rules.procedure("n")(None, text)
 
 
 # -- errors while playing ----------------------------------------------------------------------------
