@@ -15,6 +15,7 @@ from . import ast as A
 from .checker import OptionInfo, Program, check_program
 from .compiler import Artifact, compile_program, instantiate
 from .errors import Diagnostic, Pos, RulesError, RulesRuntimeError, did_you_mean
+from .files import NotAFile, TooBig, read_bounded
 from .model import (
     CompiledRules,
     Declaration,
@@ -63,9 +64,7 @@ def _read(src: RulesSource) -> tuple[str, str]:
     if isinstance(src, tuple):
         return src[0], src[1]
     path = Path(src)
-    with path.open("rb") as f:         # never more than a rules file may have (then refused)
-        data = f.read(MAX_FILE_BYTES + 1)
-    return str(path), data.decode("utf-8", "replace" if len(data) > MAX_FILE_BYTES else "strict")
+    return str(path), read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
 
 
 class _Loaded:
@@ -88,6 +87,17 @@ def _load_layer(files: list[RulesSource], resolve: ResolveExtends | None, out: _
     for src in files:
         try:
             name, text = _read(src)
+        except TooBig as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"rules file `{src}` is {exc.size:,} bytes; a rules file "
+                                        f"may have {MAX_FILE_BYTES:,}", "split the rules, or write a long table as a data file"))
+            continue
+        except NotAFile as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"rules file `{src}` is {exc.kind}, not a file"))
+            continue
+        except UnicodeDecodeError as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"rules file `{src}` is not UTF-8 text (byte {exc.start})",
+                                        "save it as UTF-8"))
+            continue
         except OSError as exc:
             out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"cannot read rules file `{src}`: {exc.strerror}"))
             continue

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dsl.files import NotAFile, TooBig, read_bounded
 from engine import plugins
 from engine.actions import Action, IllegalAction
 from engine.game import Game
@@ -142,14 +143,13 @@ def read(path: Path | str) -> SaveFile:
     """Parse and validate a save file, without loading any rules."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path}: {size:,} bytes is too big for a save file (at most {MAX_SAVE_BYTES:,})")
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_SAVE_BYTES)
+    except TooBig as e:
+        raise SaveError(f"{path}: {e.size:,} bytes is too big for a save file (at most {MAX_SAVE_BYTES:,})") from None
+    except NotAFile as e:
+        raise SaveError(f"{path}: {e.kind}, not a save file") from None
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save file") from None
-    except IsADirectoryError:
-        raise SaveError(f"{path}: a folder, not a save file") from None
     except OSError as e:
         raise SaveError(f"{path}: cannot read it ({e.strerror})") from None
     try:

@@ -132,6 +132,67 @@ def test_a_huge_file_and_a_folder_are_not_saves(capsys, tmp_path):
     refused(capsys, "replay", tmp_path, says="a folder")
 
 
+def _wargame(*argv, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "clients", *map(str, argv)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("what, says", [("fifo", "a FIFO (named pipe), not a save file"),
+                                        ("/dev/zero", "/dev/zero: a device, not a save file")])
+def test_a_save_that_is_not_a_regular_file_is_refused_without_reading_it(tmp_path, what, says):
+    import os
+
+    path = tmp_path / "game.json"
+    if what == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path(what)
+    for argv in (["replay", path], ["play", "--load", path, "--ai", "all", "--quiet"]):
+        done = _wargame(*argv)
+        assert done.returncode == 1 and done.stderr.startswith("wargame: ") and says in done.stderr, done.stderr
+
+
+def _named_by_manifest(tmp_path: Path, key: str) -> tuple[Path, Path]:
+    """A mod whose manifest names `odd` (made by the test) under `key`."""
+    manifest = {**GOOD}
+    if key == "rules":
+        manifest["rules"] = ["odd"]
+    elif key == "scenarios.file":
+        manifest["scenarios"] = [{"name": "odd", "file": "odd"}]
+    else:
+        manifest[key] = ["odd"] if key == "data" else "odd"
+    folder = mod(tmp_path, manifest)
+    return folder, folder / "odd"
+
+
+@pytest.mark.parametrize("key", ["rules", "data", "scenarios.file", "map_changes", "plugin"])
+def test_a_mod_file_that_is_a_fifo_or_too_big_is_refused_before_it_is_read(tmp_path, key):
+    import os
+
+    folder, odd = _named_by_manifest(tmp_path, key)
+    os.mkfifo(odd)
+    done = _wargame("--mod", folder, "check", folder)
+    assert done.returncode == 1 and f"`{key}`: `odd` is a FIFO (named pipe), not a file" in done.stderr, done.stderr
+    odd.unlink()
+    with odd.open("wb") as f:
+        f.truncate(1 << 30)          # 1 GB (sparse): refused by its size, never read
+    done = _wargame("--mod", folder, "check", folder, timeout=30)
+    assert done.returncode == 1 and f"`{key}`: file `odd` is 1,073,741,824 bytes; a mod's" in done.stderr, done.stderr
+
+
+def test_a_manifest_or_a_rules_file_that_is_a_fifo_is_refused(tmp_path):
+    import os
+
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    os.mkfifo(folder / "ruleset.json")
+    done = _wargame("--mod", folder, "check", folder)
+    assert done.returncode == 1 and "ruleset.json: a FIFO (named pipe), not a manifest" in done.stderr, done.stderr
+    os.mkfifo(tmp_path / "house.rules")
+    done = _wargame("check", tmp_path / "house.rules")
+    assert done.returncode == 1 and "house.rules: a FIFO (named pipe), not a file" in done.stderr, done.stderr
+
+
 # -- broken manifests ----------------------------------------------------------------------------------
 def mod(tmp_path: Path, manifest: dict | bytes, rules: str | None = "extends bulge\n") -> Path:
     folder = tmp_path / "mod"
