@@ -23,6 +23,8 @@ from dsl.runtime import whole_number
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
+from engine.mapfile import MapDataError
+from engine.scenario import ScenarioDataError
 
 #: what `main` returns when its output was closed (`wargame info bulge | head -1`): 128 + SIGPIPE
 EXIT_PIPE = 141
@@ -40,7 +42,7 @@ class PlayError(Exception):
 #: errors whose message is written for the player as it is
 _CLEAN: tuple[type[BaseException], ...] = (
     plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
-    OptionError, SeatError, PlayError)
+    OptionError, SeatError, PlayError, ScenarioDataError, MapDataError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -534,7 +536,7 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
             return 0
         decision = game.decision
         assert decision is not None
-        player = computer[seats.seat_of(game.ruleset, decision.player)]
+        player = computer[seats.deciding(game.ruleset, decision.player)]
         action = player.choose(game.ruleset, game.state, decision)
         try:
             game.play(action)

@@ -124,7 +124,7 @@ class TerminalGame:
                 return 0
             decision = game.decision
             assert decision is not None
-            seat = seats.seat_of(game.ruleset, decision.player)
+            seat = seats.deciding(game.ruleset, decision.player)
             if seat in self.computer:
                 if not self.play_computer(decision, self.computer[seat]):
                     return 1

@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -452,7 +454,13 @@ class _ToAst(Transformer):
         return A.IntLit(self.p(items[0]), self._int(items[0]))
 
     def float_lit(self, items: list[Any]) -> A.FloatLit:
-        return A.FloatLit(self.p(items[0]), float(items[0]))
+        text = str(items[0])
+        value = float(text)
+        if not math.isfinite(value):        # (Python reads a number past the float range as inf)
+            shown = text if len(text) <= 30 else f"{text[:12]}...{text[-6:]} ({len(text):,} characters)"
+            raise _SyntaxProblem(self.p(items[0]), f"the number {shown} is too big: numbers with a point in rules "
+                                                   f"lie within ±{sys.float_info.max:.3g}")
+        return A.FloatLit(self.p(items[0]), value)
 
     def _string(self, tok: Token) -> str:
         try:

@@ -391,6 +391,7 @@ def inherited_info(chain: list[tuple[Any, RulesetInfo]]) -> RulesetInfo:
 def build_registry(pm: pluggy.PluginManager, info: RulesetInfo) -> dsl.Registry:
     registry = dsl.Registry()
     primitives.register_core(registry)
+    registry.needs_turns = True         # (the engine plays the rules' phases: a plugin may say otherwise)
     pm.hook.wargame_register(registry=registry, info=info)
     return registry
 
@@ -597,6 +598,7 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
         _register(pm, plugin, notes)
     info = chain[-1][1] if chain else RulesetInfo("(file)", "(file)", path.parent, (path,), ())
     registry = build_registry(pm, info)
+    registry.needs_turns = registry.needs_turns and bool(chain)   # (a file on its own is no game yet)
     diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None,
                                        report_unread=True))
     # warnings are for the files being checked: a mod's author cannot act on its base's
@@ -616,7 +618,9 @@ def _check_maps(info: RulesetInfo) -> list[Diagnostic]:
 
     out = []
     for sc in info.scenarios:
-        if sc.path is None:
+        if sc.path is None:         # (every logic sets a scenario up from its file)
+            out.append(Diagnostic(Pos(str(info.root / MANIFEST), 0, 0),
+                                  f"{info.root / MANIFEST}: scenario `{sc.name}` names no scenario file (`file`)"))
             continue
         try:
             load_map(map_file(sc.path, read_scenario(sc.path).map, dict(info.roots)), info.map_changes)

@@ -412,6 +412,8 @@ HOSTILE_RULES: dict[str, str] = {
                                         "    let n = 0\n    for i in range(100000) {\n        if a != a {\n            n += 1\n"
                                         "        }\n    }",
     "roll(100000000, 6)": "let r = roll(100000000, 6)",
+    "neighbours of a space not on the board": "let n = neighbours(\"nowhere\")",
+    "space_int of a space not on the board": "let n = space_int(\"nowhere\", \"vp\")",
     "a die of 1 side": "let r = roll(3, 1)",
     "an integer squared in a loop": "let x = 3\n    for i in range(100) {\n        x = x * x\n    }",
     "an integer doubled in a loop": "let x = 3\n    for i in range(100000) {\n        x += x\n    }",

@@ -427,6 +427,69 @@ def test_int_in_rules_takes_ascii_digits_only() -> None:
             rules.procedure("n")(None, text)
 
 
+# -- what `check` must find, so that playing never meets it as an internal error ---------------------
+CROSSING = ROOT / "examples" / "river-crossing"
+
+
+def crossing(tmp_path: Path, edit=lambda rules: rules, manifest=lambda m: m) -> Path:
+    """A copy of the river-crossing mod (a game written in rules alone), edited."""
+    import shutil
+
+    folder = tmp_path / "crossing"
+    shutil.copytree(CROSSING, folder)
+    rules = folder / "crossing.rules"
+    rules.write_text(edit(rules.read_text()))
+    (folder / "ruleset.json").write_text(json.dumps(manifest(json.loads((folder / "ruleset.json").read_text()))))
+    return folder
+
+
+def _no_phases(rules: str) -> str:
+    return "\n".join(line for line in rules.splitlines() if not line.startswith("phase "))
+
+
+@pytest.mark.parametrize("edit, says", [
+    (_no_phases, "the rules declare no phase: a game's turn is made of phases"),
+    (lambda r: r.replace("phase combat { steps [assault] }", "phase combat { steps [assault] }\nphase idle { steps [] }"),
+     "crossing.rules:9:1: phase `idle` lists no steps"),
+])
+def test_a_game_without_a_turn_is_refused_by_check_and_by_play(capsys, tmp_path, edit, says):
+    folder = crossing(tmp_path, edit)
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and says in out, out
+    code, out, err = run(capsys, "--mod", folder, "play", "river-crossing", "--ai", "all", "--quiet")
+    assert code == 1 and says in err and "internal error" not in err, err
+
+
+def test_a_scenario_without_a_file_is_refused_by_check_info_and_play(capsys, tmp_path):
+    folder = crossing(tmp_path, manifest=lambda m: {**m, "scenarios": [*m["scenarios"], {"name": "nofile"}]})
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and "scenario `nofile` names no scenario file (`file`)" in out, out
+    for argv in (["info", "river-crossing"], ["play", "river-crossing", "--ai", "all", "--quiet"]):
+        refused(capsys, "--mod", folder, *argv, "--scenario", "nofile",
+                says="scenario `nofile` of `river-crossing` names no scenario file")
+
+
+@pytest.mark.parametrize("ai", [["--ai", "all"], ["--ai", "Blue", "--no-gui"]])
+def test_a_decision_for_a_power_no_seat_plays_is_an_error(capsys, tmp_path, monkeypatch, ai):
+    import io
+
+    folder = crossing(tmp_path, lambda r: r.replace("step march {", 'step march by "Green" {'))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    err = refused(capsys, "--mod", folder, "play", "river-crossing", *ai, "--seed", "1",
+                  says="the rules ask `Green` to decide, but no seat plays `Green` (the seats: Blue, Red)")
+    assert err.startswith("wargame: the game stopped after 0 actions")
+
+
+def test_a_rules_file_of_an_installed_ruleset_that_is_not_utf8_is_a_diagnostic(tmp_path):
+    from dsl import RulesError, load_rules
+    from tests.dsl.dsl_helpers import make_registry
+
+    path = tmp_path / "units.rules"
+    path.write_bytes(b"stat attack: int = 0\n# caf\xe9\n")
+    with pytest.raises(RulesError, match=r"units.rules` is not UTF-8 text \(byte 26\)"):
+        load_rules([path], make_registry())
+
+
 # -- errors while playing ----------------------------------------------------------------------------
 def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_nothing(capsys, tmp_path):
     folder = mod(tmp_path, {"name": "boom", "extends": "bulge", "rules": ["house.rules"]},
@@ -487,6 +550,13 @@ def test_hostile_rules_stop_at_their_statement(capsys, tmp_path, case, says, whe
     err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), says, where)
     assert err.startswith("wargame: ") and "error in the rules" in err
     assert "--rules-" in err or "fixed" in err or "roll" in err
+
+
+@pytest.mark.parametrize("case", ["neighbours of a space not on the board", "space_int of a space not on the board"])
+def test_a_space_not_on_the_board_is_an_error_in_the_rules(capsys, tmp_path, case):
+    rules = "rule boom on turn_start(t) {\n    " + fuzz_inputs.HOSTILE_RULES[case] + "\n}\n"
+    err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), "no space `nowhere` on this board", "4:5")
+    assert err.startswith("wargame: error in the rules: ") and "internal error" not in err
 
 
 def test_a_unit_rolling_100000000_dice_stops_the_game_cleanly(capsys, tmp_path):

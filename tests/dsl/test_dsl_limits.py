@@ -230,6 +230,7 @@ def test_a_4301_digit_literal_is_a_parse_error() -> None:
     ("option s: str = " + " + ".join(['"' + "x" * 100 + '"'] * 1100) + "\n", "nest too deeply"),
     ("option s: str = " + " + ".join(['"' + "x" * 1000 + '"'] * 300) + "\n", "bytes; a rules file may have"),
     ("stat attack: int = 0\nunit A { attack: 9223372036854775807 + 1 }\n", "beyond the integers"),
+    ("option huge: float = 1" + "0" * 400 + ".5\n", "is too big: numbers with a point in rules lie within ±1.8e+308"),
 ])
 def test_constants_beyond_the_limits_are_refused(src, says) -> None:  # type: ignore[no-untyped-def]
     refused(src, says)
