@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ast as A
-from .errors import NO_POS, Diagnostic, Pos, did_you_mean
+from .errors import Diagnostic, Pos, did_you_mean
 from .registry import Registry, valid_field_name
 from .types import (
     ANY,
@@ -992,8 +992,18 @@ class _Checker:
         if p.powers is not None:
             for n in p.powers.powers:
                 self.expect_type(n, [], STR, "a power")
-        if self.reg.needs_turns and not p.phases:
-            where = self.layers[-1][0].pos if self.layers and self.layers[-1] else NO_POS
+            try:        # (an entry that reads an option is checked when the options are known)
+                named = [self.static(n, env) for n in p.powers.powers]
+            except (NotStatic, TypeError):
+                named = []
+            twice = sorted({x for x in named if named.count(x) > 1})
+            if twice:
+                word = "powers" if p.powers.mode == "shared" else "turn order"
+                self.err(p.powers.pos, f"the {word} names {', '.join(f'`{x}`' for x in twice)} twice",
+                         "each power plays once a turn")
+        if self.reg.needs_turns and not p.phases and self.layers and all(self.layers):
+            # (a layer with no file parsed has said why; its base and phases may be missing for it)
+            where = self.layers[-1][0].pos
             self.err(where, "the rules declare no phase: a game's turn is made of phases",
                      "declare the turn: `phase movement { steps [march] }` (see rules-language.md, the turn sequence)")
         seen: dict[str, Pos] = {}

@@ -15,7 +15,7 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotAFile", "TooBig", "read_bounded", "what_it_is"]
+__all__ = ["NotAFile", "TooBig", "read_bounded", "what_it_is", "unix_newlines"]
 
 
 class NotAFile(OSError):
@@ -71,3 +71,10 @@ def read_bounded(path: Path | str, most: int) -> bytes:
     if len(data) > most:
         raise TooBig(path, len(data), most)
     return data
+
+
+def unix_newlines(text: str) -> str:
+    """`text` with its lines ended by `\\n` alone: a file saved with `\\r\\n` (Windows) or `\\r`
+    (old Macs) reads as the same lines (with `\\r` alone, a first line that is a comment would
+    otherwise be the whole file)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text

@@ -23,6 +23,7 @@ from lark.lexer import PatternStr
 from . import ast as A
 from . import parse_cache
 from .errors import Diagnostic, Pos, RulesError
+from .files import unix_newlines
 from .runtime import INT_MAX
 
 __all__ = ["parse", "parse_module"]
@@ -505,8 +506,9 @@ def parse_module(text: str, file: str = "<rules>") -> A.Module:
     A file is parsed once in a process: the same name and text give the same tree again (its
     nodes are frozen). A ruleset loaded with other options, a layer over it, `rules diff` and
     a new game in the window read the same files again, and parsing is most of loading. The
-    tree is kept on disk for the next run too (dsl.parse_cache)."""
-    return _parsed(text, file)
+    tree is kept on disk for the next run too (dsl.parse_cache). Lines may end in `\\r\\n` or
+    `\\r` as well as `\\n`."""
+    return _parsed(unix_newlines(text), file)
 
 
 @functools.lru_cache(maxsize=256)

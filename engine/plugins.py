@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import dsl
 from dsl.errors import Diagnostic, Pos, did_you_mean
-from dsl.files import NotAFile, TooBig, check_file, read_bounded, what_it_is
+from dsl.files import NotAFile, TooBig, check_file, read_bounded, unix_newlines, what_it_is
 from dsl.loader import MAX_FILE_BYTES
 from engine import hookspecs, primitives
 from engine.hookspecs import hookimpl
@@ -541,7 +541,7 @@ def declared_base(path: Path) -> str | None:
         return None                     # (loading it says it is too big, with a hint)
     except UnicodeDecodeError as e:
         raise ManifestError(f"{path}: not UTF-8 text (byte {e.start}); rules files are text") from None
-    m = _EXTENDS.search(text)
+    m = _EXTENDS.search(unix_newlines(text))
     return m.group(1) if m else None
 
 
@@ -577,6 +577,7 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
         available = discover(paths, trust_code)
         chain = chain_of(name, available)
         files = list(chain[-1][1].rules_files)
+        _check_extends_line(chain)              # (as loading does)
     else:
         if not path.exists():
             raise FileNotFoundError(f"{path}: no such file or folder")

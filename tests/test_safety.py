@@ -460,6 +460,35 @@ def test_a_game_without_a_turn_is_refused_by_check_and_by_play(capsys, tmp_path,
     assert code == 1 and says in err and "internal error" not in err, err
 
 
+def test_check_refuses_what_loading_refuses(capsys, tmp_path):
+    """`check` says ok only where `play` would load: the `extends` line and a power named
+    twice in the turn order are checked by both."""
+    (tmp_path / "a").mkdir()
+    folder = mod(tmp_path / "a", GOOD, rules="# house rules, with no extends line\n")
+    for argv in (["check", folder], ["play", "fuzz-mod", "--ai", "all", "--quiet"]):
+        refused(capsys, "--mod", folder, *argv, says="ruleset `fuzz-mod` extends `bulge`, so this file must begin "
+                                                     "with `extends bulge`")
+    folder = crossing(tmp_path, lambda r: r.replace("turn order [Blue, Red]", "turn order [Blue, Red, Blue]"))
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and "crossing.rules:6:1: the turn order names `Blue` twice" in out, out
+    code, out, err = run(capsys, "--mod", folder, "play", "river-crossing", "--ai", "all", "--quiet")
+    assert code == 1 and "crossing.rules:6:1: the turn order names `Blue` twice" in err, err
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+def test_a_rules_file_with_cr_or_crlf_line_endings_reads_as_its_lines(capsys, tmp_path, newline):
+    rules = "# house rules\nextends bulge\n\noverride option stacking_limit = 3\n".replace("\n", newline)
+    folder = mod(tmp_path, GOOD, rules=None)
+    (folder / "house.rules").write_bytes(rules.encode())
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 0 and out.endswith(": ok\n"), out + err
+    code, out, err = run(capsys, "--mod", folder, "rules", "diff", "bulge", folder)
+    assert code == 0 and "stacking_limit: 4 -> 3 (house.rules:4)" in out, out
+    (folder / "house.rules").write_bytes(rules.replace("= 3", "= ").encode())
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and "house.rules:4:" in out, out
+
+
 def test_a_scenario_without_a_file_is_refused_by_check_info_and_play(capsys, tmp_path):
     folder = crossing(tmp_path, manifest=lambda m: {**m, "scenarios": [*m["scenarios"], {"name": "nofile"}]})
     code, out, err = run(capsys, "--mod", folder, "check", folder)
