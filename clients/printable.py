@@ -5,8 +5,8 @@ from `--option`: an escape character among them could recolour, retitle or rewri
 terminal, a carriage return hide what came before it, a bidirectional override reverse what is
 read. Every character that is not text (except newline and tab) is written as an escape
 (`\\x1b`, `\\u202e`) by a wrapper around the command's stdout and stderr, so no message needs to
-remember it; and an error message shortens what it quotes past a few hundred characters, so a
-100,000-character value is one line, not a screenful.
+remember it; and an error message shortens what it quotes past a few hundred characters (and
+any line past a thousand), so a 100,000-character value is one line, not a screenful.
 """
 
 from __future__ import annotations
@@ -30,10 +30,19 @@ def printable(text: str) -> str:
     return text.translate(_ESCAPES) if _ANY_CONTROL.search(text) else text
 
 
+#: the longest line of an error message
+MOST_IN_A_LINE = 1000
+
+
 def shortened(text: str, keep: int = 60) -> str:
     """`text` with every run of 200 or more characters without a space cut to its first
-    `keep`, and its length said."""
-    return _LONG_RUN.sub(lambda m: f"{m[0][:keep]}... ({len(m[0]):,} characters)", text)
+    `keep`, and its length said; and a line still longer than MOST_IN_A_LINE (a value with
+    spaces, `[1, 1, 1, ...]`) cut there."""
+    text = _LONG_RUN.sub(lambda m: f"{m[0][:keep]}... ({len(m[0]):,} characters)", text)
+    if len(text) <= MOST_IN_A_LINE:
+        return text
+    return "\n".join(line if len(line) <= MOST_IN_A_LINE else f"{line[:MOST_IN_A_LINE - 50]}... (a line of "
+                     f"{len(line):,} characters)" for line in text.split("\n"))
 
 
 class Escaping:

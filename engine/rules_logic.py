@@ -586,19 +586,21 @@ def decode(state: GameState, t: Type, value: Any, name: str) -> Any:
     """An action's argument as the rules value it names, checked against the move's type."""
     if isinstance(t, RecordType):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise IllegalAction(f"`{name}` names a piece by its number, not {value!r}")
+            raise IllegalAction(f"`{name}` names a piece by its number, not {_short(repr(value))}")
         piece = state.pieces.get(value)
         if piece is None:
-            raise IllegalAction(f"there is no piece #{value}")
+            raise IllegalAction(f"there is no piece #{_short(repr(value))}")
         return piece
     if isinstance(t, ListType):
-        if not isinstance(value, (list, tuple)) or len(value) > 10_000:
-            raise IllegalAction(f"`{name}` is a list, not {value!r}")
+        if not isinstance(value, (list, tuple)):
+            raise IllegalAction(f"`{name}` is a list, not {_short(repr(value))}")
+        if len(value) > 10_000:
+            raise IllegalAction(f"`{name}` lists {len(value):,} items; an action's list has at most 10,000")
         return [decode(state, t.elem, v, name) for v in value]
     kind = str(t)
     ok = {"str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
           "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
           "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)}.get(kind)
     if ok is not None and not ok(value):
-        raise IllegalAction(f"`{name}` must be a {kind}, not {value!r}")
+        raise IllegalAction(f"`{name}` must be a {kind}, not {_short(repr(value))}")
     return value

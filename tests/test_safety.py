@@ -290,6 +290,14 @@ def test_control_characters_and_long_values_of_an_option_are_escaped_and_shorten
     _said_safely(out, err)
 
 
+@pytest.mark.parametrize("pieces", [[1] * 20_000, "x " * 30_000, [1, "x " * 30_000]])
+def test_a_refusal_quotes_a_long_value_of_a_save_shortened(capsys, tmp_path, bulge_save, pieces):
+    path = write(tmp_path, _with_pieces(bulge_save, pieces))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 1 and err.startswith("wargame: ") and "`pieces`" in err, err[:300]
+    _said_safely(out, err, most=1200)
+
+
 def test_control_characters_and_long_values_from_a_save_are_escaped_and_shortened(capsys, tmp_path, bulge_save):
     data = json.loads(json.dumps(bulge_save))
     data["actions"][3]["args"]["pieces"] = "Q" * 100_000 + _HOSTILE_TEXT
