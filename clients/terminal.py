@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from clients import seats, textmap
+from clients.printable import printable
 from engine import save as saves
 from engine.actions import Action, Decision, IllegalAction
 from engine.game import Game
@@ -69,7 +70,7 @@ def play_terminal(game: Game, computer: Mapping[str, Any], saver: Saver | None,
     sides in `computer`. `saver` (if any) is called after every change. `read` and `write`
     default to `input` and `print` (looked up when called)."""
     console = write is None
-    session = TerminalGame(game, computer, saver, read or (lambda prompt: builtins.input(prompt)),
+    session = TerminalGame(game, computer, saver, read or (lambda prompt: builtins.input(printable(prompt))),
                            write or (lambda text: builtins.print(text)))
     try:
         return session.run()
