@@ -56,7 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     dsl.set_limits(steps=args.rules_budget, items=args.rules_max_items)
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = Escaping(sys.stdout), Escaping(sys.stderr)   # type: ignore[assignment]
+    if sys.stdout is not None and sys.stderr is not None:      # (None under pythonw)
+        sys.stdout, sys.stderr = Escaping(sys.stdout), Escaping(sys.stderr)   # type: ignore[assignment]
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()           # a closed pipe shows here, not at exit
