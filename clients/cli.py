@@ -18,12 +18,16 @@ from typing import Any, NoReturn
 
 import dsl
 from clients import odds_cli
+from clients.printable import Escaping, printable, shortened
 from clients.seats import SeatError
 from clients.simulate import SimulateError
 from clients.simulate.games import ENDLESS_TURNS
+from dsl.runtime import whole_number
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
+from engine.mapfile import MapDataError
+from engine.scenario import ScenarioDataError
 
 #: what `main` returns when its output was closed (`wargame info bulge | head -1`): 128 + SIGPIPE
 EXIT_PIPE = 141
@@ -41,7 +45,7 @@ class PlayError(Exception):
 #: errors whose message is written for the player as it is
 _CLEAN: tuple[type[BaseException], ...] = (
     plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
-    OptionError, SeatError, PlayError, SimulateError)
+    OptionError, SeatError, PlayError, SimulateError, ScenarioDataError, MapDataError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -54,6 +58,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     dsl.set_limits(steps=args.rules_budget, items=args.rules_max_items)
+    streams = sys.stdout, sys.stderr
+    if sys.stdout is not None and sys.stderr is not None:      # (None under pythonw)
+        sys.stdout, sys.stderr = Escaping(sys.stdout), Escaping(sys.stderr)   # type: ignore[assignment]
     try:
         code = int(args.func(args) or 0)
         sys.stdout.flush()           # a closed pipe shows here, not at exit
@@ -69,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exception(e)
         _say(error_message(e))
         return 1
+    finally:
+        sys.stdout, sys.stderr = streams
 
 
 def error_message(e: BaseException) -> str:
@@ -107,8 +116,9 @@ def _clip(text: str, most: int = 300) -> str:
 
 
 def _say(text: str) -> None:
+    """An error message on stderr: control characters escaped, long values shortened."""
     try:
-        print(text, file=sys.stderr)
+        print(printable(shortened(text)), file=sys.stderr)
     except (OSError, ValueError):
         pass
 
@@ -132,7 +142,7 @@ class _Parser(argparse.ArgumentParser):
 
 def _seed(text: str) -> int:
     try:
-        value = int(text) if len(text) <= 30 else -1
+        value = whole_number(text) if len(text) <= 30 else -1
     except ValueError:
         value = -1
     if not 0 <= value <= save.MAX_SEED:
@@ -144,7 +154,7 @@ def _seed(text: str) -> int:
 def _limit(flag: str) -> Any:
     def parse(text: str) -> int:
         try:
-            value = int(text) if len(text) <= 30 else 0
+            value = whole_number(text) if len(text) <= 30 else 0
         except ValueError:
             value = 0
         if not 1 <= value <= 1 << 62:
@@ -209,7 +219,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--no-gui", action="store_true", help="play in the terminal even when a display is available")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--quiet", action="store_true", help="with every side played by the computer: print only the result")
-    s.add_argument("--max-turns", type=int, default=None, metavar="N",
+    s.add_argument("--max-turns", type=_limit("--max-turns"), default=None, metavar="N",
                    help="stop after N turns (rounds) and print the standing")
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
     s.set_defaults(func=cmd_play)
@@ -402,7 +412,7 @@ def render_diagnostics(diagnostics: Sequence[Any]) -> tuple[str, int]:
     hint; notes as `note: ...`), and how many are errors."""
     sources = _sources(diagnostics)
     text = "\n".join(f"note: {d.message}" if d.severity == "note" else d.render(sources) for d in diagnostics)
-    return text, sum(1 for d in diagnostics if d.severity == "error")
+    return shortened(text), sum(1 for d in diagnostics if d.severity == "error")
 
 
 def _sources(diagnostics: Sequence[Any]) -> dict[str, str]:
@@ -564,7 +574,7 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
             return 0
         decision = game.decision
         assert decision is not None
-        player = computer[seats.seat_of(game.ruleset, decision.player)]
+        player = computer[seats.deciding(game.ruleset, decision.player)]
         action = player.choose(game.ruleset, game.state, decision)
         try:
             game.play(action)

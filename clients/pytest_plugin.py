@@ -348,7 +348,7 @@ def play_checked(rs: Any, scenario: str | None, seed: int, max_turns: int,
                 return report
             decision = game.decision
             assert decision is not None
-            player = computer[seats.seat_of(rs, decision.player)]
+            player = computer[seats.deciding(rs, decision.player)]
             action = player.choose(rs, game.state, decision)
             previous = game.state
             try:

@@ -21,6 +21,16 @@ def seat_of(rs: LoadedRuleset, player: str) -> str:
     return rs.logic.side_of(player)
 
 
+def deciding(rs: LoadedRuleset, player: str) -> str:
+    """The seat that answers a decision for `player`; SeatError if no seat plays it (the
+    rules ask a power that is no side's), which no player can answer."""
+    seat = seat_of(rs, player)
+    if seat not in sides(rs):
+        raise SeatError(f"the rules ask `{player}` to decide, but no seat plays `{seat}` "
+                        f"(the seats: {', '.join(sides(rs))})")
+    return seat
+
+
 def available_players(rs: LoadedRuleset) -> tuple[dict[str, Any], str]:
     """Computer players for this ruleset (name -> factory) and the default one."""
     players: dict[str, Any] = dict(BUILTIN_PLAYERS)

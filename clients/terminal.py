@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from clients import seats, textmap
+from clients.printable import printable
 from engine import save as saves
 from engine.actions import Action, Decision, IllegalAction
 from engine.game import Game
@@ -70,7 +71,7 @@ def play_terminal(game: Game, computer: Mapping[str, Any], saver: Saver | None,
     sides in `computer`. `saver` (if any) is called after every change. `read` and `write`
     default to `input` and `print` (looked up when called)."""
     console = write is None
-    session = TerminalGame(game, computer, saver, read or (lambda prompt: builtins.input(prompt)),
+    session = TerminalGame(game, computer, saver, read or (lambda prompt: builtins.input(printable(prompt))),
                            write or (lambda text: builtins.print(text)))
     try:
         return session.run()
@@ -125,7 +126,7 @@ class TerminalGame:
                 return 0
             decision = game.decision
             assert decision is not None
-            seat = seats.seat_of(game.ruleset, decision.player)
+            seat = seats.deciding(game.ruleset, decision.player)
             if seat in self.computer:
                 if not self.play_computer(decision, self.computer[seat]):
                     return 1
@@ -362,8 +363,8 @@ class TerminalGame:
                 if self._may_finish(decision, by_word=True):
                     return decision.finish
                 continue
-            if line.isdigit():
-                n = int(line)
+            if line.isascii() and line.isdigit():       # (`²` and `١` are digits too, to isdigit)
+                n = int(line) if len(line) <= 9 else 0
                 if not 1 <= n <= len(shown):
                     write(f"choose a number from 1 to {len(shown)}")
                     continue

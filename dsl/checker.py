@@ -529,6 +529,9 @@ class _Checker:
                 self.err(t.pos, f"`{t.name}` needs {want} type argument{'s' if want > 1 else ''}, like `{'list[int]' if want == 1 else 'map[str, int]'}`")
                 return ANY
             args = [self.resolve_type(a) for a in t.args]
+            if t.name == "map" and isinstance(args[0], (ListType, MapType)):
+                self.err(t.args[0].pos, _CONTAINER_KEY.format(args[0]))
+                return ANY
             return ListType(args[0]) if t.name == "list" else MapType(args[0], args[1])
         if t.args:
             self.err(t.pos, f"type `{t.name}` takes no arguments")
@@ -989,11 +992,27 @@ class _Checker:
         if p.powers is not None:
             for n in p.powers.powers:
                 self.expect_type(n, [], STR, "a power")
+            try:        # (an entry that reads an option is checked when the options are known)
+                named = [self.static(n, env) for n in p.powers.powers]
+            except (NotStatic, TypeError):
+                named = []
+            twice = sorted({x for x in named if named.count(x) > 1})
+            if twice:
+                word = "powers" if p.powers.mode == "shared" else "turn order"
+                self.err(p.powers.pos, f"the {word} names {', '.join(f'`{x}`' for x in twice)} twice",
+                         "each power plays once a turn")
+        if self.reg.needs_turns and not p.phases and self.layers and all(self.layers):
+            # (a layer with no file parsed has said why; its base and phases may be missing for it)
+            where = self.layers[-1][0].pos
+            self.err(where, "the rules declare no phase: a game's turn is made of phases",
+                     "declare the turn: `phase movement { steps [march] }` (see rules-language.md, the turn sequence)")
         seen: dict[str, Pos] = {}
         for ph in p.phases:
             if ph.name in seen:
                 self.err(ph.pos, f"phase `{ph.name}` is defined twice")
             seen[ph.name] = ph.pos
+            if not ph.steps and self.reg.needs_turns:
+                self.err(ph.pos, f"phase `{ph.name}` lists no steps", "list the steps it runs, or remove it")
             steps: dict[str, Pos] = {}
             for s, spos in ph.steps:
                 if s in steps:
@@ -1242,6 +1261,9 @@ class _Checker:
             vt: Type = ANY
             for k, v in e.entries:
                 a, b = self.expr(k, scopes), self.expr(v, scopes)
+                if isinstance(a, (ListType, MapType)):
+                    self.err(k.pos, _CONTAINER_KEY.format(a))
+                    return ANY
                 ku, vu = unify(kt, a), unify(vt, b)
                 if ku is None:
                     self.err(k.pos, f"map keys must have one type: `{kt}` and `{a}` are mixed")
@@ -1751,6 +1773,9 @@ def check_program(layers: list[list[A.Module]], registry: Registry, report_unrea
     """Check all layers (base first). The diagnostics are in ``program.diagnostics``.
     With ``report_unread``, stats and tags that no rule reads are reported as warnings."""
     return _Checker(layers, registry, report_unread).run()
+
+
+_CONTAINER_KEY = "a map's keys are numbers, strings, booleans or units, not `{}` (a list or a map changes)"
 
 
 def _is_open(e: A.Expr) -> bool:

@@ -31,7 +31,7 @@ from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
 from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
-from .types import BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
+from .types import ANY, BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 #: (comparison, bound) -> whether it says "not empty" of a length (see _Gen.emptiness)
 _NONEMPTY = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
@@ -1758,6 +1758,14 @@ class _Gen:
                 assert isinstance(e.right, A.Name)
                 op = "in" if e.op == "has" else "not in"
                 return f"({e.right.name!r} {op} {self.unit_of(e.left)}.tags)"
+            if self.container(e.left):
+                # a list or map compared whole: paid for by its size (comparing scalars costs nothing more)
+                if e.op in ("==", "!="):
+                    return f"_same({self.expr(e.left)}, {self.expr(e.right)}, {e.op == '=='})"
+                if e.op in ("in", "not in") and not isinstance(self.info.types.get(id(e.right)), MapType):
+                    return f"_inlist({self.expr(e.left)}, {self.walked(e.right)}, {e.op == 'in'})"
+            elif e.op in ("==", "!=") and self.container(e.right):
+                return f"_same({self.expr(e.left)}, {self.expr(e.right)}, {e.op == '=='})"
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
@@ -1777,6 +1785,11 @@ class _Gen:
         if isinstance(e, A.IfExpr):
             return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
         raise AssertionError(e)
+
+    def container(self, e: A.Expr) -> bool:
+        """A list or map (or a value whose type the checker left open) compared whole."""
+        t = self.info.types.get(id(e))
+        return isinstance(t, (ListType, MapType)) or t == ANY
 
     def call(self, e: A.Call) -> str:
         assert isinstance(e.func, A.Name)

@@ -15,6 +15,7 @@ from . import ast as A
 from .checker import OptionInfo, Program, check_program
 from .compiler import Artifact, compile_program, instantiate
 from .errors import Diagnostic, Pos, RulesError, RulesRuntimeError, did_you_mean
+from .files import NotAFile, TooBig, read_bounded
 from .model import (
     CompiledRules,
     Declaration,
@@ -29,7 +30,7 @@ from .model import (
 )
 from .parser import parse_module, too_deep
 from .registry import Registry
-from .runtime import translate_errors
+from .runtime import translate_errors, whole_number
 from .types import BOOL, FLOAT, INT, STR, ListType, MapType, Type
 
 __all__ = ["load_rules", "check_rules", "coerce_option", "RulesSource"]
@@ -63,9 +64,7 @@ def _read(src: RulesSource) -> tuple[str, str]:
     if isinstance(src, tuple):
         return src[0], src[1]
     path = Path(src)
-    with path.open("rb") as f:         # never more than a rules file may have (then refused)
-        data = f.read(MAX_FILE_BYTES + 1)
-    return str(path), data.decode("utf-8", "replace" if len(data) > MAX_FILE_BYTES else "strict")
+    return str(path), read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
 
 
 class _Loaded:
@@ -88,6 +87,17 @@ def _load_layer(files: list[RulesSource], resolve: ResolveExtends | None, out: _
     for src in files:
         try:
             name, text = _read(src)
+        except TooBig as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"rules file `{src}` is {exc.size:,} bytes; a rules file "
+                                        f"may have {MAX_FILE_BYTES:,}", "split the rules, or write a long table as a data file"))
+            continue
+        except NotAFile as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"rules file `{src}` is {exc.kind}, not a file"))
+            continue
+        except UnicodeDecodeError as exc:
+            out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"rules file `{src}` is not UTF-8 text (byte {exc.start})",
+                                        "save it as UTF-8"))
+            continue
         except OSError as exc:
             out.diags.append(Diagnostic(Pos(str(src), 0, 0), f"cannot read rules file `{src}`: {exc.strerror}"))
             continue
@@ -260,6 +270,15 @@ def _option_values(infos: dict[str, OptionInfo], specs: dict[str, OptionSpec], o
         except ValueError as exc:
             diags.append(Diagnostic(_OPT_POS, f"option `{name}` is `{specs[name].type}`: {exc}"))
             continue
+        default = infos[name].default if name in infos else None
+        if isinstance(default, Mapping) and isinstance(values[name], Mapping):
+            # the rules look up the keys its default has: a map without one stops a game later
+            missing = [k for k in default if k not in values[name]]
+            if missing:
+                diags.append(Diagnostic(_OPT_POS, f"option `{name}` has no `{missing[0]}`"
+                                                  + (f" (nor {', '.join(f'`{k}`' for k in missing[1:])})" if missing[1:] else "")
+                                                  + f": give every key of its default ({', '.join(map(str, default))})"))
+                continue
         bounds = specs[name].bounds
         if bounds is not None:
             from .checker import out_of_bounds
@@ -284,11 +303,13 @@ def coerce_option(t: Type, value: Any) -> Any:
         text = value.strip()
         if t == INT:
             try:
-                return int(text)
+                return whole_number(text)
             except ValueError:
                 raise ValueError(f"`{value}` is not a whole number") from None
         if t == FLOAT:
             try:
+                if not text.isascii():
+                    raise ValueError(text)
                 return float(text)
             except ValueError:
                 raise ValueError(f"`{value}` is not a number") from None

@@ -8,16 +8,25 @@ with the cache (no folder, no room, a damaged or foreign file) is an error: the 
 parsed as if nothing were kept.
 
 WARGAME_CACHE_DIR names the folder (empty or "off": nothing is kept); by default it is
-$XDG_CACHE_HOME/wargame/parsed, or ~/.cache/wargame/parsed. The files are pickles: the folder
-is the user's own, as their home is.
+$XDG_CACHE_HOME/wargame/parsed, or ~/.cache/wargame/parsed.
+
+The files are pickles, which can run code when read, so a kept file is read only if it
+bears the HMAC (SHA-256) of a key kept outside the folder: $XDG_CONFIG_HOME/wargame/
+parse-cache.key (or ~/.config/wargame/...), 32 random bytes made on first use, readable by
+the user alone. A file planted in the folder (a shared or world-writable cache) does not
+bear it and is parsed afresh, never unpickled. Checking costs a hash of bytes already read
+(see the commit that added it for the figures). No usable key (not ours, readable by others,
+inside the cache folder): nothing is kept.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import os
 import pickle
+import stat
 import tempfile
 from pathlib import Path
 
@@ -34,6 +43,41 @@ def folder() -> Path | None:
         return None if where.strip() in ("", "off") else Path(where)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "wargame" / "parsed"
+
+
+#: the HMAC that begins every kept file
+_MAC = 32
+
+
+def key_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "wargame" / "parse-cache.key"
+
+
+@functools.cache
+def _key(path: Path, where: Path) -> bytes | None:
+    """The key that signs kept files (made on first use), or None if there is no safe one."""
+    try:
+        if path.resolve().is_relative_to(where.resolve()):
+            return None                 # a key the cache's writers could read or replace
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "wb") as f:
+                f.write(os.urandom(_MAC))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            key = f.read(_MAC + 1)
+    except OSError:
+        return None
+    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
+    if not stat.S_ISREG(st.st_mode) or not mine or st.st_mode & 0o077 or len(key) != _MAC:
+        return None
+    return key
 
 
 @functools.cache
@@ -57,8 +101,15 @@ def load(file: str, text: str) -> A.Module | None:
     where = folder()
     if where is None:
         return None
+    key = _key(key_file(), where)
+    if key is None:
+        return None
     try:
-        module = pickle.loads(_path(where, file, text).read_bytes())
+        blob = _path(where, file, text).read_bytes()
+        mac, data = blob[:_MAC], blob[_MAC:]
+        if not hmac.compare_digest(mac, hmac.digest(key, data, "sha256")):
+            return None             # not written by this user's wargame: never unpickled
+        module = pickle.loads(data)
     except Exception:  # noqa: BLE001 (missing, damaged, another Python's: parse it again)
         return None
     return module if isinstance(module, A.Module) else None
@@ -69,8 +120,12 @@ def store(file: str, text: str, module: A.Module) -> None:
     where = folder()
     if where is None:
         return
+    key = _key(key_file(), where)
+    if key is None:
+        return
     try:
         data = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
+        data = hmac.digest(key, data, "sha256") + data
         where.mkdir(parents=True, exist_ok=True)
         _prune(where)
         # written beside, then moved into place: a reader sees a whole file or none

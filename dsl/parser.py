@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from lark.lexer import PatternStr
 from . import ast as A
 from . import parse_cache
 from .errors import Diagnostic, Pos, RulesError
+from .files import unix_newlines
 from .runtime import INT_MAX
 
 __all__ = ["parse", "parse_module"]
@@ -452,7 +455,13 @@ class _ToAst(Transformer):
         return A.IntLit(self.p(items[0]), self._int(items[0]))
 
     def float_lit(self, items: list[Any]) -> A.FloatLit:
-        return A.FloatLit(self.p(items[0]), float(items[0]))
+        text = str(items[0])
+        value = float(text)
+        if not math.isfinite(value):        # (Python reads a number past the float range as inf)
+            shown = text if len(text) <= 30 else f"{text[:12]}...{text[-6:]} ({len(text):,} characters)"
+            raise _SyntaxProblem(self.p(items[0]), f"the number {shown} is too big: numbers with a point in rules "
+                                                   f"lie within ±{sys.float_info.max:.3g}")
+        return A.FloatLit(self.p(items[0]), value)
 
     def _string(self, tok: Token) -> str:
         try:
@@ -497,8 +506,9 @@ def parse_module(text: str, file: str = "<rules>") -> A.Module:
     A file is parsed once in a process: the same name and text give the same tree again (its
     nodes are frozen). A ruleset loaded with other options, a layer over it, `rules diff` and
     a new game in the window read the same files again, and parsing is most of loading. The
-    tree is kept on disk for the next run too (dsl.parse_cache)."""
-    return _parsed(text, file)
+    tree is kept on disk for the next run too (dsl.parse_cache). Lines may end in `\\r\\n` or
+    `\\r` as well as `\\n`."""
+    return _parsed(unix_newlines(text), file)
 
 
 @functools.lru_cache(maxsize=256)

@@ -94,6 +94,8 @@ class Registry:
     #: unit stats the host itself reads (a client draws a counter from `short`), so the
     #: checker does not report them as read by nothing
     host_stats: set[str] = field(default_factory=set)
+    #: the host plays the turn the rules declare: they need a phase, and every phase a step
+    needs_turns: bool = False
 
     # -- declaring
     def record(self, name: str, fields: dict[str, str], *, unit_stats: bool = False, doc: str = "") -> None:

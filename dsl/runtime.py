@@ -16,7 +16,9 @@ building and the engine's primitives spend it, and a call that spends it all sto
 * a call into the rules is charged, first, the size of the code it runs straight through;
 * building a list with `+` (or `+=`) is charged its new items, a string one step per 8
   characters; `range(...)` as a list its length; a primitive over many pieces or spaces
-  (more than 64) their number.
+  (more than 64) their number;
+* comparing lists or maps (`==`, `!=`, a list looked for in a list) is charged the items
+  compared, nested ones counted; comparing numbers, strings or units costs nothing extra.
 
 Sizes: a list or a map holds at most ``limits().items`` items and a string as many
 characters; integers stay within ±(2^63 - 1) (a fixed limit). The budget and the item limit
@@ -27,6 +29,7 @@ The counter is one per process: calls into the rules from several threads at onc
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
@@ -185,9 +188,22 @@ def check_int(x: Any) -> Any:
 
 def to_int(x: Any) -> int:
     """The rules' `int(x)`."""
-    if isinstance(x, str) and len(x) > 40:
-        raise RulesLimitError(f"int() of a text of {len(x):,} characters: integers in rules lie within ±{INT_MAX:,}")
+    if isinstance(x, str):
+        if len(x) > 40:
+            raise RulesLimitError(f"int() of a text of {len(x):,} characters: integers in rules lie within ±{INT_MAX:,}")
+        return check_int(whole_number(x))  # type: ignore[no-any-return]
     return check_int(int(x))  # type: ignore[no-any-return]
+
+
+_WHOLE = re.compile(r"\s*[+-]?[0-9]+\s*\Z")
+
+
+def whole_number(text: str) -> int:
+    """A whole number written in ASCII digits (`int()` alone also takes `١٢`, `1_000`, `²`
+    is refused by it): ValueError for anything else."""
+    if not _WHOLE.match(text):
+        raise ValueError(f"invalid literal for int() with base 10: {text!r}")
+    return int(text)
 
 
 def many(xs: Any) -> Any:
@@ -202,6 +218,47 @@ def many(xs: Any) -> Any:
 def in_big(x: Any, xs: Any, is_in: bool) -> bool:
     """`x in xs` for a long list or text: paid for."""
     charge(len(xs))
+    return (x in xs) == is_in
+
+
+_CONTAINERS = (list, tuple, dict)
+
+
+def size(x: Any) -> int:
+    """How many items a comparison of `x` may go through: a list's or map's items, and the
+    items of the lists, maps and (one step per 8 characters) strings inside it. The rules'
+    lists and maps hold one type, so the first item says whether the rest need counting."""
+    if isinstance(x, dict):
+        n = len(x)
+        if n:
+            if isinstance(next(iter(x)), _CONTAINERS + (str,)):
+                n += sum(size(k) for k in x)
+            if isinstance(next(iter(x.values())), _CONTAINERS + (str,)):
+                n += sum(size(v) for v in x.values())
+        return n
+    if isinstance(x, (list, tuple)):
+        n = len(x)
+        if n and isinstance(x[0], _CONTAINERS + (str,)):
+            n += sum(size(y) for y in x)
+        return n
+    if isinstance(x, str):
+        return len(x) >> 3
+    return 0
+
+
+def same(a: Any, b: Any, is_eq: bool) -> bool:
+    """`a == b` (or `!=`) of lists or maps: paid for the items compared (lists or maps of
+    different lengths differ at once)."""
+    if isinstance(a, _CONTAINERS) and isinstance(b, _CONTAINERS) and len(a) == len(b):
+        n = size(a)
+        if n > FREE_ITEMS:
+            charge(n)
+    return (a == b) == is_eq
+
+
+def in_list(x: Any, xs: Any, is_in: bool) -> bool:
+    """`x in xs` where `x` is a list or map: each item of `xs` may be compared with it whole."""
+    charge(len(xs) * (size(x) + 1))
     return (x in xs) == is_in
 
 
@@ -354,6 +411,8 @@ HELPERS: dict[str, Any] = {
     "_int": to_int,
     "_many": many,
     "_inbig": in_big,
+    "_same": same,
+    "_inlist": in_list,
     "_rng": bounded_range,
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,

@@ -12,9 +12,15 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from dsl.errors import RulesRuntimeError
 from engine.hexgrid import Hex, direction, neighbours
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
+
+
+class NoSpace(RulesRuntimeError, LookupError):
+    """A space asked for by a name the board does not have: when rules ask (`neighbours`,
+    `space_int`), an error in the rules at the statement that asked."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,10 +124,13 @@ class Board:
         try:
             return self.spaces[sid]
         except KeyError:
-            raise KeyError(f"no space `{sid}` on this board") from None
+            raise NoSpace(f"no space `{sid}` on this board") from None
 
     def neighbours(self, sid: str) -> tuple[str, ...]:
-        return self._adj[sid]
+        try:
+            return self._adj[sid]
+        except KeyError:
+            raise NoSpace(f"no space `{sid}` on this board") from None
 
     @property
     def adjacency(self) -> Mapping[str, tuple[str, ...]]:

@@ -34,6 +34,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from dsl.errors import did_you_mean
+from dsl.files import NotAFile, TooBig, read_bounded
 from engine.board import Board, Space
 from engine.hexgrid import Hex
 from engine.hexgrid import neighbours as hex_neighbours
@@ -102,14 +103,20 @@ class MapChanges(_Strict):
     spaces: list[SpaceChange] = Field(default_factory=list, max_length=100_000)
 
 
+#: the largest map, scenario or map-changes file read (a mod's are held to less when loaded)
+MAX_JSON_BYTES = 16 << 20
+
+
 def read_json(path: Path) -> Any:
     """A data file's JSON, or a MapDataError that names the file."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path, MAX_JSON_BYTES).decode("utf-8")
     except FileNotFoundError:
         raise MapDataError(f"{path}: no such file") from None
     except UnicodeDecodeError:
         raise MapDataError(f"{path}: not UTF-8 text") from None
+    except (NotAFile, TooBig) as exc:
+        raise MapDataError(f"{path}: {exc.strerror}") from None
     except OSError as exc:
         raise MapDataError(f"{path}: cannot be read ({exc.strerror})") from None
     try:

@@ -25,14 +25,20 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 import dsl
 from dsl.errors import Diagnostic, Pos, did_you_mean
+from dsl.files import NotAFile, TooBig, check_file, read_bounded, unix_newlines, what_it_is
+from dsl.loader import MAX_FILE_BYTES
 from engine import hookspecs, primitives
 from engine.hookspecs import hookimpl
+from engine.mapfile import MAX_JSON_BYTES
 from engine.ruleset import GameLogic, LoadedRuleset, RulesetInfo, ScenarioInfo
 
 ENTRY_POINT_GROUP = "wargame.rulesets"
 MANIFEST = "ruleset.json"
 #: a manifest bigger than this is not a manifest
 MAX_MANIFEST_BYTES = 1 << 20
+#: the largest data, map, scenario or plugin file a mod may have (the largest shipped, LHTR's
+#: map, is 216 KB)
+MAX_DATA_BYTES = MAX_JSON_BYTES
 TRUST_HINT = "--trust-code"
 
 
@@ -224,8 +230,16 @@ def _inside(folder: Path, path: str, manifest: Path, key: str) -> Path:
         inside = False
     if not inside:
         raise ManifestError(f"{manifest}: `{key}`: `{path}` is outside the mod folder")
-    if not full.is_file():
-        raise ManifestError(f"{manifest}: `{key}`: file `{path}` does not exist in {folder}")
+    most = MAX_FILE_BYTES if key == "rules" else MAX_DATA_BYTES
+    try:
+        check_file(full, most)
+    except TooBig as e:
+        raise ManifestError(f"{manifest}: `{key}`: file `{path}` is {e.size:,} bytes; a mod's "
+                            f"{'rules' if key == 'rules' else 'data'} file may have {most:,}") from None
+    except NotAFile as e:
+        raise ManifestError(f"{manifest}: `{key}`: `{path}` is {e.kind}, not a file") from None
+    except OSError:
+        raise ManifestError(f"{manifest}: `{key}`: file `{path}` does not exist in {folder}") from None
     return full
 
 
@@ -233,14 +247,16 @@ def read_manifest(folder: Path) -> RulesetInfo:
     """Read and validate a mod folder's ruleset.json. ManifestError names the file and the
     field of every problem. Imports nothing."""
     path = folder / MANIFEST
-    if not path.is_file():
+    if not path.exists():
         raise ManifestError(f"{folder}: no {MANIFEST} here; a mod folder needs one (see docs/modding.md)")
     try:
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_MANIFEST_BYTES)
+    except TooBig as e:
+        raise ManifestError(f"{path}: {e.size} bytes is too big for a manifest (at most {MAX_MANIFEST_BYTES})") from None
+    except NotAFile as e:
+        raise ManifestError(f"{path}: {e.kind}, not a manifest") from None
     except OSError as e:
         raise ManifestError(f"{path}: cannot read it ({e.strerror})") from None
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise ManifestError(f"{path}: {len(data)} bytes is too big for a manifest (at most {MAX_MANIFEST_BYTES})")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -261,7 +277,7 @@ def read_manifest(folder: Path) -> RulesetInfo:
     rules = tuple(_inside(folder, r, path, "rules") for r in m.rules)
     for r in rules:
         try:
-            r.read_bytes().decode("utf-8-sig")
+            read_bounded(r, MAX_FILE_BYTES).decode("utf-8-sig")
         except UnicodeDecodeError as e:
             raise ManifestError(f"{r}: not UTF-8 text (byte {e.start}); rules files are text") from None
     data_files = tuple(_inside(folder, d, path, "data") for d in m.data)
@@ -375,6 +391,7 @@ def inherited_info(chain: list[tuple[Any, RulesetInfo]]) -> RulesetInfo:
 def build_registry(pm: pluggy.PluginManager, info: RulesetInfo) -> dsl.Registry:
     registry = dsl.Registry()
     primitives.register_core(registry)
+    registry.needs_turns = True         # (the engine plays the rules' phases: a plugin may say otherwise)
     pm.hook.wargame_register(registry=registry, info=info)
     return registry
 
@@ -519,10 +536,12 @@ _EXTENDS = re.compile(r"^\s*extends\s+([A-Za-z_][\w-]*)", re.MULTILINE)
 def declared_base(path: Path) -> str | None:
     """The ruleset a rules file says it extends (its `extends` line), if any."""
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_bounded(path, MAX_FILE_BYTES).decode("utf-8-sig")
+    except TooBig:
+        return None                     # (loading it says it is too big, with a hint)
     except UnicodeDecodeError as e:
         raise ManifestError(f"{path}: not UTF-8 text (byte {e.start}); rules files are text") from None
-    m = _EXTENDS.search(text)
+    m = _EXTENDS.search(unix_newlines(text))
     return m.group(1) if m else None
 
 
@@ -558,9 +577,13 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
         available = discover(paths, trust_code)
         chain = chain_of(name, available)
         files = list(chain[-1][1].rules_files)
+        _check_extends_line(chain)              # (as loading does)
     else:
-        if not path.is_file():
+        if not path.exists():
             raise FileNotFoundError(f"{path}: no such file or folder")
+        kind = what_it_is(path.stat().st_mode)
+        if kind is not None:                    # a FIFO, a device: refused, never opened
+            raise NotAFile(path, kind)
         available = discover(paths, trust_code)
         owner = [n for n, (_, i) in available.items() if path.resolve() in {f.resolve() for f in i.rules_files}]
         if owner:       # one file of a ruleset: it is checked with the files it is written beside
@@ -576,6 +599,7 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
         _register(pm, plugin, notes)
     info = chain[-1][1] if chain else RulesetInfo("(file)", "(file)", path.parent, (path,), ())
     registry = build_registry(pm, info)
+    registry.needs_turns = registry.needs_turns and bool(chain)   # (a file on its own is no game yet)
     diagnostics = list(dsl.check_rules(files, registry, resolve_extends=_resolver(chain) if chain else None,
                                        report_unread=True))
     # warnings are for the files being checked: a mod's author cannot act on its base's
@@ -595,7 +619,9 @@ def _check_maps(info: RulesetInfo) -> list[Diagnostic]:
 
     out = []
     for sc in info.scenarios:
-        if sc.path is None:
+        if sc.path is None:         # (every logic sets a scenario up from its file)
+            out.append(Diagnostic(Pos(str(info.root / MANIFEST), 0, 0),
+                                  f"{info.root / MANIFEST}: scenario `{sc.name}` names no scenario file (`file`)"))
             continue
         try:
             load_map(map_file(sc.path, read_scenario(sc.path).map, dict(info.roots)), info.map_changes)
@@ -611,7 +637,7 @@ def _check_data_files(info: RulesetInfo) -> list[Diagnostic]:
         if f.suffix.lower() != ".json":
             continue
         try:
-            json.loads(f.read_bytes().decode("utf-8-sig"))
+            json.loads(read_bounded(f, MAX_DATA_BYTES).decode("utf-8-sig"))
         except UnicodeDecodeError as e:
             out.append(Diagnostic(Pos(str(f), 0, 0), f"{f}: not UTF-8 text (byte {e.start})"))
         except json.JSONDecodeError as e:

@@ -288,6 +288,7 @@ class RulesLogic(GameLogic):
         if state.task is not None:
             if action.kind != "choose":
                 raise IllegalAction(f"answer the question first: {state.task_decision.prompt}")
+            _takes_only(action, ("choice",))
             self._resume(state, action.get("choice"))
             return
         name = self.structure.step(state)
@@ -298,6 +299,7 @@ class RulesLogic(GameLogic):
         if action.kind == FINISH:
             if spec.finish is None:
                 raise IllegalAction(f"{name.replace('_', ' ')} has no finish: it ends when nothing is left to do")
+            _takes_only(action, ())
             if not self._run(state, ("finish",), spec.finish, ()):
                 self._complete(state, "finish")
             return
@@ -331,6 +333,7 @@ class RulesLogic(GameLogic):
             if state.task is None:
                 self._apply(state, action)
             else:
+                _takes_only(action, ("choice",))
                 self._resume(state, action.get("choice"), offered=offer)
             return
         mv, args = offer
@@ -572,6 +575,18 @@ def _offered(decision: Decision, answer: Any) -> bool:
     return any(a.args.get("choice") == answer for a in decision.options)
 
 
+def _takes_only(action: Action, names: tuple[str, ...]) -> None:
+    """`finish` takes nothing and `choose` its `choice`: any other key is refused, not recorded."""
+    extra = sorted(k for k in action.args if k not in names)
+    if extra:
+        raise IllegalAction(f"`{action.kind}` takes no `{_short(str(extra[0]))}`"
+                            + (f" (it takes only `{names[0]}`)" if names else ""))
+
+
+def _short(text: str, most: int = 60) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def _fresh(value: Any) -> Any:
     """A move's argument as `decode` would give it: lists are the move's own (its body may
     change them), pieces and other values are shared."""
@@ -584,19 +599,21 @@ def decode(state: GameState, t: Type, value: Any, name: str) -> Any:
     """An action's argument as the rules value it names, checked against the move's type."""
     if isinstance(t, RecordType):
         if not isinstance(value, int) or isinstance(value, bool):
-            raise IllegalAction(f"`{name}` names a piece by its number, not {value!r}")
+            raise IllegalAction(f"`{name}` names a piece by its number, not {_short(repr(value))}")
         piece = state.pieces.get(value)
         if piece is None:
-            raise IllegalAction(f"there is no piece #{value}")
+            raise IllegalAction(f"there is no piece #{_short(repr(value))}")
         return piece
     if isinstance(t, ListType):
-        if not isinstance(value, (list, tuple)) or len(value) > 10_000:
-            raise IllegalAction(f"`{name}` is a list, not {value!r}")
+        if not isinstance(value, (list, tuple)):
+            raise IllegalAction(f"`{name}` is a list, not {_short(repr(value))}")
+        if len(value) > 10_000:
+            raise IllegalAction(f"`{name}` lists {len(value):,} items; an action's list has at most 10,000")
         return [decode(state, t.elem, v, name) for v in value]
     kind = str(t)
     ok = {"str": lambda v: isinstance(v, str), "bool": lambda v: isinstance(v, bool),
           "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
           "float": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)}.get(kind)
     if ok is not None and not ok(value):
-        raise IllegalAction(f"`{name}` must be a {kind}, not {value!r}")
+        raise IllegalAction(f"`{name}` must be a {kind}, not {_short(repr(value))}")
     return value

@@ -7,8 +7,11 @@ would not reach; a damaged, foreign or tampered file is refused with a clear rea
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 import re
+import secrets
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -16,6 +19,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from dsl.files import NotAFile, TooBig, read_bounded
 from engine import plugins
 from engine.actions import Action, IllegalAction
 from engine.game import Game
@@ -93,15 +97,30 @@ def save(game: Game, path: Path | str, mods: Iterable[str] = ()) -> None:
     """Write the game to `path` atomically (a crash never leaves half a save). `mods` is
     ignored: the save names the game's mods itself."""
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
     text = json.dumps(to_json(game), indent=1, sort_keys=True)
+    tmp: Path | None = None
     try:
-        tmp.write_text(text, encoding="utf-8")
-        tmp.replace(path)
+        tmp, fd = _new_beside(path)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
     except OSError as e:            # said about the save file, not its temporary twin
-        if tmp.parent.is_dir():
+        if tmp is not None:
             tmp.unlink(missing_ok=True)
         raise OSError(e.errno, f"cannot save the game here: {e.strerror}", str(path)) from e
+
+
+def _new_beside(path: Path) -> tuple[Path, int]:
+    """A new file of a name no one chose beside `path`, opened for writing: created, never
+    found (O_EXCL), so that a link planted there cannot send the save elsewhere. Its mode is
+    what the user's umask makes of 0666, as a file written in place would have."""
+    for _ in range(100):
+        tmp = path.with_name(f".{path.name}.{secrets.token_hex(6)}.tmp")
+        try:
+            return tmp, os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o666)
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free name for a temporary file", str(path.parent))
 
 
 def _changed_options(rs: LoadedRuleset) -> dict[str, Any]:
@@ -124,14 +143,13 @@ def read(path: Path | str) -> SaveFile:
     """Parse and validate a save file, without loading any rules."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path}: {size:,} bytes is too big for a save file (at most {MAX_SAVE_BYTES:,})")
-        data = path.read_bytes()
+        data = read_bounded(path, MAX_SAVE_BYTES)
+    except TooBig as e:
+        raise SaveError(f"{path}: {e.size:,} bytes is too big for a save file (at most {MAX_SAVE_BYTES:,})") from None
+    except NotAFile as e:
+        raise SaveError(f"{path}: {e.kind}, not a save file") from None
     except FileNotFoundError:
         raise SaveError(f"{path}: no such save file") from None
-    except IsADirectoryError:
-        raise SaveError(f"{path}: a folder, not a save file") from None
     except OSError as e:
         raise SaveError(f"{path}: cannot read it ({e.strerror})") from None
     try:

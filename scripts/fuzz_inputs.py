@@ -224,10 +224,20 @@ def save_case(r: random.Random, fx: Fixtures) -> Case:
     return Case("save", ("mod save: " if modded else "") + what, argv)
 
 
+#: the commands that read a save
+_READERS = (["replay"], ["play", "--ai", "all", "--quiet", "--load"])
+
+
 def odd_file_case(r: random.Random, fx: Fixtures) -> Case:
-    """A save that is not a file one can read: a folder, a huge file, a missing one."""
+    """A save that is not a file one can read: a folder, a huge file, a missing one, a FIFO
+    (whose reader would wait for ever), a device that never ends."""
     path = fx.path(".json")
-    choice = r.randrange(3)
+    choice = r.randrange(5)
+    if choice == 3:
+        os.mkfifo(path)
+        return Case("save", "a FIFO", [*r.choice(_READERS), str(path)])
+    if choice == 4:
+        return Case("save", "/dev/zero", [*r.choice(_READERS), "/dev/zero"])
     if choice == 0:
         path.mkdir()
         what = "a folder"
@@ -237,7 +247,7 @@ def odd_file_case(r: random.Random, fx: Fixtures) -> Case:
         what = "a huge file"
     else:
         what = "no file"
-    return Case("save", what, [r.choice(["replay", "play --load"]), str(path)] if choice != 2 else
+    return Case("save", what, [*r.choice(_READERS), str(path)] if choice != 2 else
                 ["replay", str(path)])
 
 
@@ -341,7 +351,7 @@ def manifest_case(r: random.Random, fx: Fixtures) -> Case:
 OPTION_VALUES = ["1", "0", "-5", "abc", "", "1e9", "1.5", "true", "9" * 5000, "9" * 20_000, "[]", "{}",
                  '{"Axis": 100000, "Allies": 11}', '{"Axis": 10000000, "Allies": 11}', '{"Axis": -1}',
                  '{"Axis": 1e999}', "[" * 5000 + "]" * 5000, "[1," * 3000 + "1" + "]" * 3000,
-                 "NaN", "Infinity", '{"Axis": "x"}', "\x00", "null"]
+                 "NaN", "Infinity", '{"Axis": "x"}', "\x00", "null", "١٢", "²", '{"Axis": 9}', "\x1b]0;x\x07"]
 
 
 def command_line_case(r: random.Random, fx: Fixtures) -> Case:
@@ -361,13 +371,17 @@ def command_line_case(r: random.Random, fx: Fixtures) -> Case:
             argv = ["info", "bulge", "--option", item]
         return Case("command line", f"--option {item[:40]!r}", argv)
     if choice == 3:
-        seed = r.choice(["-1", str(1 << 64), "9" * 5000, "abc", "1e5", "", "0x10", " 5"])
+        seed = r.choice(["-1", str(1 << 64), "9" * 5000, "abc", "1e5", "", "0x10", " 5", "١٢", "1_000"])
         if r.random() < 0.3:      # simulate's numbers: its seeds, games and workers
             flag = r.choice(["--seed", "--games", "--workers", "--max-turns"])
             return Case("command line", f"simulate {flag} {seed[:30]!r}",
                         ["simulate", "bulge", "--games", "1", "--max-turns", "1", "--ai", "all=random", flag, seed])
         return Case("command line", f"--seed {seed[:30]!r}",
                     ["play", "bulge", "--ai", "all=random", "--quiet", "--seed", seed, "--option", "last_turn=1"])
+    if choice == 4 and r.random() < 0.3:
+        turns = r.choice(["-5", "0", "٣", "9" * 100])
+        return Case("command line", f"--max-turns {turns[:20]!r}",
+                    ["play", "bulge", "--ai", "all=random", "--quiet", "--seed", "1", "--max-turns", turns])
     if choice == 4:
         name = r.choice(["lhtr", "aarhe", "chess", "", "../bulge", "x" * 1000, "bulge\x00"])
         return Case("command line", f"unknown ruleset {name[:20]!r}", [r.choice(["info", "play"]), name])
@@ -414,7 +428,14 @@ HOSTILE_RULES: dict[str, str] = {
     "a search of a long list in a loop": "let xs = range(100000)\n    let n = 0\n    for i in range(100000) {\n"
                                          "        for j in range(100000) {\n            if j in xs {\n                n += 1\n"
                                          "            }\n        }\n    }",
+    "two long lists compared in a loop": "let a = range(100000)\n    let b = range(100000)\n    let n = 0\n"
+                                         "    for i in range(100000) {\n        if a == b {\n            n += 1\n        }\n    }",
+    "two long maps compared in a loop": "let a: map[int, int] = {}\n    for k in range(100000) {\n        a[k] = k\n    }\n"
+                                        "    let n = 0\n    for i in range(100000) {\n        if a != a {\n            n += 1\n"
+                                        "        }\n    }",
     "roll(100000000, 6)": "let r = roll(100000000, 6)",
+    "neighbours of a space not on the board": "let n = neighbours(\"nowhere\")",
+    "space_int of a space not on the board": "let n = space_int(\"nowhere\", \"vp\")",
     "a die of 1 side": "let r = roll(3, 1)",
     "an integer squared in a loop": "let x = 3\n    for i in range(100) {\n        x = x * x\n    }",
     "an integer doubled in a loop": "let x = 3\n    for i in range(100000) {\n        x += x\n    }",

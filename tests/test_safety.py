@@ -132,6 +132,67 @@ def test_a_huge_file_and_a_folder_are_not_saves(capsys, tmp_path):
     refused(capsys, "replay", tmp_path, says="a folder")
 
 
+def _wargame(*argv, timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "clients", *map(str, argv)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("what, says", [("fifo", "a FIFO (named pipe), not a save file"),
+                                        ("/dev/zero", "/dev/zero: a device, not a save file")])
+def test_a_save_that_is_not_a_regular_file_is_refused_without_reading_it(tmp_path, what, says):
+    import os
+
+    path = tmp_path / "game.json"
+    if what == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path(what)
+    for argv in (["replay", path], ["play", "--load", path, "--ai", "all", "--quiet"]):
+        done = _wargame(*argv)
+        assert done.returncode == 1 and done.stderr.startswith("wargame: ") and says in done.stderr, done.stderr
+
+
+def _named_by_manifest(tmp_path: Path, key: str) -> tuple[Path, Path]:
+    """A mod whose manifest names `odd` (made by the test) under `key`."""
+    manifest = {**GOOD}
+    if key == "rules":
+        manifest["rules"] = ["odd"]
+    elif key == "scenarios.file":
+        manifest["scenarios"] = [{"name": "odd", "file": "odd"}]
+    else:
+        manifest[key] = ["odd"] if key == "data" else "odd"
+    folder = mod(tmp_path, manifest)
+    return folder, folder / "odd"
+
+
+@pytest.mark.parametrize("key", ["rules", "data", "scenarios.file", "map_changes", "plugin"])
+def test_a_mod_file_that_is_a_fifo_or_too_big_is_refused_before_it_is_read(tmp_path, key):
+    import os
+
+    folder, odd = _named_by_manifest(tmp_path, key)
+    os.mkfifo(odd)
+    done = _wargame("--mod", folder, "check", folder)
+    assert done.returncode == 1 and f"`{key}`: `odd` is a FIFO (named pipe), not a file" in done.stderr, done.stderr
+    odd.unlink()
+    with odd.open("wb") as f:
+        f.truncate(1 << 30)          # 1 GB (sparse): refused by its size, never read
+    done = _wargame("--mod", folder, "check", folder, timeout=30)
+    assert done.returncode == 1 and f"`{key}`: file `odd` is 1,073,741,824 bytes; a mod's" in done.stderr, done.stderr
+
+
+def test_a_manifest_or_a_rules_file_that_is_a_fifo_is_refused(tmp_path):
+    import os
+
+    folder = tmp_path / "mod"
+    folder.mkdir()
+    os.mkfifo(folder / "ruleset.json")
+    done = _wargame("--mod", folder, "check", folder)
+    assert done.returncode == 1 and "ruleset.json: a FIFO (named pipe), not a manifest" in done.stderr, done.stderr
+    os.mkfifo(tmp_path / "house.rules")
+    done = _wargame("check", tmp_path / "house.rules")
+    assert done.returncode == 1 and "house.rules: a FIFO (named pipe), not a file" in done.stderr, done.stderr
+
+
 # -- broken manifests ----------------------------------------------------------------------------------
 def mod(tmp_path: Path, manifest: dict | bytes, rules: str | None = "extends bulge\n") -> Path:
     folder = tmp_path / "mod"
@@ -182,6 +243,75 @@ def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
     refused(capsys, "--mod", folder, "check", folder, says="house.rules: not UTF-8 text")
 
 
+# -- control characters and long values never reach the terminal as they are ------------------------
+_RAW = ("\x1b", "\x07", "\r", "\x9b", "\u202e")
+_HOSTILE_TEXT = "\x1b]0;pwned\x07\x1b[2J\r\x9b31m\u202e"
+
+
+def _said_safely(out: str, err: str, most: int = 3000) -> None:
+    assert not any(c in out + err for c in _RAW), repr((out + err)[:500])
+    assert len(out) + len(err) < most, f"{len(out) + len(err):,} characters"
+
+
+def test_control_characters_from_a_rules_file_are_escaped(capsys, tmp_path):
+    rules = tmp_path / "house.rules"
+    rules.write_text(f"procedure p() -> int {{\n    return x{_HOSTILE_TEXT}\n}}\n")
+    code, out, err = run(capsys, "check", rules)
+    assert code == 1
+    _said_safely(out, err)
+    assert "\\x1b]0;pwned\\x07" in out
+
+
+def test_a_100000_character_name_is_quoted_short(capsys, tmp_path):
+    rules = tmp_path / "house.rules"
+    rules.write_text("procedure p() -> int {\n    return " + "Q" * 100_000 + "\n}\n")
+    code, out, err = run(capsys, "check", rules)
+    assert code == 1 and "unknown name `QQQ" in out
+    _said_safely(out, err)
+
+
+def test_control_characters_from_a_manifest_are_escaped(capsys, tmp_path):
+    folder = mod(tmp_path, {**GOOD, "title": f"House {_HOSTILE_TEXT} rules"})
+    code, out, err = run(capsys, "--mod", folder, "rulesets")
+    assert code == 0 and "fuzz-mod (extends bulge): House \\x1b]0;pwned" in out
+    _said_safely(out, err)
+    (tmp_path / "b").mkdir()
+    folder = mod(tmp_path / "b", {**GOOD, "name": "x" * 100_000 + _HOSTILE_TEXT})
+    code, out, err = run(capsys, "--mod", folder, "rulesets")
+    assert code != 0
+    _said_safely(out, err)
+
+
+@pytest.mark.parametrize("option", [f"stacking_limit={_HOSTILE_TEXT}", f"{_HOSTILE_TEXT}=3", _HOSTILE_TEXT,
+                                    "stacking_limit=" + "7" * 9000 + _HOSTILE_TEXT, "Q" * 100_000 + "=1"])
+def test_control_characters_and_long_values_of_an_option_are_escaped_and_shortened(capsys, option):
+    code, out, err = run(capsys, "info", "bulge", "--option", option)
+    assert code != 0 and err.startswith("wargame: ")
+    _said_safely(out, err)
+
+
+@pytest.mark.parametrize("pieces", [[1] * 20_000, "x " * 30_000, [1, "x " * 30_000]])
+def test_a_refusal_quotes_a_long_value_of_a_save_shortened(capsys, tmp_path, bulge_save, pieces):
+    path = write(tmp_path, _with_pieces(bulge_save, pieces))
+    code, out, err = run(capsys, "replay", path)
+    assert code == 1 and err.startswith("wargame: ") and "`pieces`" in err, err[:300]
+    _said_safely(out, err, most=1200)
+
+
+def test_control_characters_and_long_values_from_a_save_are_escaped_and_shortened(capsys, tmp_path, bulge_save):
+    data = json.loads(json.dumps(bulge_save))
+    data["actions"][3]["args"]["pieces"] = "Q" * 100_000 + _HOSTILE_TEXT
+    path = write(tmp_path, json.dumps(data))
+    code, out, err = run(capsys, "replay", path)
+    assert code != 0
+    _said_safely(out, err)
+    data["actions"][3] = {"kind": "march" + _HOSTILE_TEXT, "args": {}}
+    path = write(tmp_path, json.dumps(data))
+    code, out, err = run(capsys, "replay", path)
+    assert code != 0 and "march\\x1b]0;pwned" in err
+    _said_safely(out, err)
+
+
 # -- bad command lines ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("argv, says", [
     (["play", "bulge", "--ai", "all", "--seed", "1", "--option", "die=1"], "option `die` must lie in 2..100; 1 is outside"),
@@ -192,6 +322,16 @@ def test_a_non_utf8_rules_file_is_refused_by_name(capsys, tmp_path):
     (["info", "bulge", "--option", "stacking_limit"], "NAME=VALUE"),
     (["info", "bulge", "--option", "stacking_limt=3"], "did you mean `stacking_limit`?"),
     (["play", "bulge", "--seed", "-1"], "a seed is a whole number from 0 to"),
+    (["play", "bulge", "--seed", "١٢"], "a seed is a whole number from 0 to"),
+    (["play", "bulge", "--ai", "all", "--max-turns", "-5"], "--max-turns wants a whole number of at least 1, not `-5`"),
+    (["play", "bulge", "--ai", "all", "--max-turns", "٣"], "--max-turns wants a whole number of at least 1"),
+    (["--rules-budget", "1_000", "rulesets"], "--rules-budget wants a whole number"),
+    (["info", "bulge", "--option", "stacking_limit=٣"], "option `stacking_limit` is `int`: `٣` is not a whole number"),
+    (["info", "bulge", "--option", "stacking_limit=²"], "is not a whole number"),
+    (["info", "bulge", "--option", 'supply_income={"Axis": 10}'],
+     "option `supply_income` has no `Allies`: give every key of its default (Axis, Allies)"),
+    (["play", "bulge", "--ai", "all", "--option", 'supply_income={"Axis": 10, "Allis": 5}'],
+     "option `supply_income` has no `Allies`"),
     (["play", "bulge", "--seed", "9" * 5000], "a seed is a whole number from 0 to"),
     (["play", "bulge", "--seed", str(1 << 64)], "a seed is a whole number from 0 to"),
     (["play", "lhtr-nonexistent"], "no ruleset called `lhtr-nonexistent`"),
@@ -248,6 +388,145 @@ def test_an_option_spec_with_bounds_is_kept_to_them():
     assert plugins.option_bounds_problem(object(), 10**5) is None
 
 
+# -- actions with keys no move takes ------------------------------------------------------------------
+def _first_question(game, player) -> None:
+    for _ in range(3000):
+        if game.state.task is not None:
+            return
+        game.play(player.choose(game.ruleset, game.state, game.decision))
+    raise AssertionError("no question asked")
+
+
+@pytest.mark.parametrize("ruleset", ["bulge", "lhtr"])
+def test_finish_and_choose_with_keys_they_do_not_take_are_refused(ruleset):
+    from clients.players import RandomPlayer
+    from engine import plugins
+    from engine.actions import Action, IllegalAction
+    from engine.game import Game
+
+    game = Game(plugins.load(ruleset), None, 3)
+    with pytest.raises(IllegalAction, match="`finish` takes no `junk`"):
+        game.play(Action("finish", {"junk": 1}))
+    _first_question(game, RandomPlayer(3))
+    n = len(game.actions)
+    answer = RandomPlayer(3).choose(game.ruleset, game.state, game.decision)
+    with pytest.raises(IllegalAction, match=r"`choose` takes no `junk` \(it takes only `choice`\)"):
+        game.play(Action("choose", {**answer.args, "junk": 2}))
+    assert len(game.actions) == n
+    game.play(Action("choose", dict(answer.args)))
+    assert len(game.actions) == n + 1
+
+
+def test_a_save_whose_finish_has_a_key_it_does_not_take_is_refused(capsys, tmp_path, bulge_save):
+    data = json.loads(json.dumps(bulge_save))
+    i = next(i for i, a in enumerate(data["actions"]) if a["kind"] == "finish")
+    data["actions"][i]["args"] = {"note": "x"}
+    refused(capsys, "replay", write(tmp_path, json.dumps(data)), says="`finish` takes no `note`")
+
+
+def test_int_in_rules_takes_ascii_digits_only() -> None:
+    from dsl import RulesRuntimeError, load_rules
+    from tests.dsl.dsl_helpers import make_registry
+
+    rules = load_rules([("house.rules", "procedure n(s: str) -> int {\n    return int(s)\n}\n")], make_registry())
+    assert rules.procedure("n")(None, " -12 ") == -12
+    for text in ("١٢", "²", "1_000"):
+        with pytest.raises(RulesRuntimeError):
+            rules.procedure("n")(None, text)
+
+
+# -- what `check` must find, so that playing never meets it as an internal error ---------------------
+CROSSING = ROOT / "examples" / "river-crossing"
+
+
+def crossing(tmp_path: Path, edit=lambda rules: rules, manifest=lambda m: m) -> Path:
+    """A copy of the river-crossing mod (a game written in rules alone), edited."""
+    import shutil
+
+    folder = tmp_path / "crossing"
+    shutil.copytree(CROSSING, folder)
+    rules = folder / "crossing.rules"
+    rules.write_text(edit(rules.read_text()))
+    (folder / "ruleset.json").write_text(json.dumps(manifest(json.loads((folder / "ruleset.json").read_text()))))
+    return folder
+
+
+def _no_phases(rules: str) -> str:
+    return "\n".join(line for line in rules.splitlines() if not line.startswith("phase "))
+
+
+@pytest.mark.parametrize("edit, says", [
+    (_no_phases, "the rules declare no phase: a game's turn is made of phases"),
+    (lambda r: r.replace("phase combat { steps [assault] }", "phase combat { steps [assault] }\nphase idle { steps [] }"),
+     "crossing.rules:9:1: phase `idle` lists no steps"),
+])
+def test_a_game_without_a_turn_is_refused_by_check_and_by_play(capsys, tmp_path, edit, says):
+    folder = crossing(tmp_path, edit)
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and says in out, out
+    code, out, err = run(capsys, "--mod", folder, "play", "river-crossing", "--ai", "all", "--quiet")
+    assert code == 1 and says in err and "internal error" not in err, err
+
+
+def test_check_refuses_what_loading_refuses(capsys, tmp_path):
+    """`check` says ok only where `play` would load: the `extends` line and a power named
+    twice in the turn order are checked by both."""
+    (tmp_path / "a").mkdir()
+    folder = mod(tmp_path / "a", GOOD, rules="# house rules, with no extends line\n")
+    for argv in (["check", folder], ["play", "fuzz-mod", "--ai", "all", "--quiet"]):
+        refused(capsys, "--mod", folder, *argv, says="ruleset `fuzz-mod` extends `bulge`, so this file must begin "
+                                                     "with `extends bulge`")
+    folder = crossing(tmp_path, lambda r: r.replace("turn order [Blue, Red]", "turn order [Blue, Red, Blue]"))
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and "crossing.rules:6:1: the turn order names `Blue` twice" in out, out
+    code, out, err = run(capsys, "--mod", folder, "play", "river-crossing", "--ai", "all", "--quiet")
+    assert code == 1 and "crossing.rules:6:1: the turn order names `Blue` twice" in err, err
+
+
+@pytest.mark.parametrize("newline", ["\r", "\r\n"])
+def test_a_rules_file_with_cr_or_crlf_line_endings_reads_as_its_lines(capsys, tmp_path, newline):
+    rules = "# house rules\nextends bulge\n\noverride option stacking_limit = 3\n".replace("\n", newline)
+    folder = mod(tmp_path, GOOD, rules=None)
+    (folder / "house.rules").write_bytes(rules.encode())
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 0 and out.endswith(": ok\n"), out + err
+    code, out, err = run(capsys, "--mod", folder, "rules", "diff", "bulge", folder)
+    assert code == 0 and "stacking_limit: 4 -> 3 (house.rules:4)" in out, out
+    (folder / "house.rules").write_bytes(rules.replace("= 3", "= ").encode())
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and "house.rules:4:" in out, out
+
+
+def test_a_scenario_without_a_file_is_refused_by_check_info_and_play(capsys, tmp_path):
+    folder = crossing(tmp_path, manifest=lambda m: {**m, "scenarios": [*m["scenarios"], {"name": "nofile"}]})
+    code, out, err = run(capsys, "--mod", folder, "check", folder)
+    assert code == 1 and "scenario `nofile` names no scenario file (`file`)" in out, out
+    for argv in (["info", "river-crossing"], ["play", "river-crossing", "--ai", "all", "--quiet"]):
+        refused(capsys, "--mod", folder, *argv, "--scenario", "nofile",
+                says="scenario `nofile` of `river-crossing` names no scenario file")
+
+
+@pytest.mark.parametrize("ai", [["--ai", "all"], ["--ai", "Blue", "--no-gui"]])
+def test_a_decision_for_a_power_no_seat_plays_is_an_error(capsys, tmp_path, monkeypatch, ai):
+    import io
+
+    folder = crossing(tmp_path, lambda r: r.replace("step march {", 'step march by "Green" {'))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    err = refused(capsys, "--mod", folder, "play", "river-crossing", *ai, "--seed", "1",
+                  says="the rules ask `Green` to decide, but no seat plays `Green` (the seats: Blue, Red)")
+    assert err.startswith("wargame: the game stopped after 0 actions")
+
+
+def test_a_rules_file_of_an_installed_ruleset_that_is_not_utf8_is_a_diagnostic(tmp_path):
+    from dsl import RulesError, load_rules
+    from tests.dsl.dsl_helpers import make_registry
+
+    path = tmp_path / "units.rules"
+    path.write_bytes(b"stat attack: int = 0\n# caf\xe9\n")
+    with pytest.raises(RulesError, match=r"units.rules` is not UTF-8 text \(byte 26\)"):
+        load_rules([path], make_registry())
+
+
 # -- errors while playing ----------------------------------------------------------------------------
 def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_nothing(capsys, tmp_path):
     folder = mod(tmp_path, {"name": "boom", "extends": "bulge", "rules": ["house.rules"]},
@@ -257,6 +536,21 @@ def test_a_rules_runtime_error_while_playing_names_the_rules_position_and_saves_
                   says="error in the rules: ")
     assert "house.rules:4:" in err and "division by zero" in err and "nothing was saved" in err
     assert not saved.exists() and not (tmp_path / "game.json.tmp").exists()
+
+
+def test_save_does_not_follow_a_link_planted_beside_it(capsys, tmp_path):
+    """`--save PATH` writes a new temporary file beside PATH: a `PATH.tmp` link planted there
+    (by another user of a shared folder) sends nothing to its target."""
+    target = tmp_path / "precious.txt"
+    target.write_text("keep me")
+    saved = tmp_path / "game.json"
+    (tmp_path / "game.json.tmp").symlink_to(target)
+    code, out, err = run(capsys, "play", "bulge", "--ai", "all", "--seed", "2", "--quiet", "--max-turns", "1",
+                         "--save", saved)
+    assert code == 0, err
+    assert target.read_text() == "keep me"
+    assert json.loads(saved.read_text())["format"] == "wargame-save"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "game.json.tmp", "precious.txt"]
 
 
 # -- hostile rules: they must end cleanly and quickly -----------------------------------------------
@@ -283,6 +577,8 @@ def stops_cleanly(capsys, folder: Path, says: str, where: str | None) -> str:
     ("a string doubled in a loop", "a string of 1,048,576 characters is over the limit", "6:9"),
     ("a list doubled in a loop", "a list of 1,048,576 items is over the limit", "6:9"),
     ("two nested range(0, 100000)", "steps in one call", "6:9"),
+    ("two long lists compared in a loop", "steps in one call", "8:9"),
+    ("two long maps compared in a loop", "steps in one call", "10:9"),
     ("roll(100000000, 6)", "the number of dice to roll must be from 0 to 10,000, not 100,000,000", "4:5"),
     ("an integer squared in a loop", "integers in rules lie within", "6:9"),
 ])
@@ -291,6 +587,13 @@ def test_hostile_rules_stop_at_their_statement(capsys, tmp_path, case, says, whe
     err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), says, where)
     assert err.startswith("wargame: ") and "error in the rules" in err
     assert "--rules-" in err or "fixed" in err or "roll" in err
+
+
+@pytest.mark.parametrize("case", ["neighbours of a space not on the board", "space_int of a space not on the board"])
+def test_a_space_not_on_the_board_is_an_error_in_the_rules(capsys, tmp_path, case):
+    rules = "rule boom on turn_start(t) {\n    " + fuzz_inputs.HOSTILE_RULES[case] + "\n}\n"
+    err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), "no space `nowhere` on this board", "4:5")
+    assert err.startswith("wargame: error in the rules: ") and "internal error" not in err
 
 
 def test_a_unit_rolling_100000000_dice_stops_the_game_cleanly(capsys, tmp_path):

@@ -113,6 +113,12 @@ def test_the_finish_by_number_needs_no_confirmation(duel):
     assert duel.actions == [Action("done")] and "really end" not in c.text
 
 
+@pytest.mark.parametrize("typed", ["²", "١", "9" * 5000])
+def test_a_number_that_is_not_ascii_digits_is_no_option_number(duel, typed):
+    code, c = play(duel, [typed])
+    assert duel.actions == [] and "Traceback" not in c.text
+
+
 def test_the_finish_is_always_listed(duel, monkeypatch):
     monkeypatch.setattr(terminal, "MAX_SHOWN", 3)
     code, c = play(duel, [])

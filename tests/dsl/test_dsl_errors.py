@@ -67,6 +67,10 @@ CASES = [
     ("builtin redefinition", "procedure len() { }", 1, 1, "`len` is a built-in function and cannot be redefined"),
     ("tag on non-unit", "procedure f(x: int) -> bool { return x has zoc }", 1, 38, "`has` tests a unit's tags, but this is a `int`"),
     ("mixed list", 'procedure f() -> int { let xs = [1, "a"] return 0 }', 1, 37, "list items must have one type: `int` and `str` are mixed"),
+    ("list as a map key type", "option x: map[list[int], int] = { [1]: 2 }", 1, 15,
+     "a map's keys are numbers, strings, booleans or units, not `list[int]` (a list or a map changes)"),
+    ("list as a map key", "procedure f() -> int { let m = {[1]: 2} return 0 }", 1, 33,
+     "a map's keys are numbers, strings, booleans or units, not `list[int]` (a list or a map changes)"),
 ]
 
 

@@ -75,6 +75,32 @@ def test_a_long_list_searched_in_a_loop_pays_for_its_items() -> None:
             "        if i + 1000000 in xs {\n            return\n        }\n    }\n}\n", "steps in one call", 4)
 
 
+_LOOP = "procedure boom() -> int {{\n{lets}    let n = 0\n    for i in range(100000) {{\n        if {test} {{\n" \
+        "            n += 1\n        }}\n    }}\n    return n\n}}\n"
+
+
+@pytest.mark.parametrize("lets, test", [
+    ("    let a = range(100000)\n    let b = range(100000)\n", "a == b"),
+    ("    let a = range(100000)\n    let b = range(100000)\n", "a != b"),
+    ("    let a: map[int, int] = {}\n    for k in range(100000) {\n        a[k] = k\n    }\n    let b = a\n", "a == b"),
+    ("    let a = [range(50000), range(50000)]\n    let b = [range(50000), range(50000)]\n", "a == b"),
+    ("    let a = range(30000)\n    let b = [range(5), range(7), range(30000)]\n", "a in b"),
+    ("    let a = range(30000)\n    let b = [range(5), range(7), range(30000)]\n", "a not in b"),
+])
+def test_long_lists_and_maps_compared_in_a_loop_pay_for_their_items(lets, test) -> None:  # type: ignore[no-untyped-def]
+    line = 4 + lets.count("\n")
+    stopped(_LOOP.format(lets=lets, test=test), "steps in one call", line)
+
+
+@pytest.mark.parametrize("test, want", [
+    ("[1, 2] == [1, 2]", True), ("[1, 2] != [1, 2]", False), ("[1, 2] == [2, 1]", False),
+    ("{1: 2} == {1: 2}", True), ("[[1], [2]] == [[1], [2]]", True), ("[1] in [[1], [2]]", True),
+    ("[3] not in [[1], [2]]", True), ("range(1000) == range(1000)", True), ("range(1000) == range(999)", False),
+])
+def test_lists_and_maps_compare_as_before(test, want) -> None:  # type: ignore[no-untyped-def]
+    assert run(f"procedure boom() -> bool {{\n    return {test}\n}}\n") is want
+
+
 def test_calls_that_double_sixty_times_are_refused_before_they_run() -> None:
     procs = "".join(f"procedure p{i}() {{\n    p{i - 1}()\n    p{i - 1}()\n}}\n" for i in range(1, 61))
     src = procs + "procedure p0() {\n}\nprocedure boom() {\n    p60()\n}\n"
@@ -204,6 +230,7 @@ def test_a_4301_digit_literal_is_a_parse_error() -> None:
     ("option s: str = " + " + ".join(['"' + "x" * 100 + '"'] * 1100) + "\n", "nest too deeply"),
     ("option s: str = " + " + ".join(['"' + "x" * 1000 + '"'] * 300) + "\n", "bytes; a rules file may have"),
     ("stat attack: int = 0\nunit A { attack: 9223372036854775807 + 1 }\n", "beyond the integers"),
+    ("option huge: float = 1" + "0" * 400 + ".5\n", "is too big: numbers with a point in rules lie within ±1.8e+308"),
 ])
 def test_constants_beyond_the_limits_are_refused(src, says) -> None:  # type: ignore[no-untyped-def]
     refused(src, says)
