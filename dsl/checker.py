@@ -39,11 +39,14 @@ __all__ = ["check_program", "Program", "Info", "UnitInfo", "OptionInfo", "VarInf
 #: built-in functions of the language (not overridable, not shadowable)
 BUILTINS = frozenset(
     {"len", "abs", "min", "max", "sum", "count", "any", "all", "range", "sorted", "str", "int",
-     "float", "keys", "values", "choose"}
+     "float", "keys", "values", "choose", "first", "find"}
 )
+#: built-ins that came after rules had used their names: a local or a procedure of that name
+#: is still allowed (and hides the built-in where it is seen)
+SOFT_BUILTINS = frozenset({"first", "find"})
 #: when a game variable goes back to its initial value
 VAR_RESETS = ("turn", "power", "phase", "step")
-_AGGREGATES = {"sum", "count", "any", "all", "min", "max"}
+_AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "find", "sorted"}
 _TYPE_NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "UnitType": UNIT_TYPE}
 _KIND_WORD = {"unit": "unit", "option": "option", "table": "table", "procedure": "procedure"}
 
@@ -342,7 +345,7 @@ class _Checker:
                 what: str) -> bool:
         """Register a declaration; False if it must be ignored."""
         if ns == "value":
-            if name in BUILTINS:
+            if name in BUILTINS and name not in SOFT_BUILTINS:
                 self.err(pos, f"`{name}` is a built-in function and cannot be redefined")
                 return False
             if name in self.reg.constants or name in self.reg.primitives:
@@ -1059,7 +1062,7 @@ class _Checker:
             return
         if self.lookup_local(scopes, name) is not None:
             self.err(pos, f"`{name}` is already defined here; choose another name or assign with `{name} = ...`")
-        elif self.value_kind(name) is not None:
+        elif self.value_kind(name) is not None and name not in SOFT_BUILTINS:
             self.err(pos, f"`{name}` would hide the {self.value_kind(name)} `{name}`; choose another name")
         scopes[-1][name] = t
 
@@ -1478,7 +1481,7 @@ class _Checker:
             self.info.calls[id(e)] = "builtin"
             return self.builtin(e, name, scopes)
         if e.gen is not None:
-            self.err(e.pos, f"`{name}(... for ...)` only works with sum, count, any, all, min and max")
+            self.err(e.pos, f"`{name}(... for ...)` only works with sum, count, any, all, min, max, first, find and sorted")
             self.generator(e.gen, scopes)
             return ANY
         if k == "primitive":
@@ -1653,6 +1656,24 @@ class _Checker:
             if name not in _AGGREGATES:
                 self.err(e.pos, f"`{name}` does not take `for`/`where`")
             t = self.generator(e.gen, scopes)
+            if name == "first":
+                return t
+            if name == "find":
+                if e.gen.elt is not None or e.gen.cond is None:
+                    self.err(e.pos, "`find` gives the place of the first item that meets a condition: "
+                                    "write `find(x in xs where ...)`")
+                elif not isinstance(self.info.types.get(id(e.gen.iter)), ListType) \
+                        and self.info.types.get(id(e.gen.iter)) != ANY:
+                    self.err(e.gen.iter.pos, "`find` gives a place in a list: the items must be a list")
+                return INT
+            if name == "sorted":
+                # (`sorted(x in xs where c by key)`: the generator's value is the key, if any)
+                if not _sortable(t):
+                    where = e.gen.elt.pos if e.gen.elt is not None else e.gen.pos
+                    self.err(where, f"`sorted` orders by a number, a string or a list of them; `{t}` has no order"
+                             + ("" if e.gen.elt is not None else ": write `sorted(x in xs by KEY)`"))
+                it = self.info.types.get(id(e.gen.iter), ANY)
+                return ListType(it.elem if isinstance(it, ListType) else it.key if isinstance(it, MapType) else ANY)
             if name == "count":
                 if e.gen.elt is not None:
                     self.err(e.pos, "`count` counts items: write `count(x in xs where ...)`")
@@ -1751,6 +1772,14 @@ def check_program(layers: list[list[A.Module]], registry: Registry, report_unrea
     """Check all layers (base first). The diagnostics are in ``program.diagnostics``.
     With ``report_unread``, stats and tags that no rule reads are reported as warnings."""
     return _Checker(layers, registry, report_unread).run()
+
+
+def _sortable(t: Type) -> bool:
+    """Can values of `t` order a list (`sorted(x in xs by KEY)`)? Numbers, strings, bools, and
+    lists of them (compared item by item: `by [-u.attack, u.id]`)."""
+    if isinstance(t, ListType):
+        t = t.elem
+    return is_numeric(t) or t in (STR, BOOL, ANY)
 
 
 def _is_open(e: A.Expr) -> bool:
