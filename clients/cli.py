@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -181,8 +182,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("path")
     s.set_defaults(func=cmd_check)
 
-    s = sub.add_parser("rules", help="look at rulesets' rules: `rules diff BASE MOD`")
-    rules_sub = s.add_subparsers(dest="rules_command", metavar="diff")
+    s = sub.add_parser("rules", help="look at rulesets' rules: `rules diff BASE MOD`, `rules hooks RULESET`")
+    rules_sub = s.add_subparsers(dest="rules_command", metavar="{diff,hooks}")
     s.set_defaults(func=lambda args, rules=s: _missing_subcommand(rules))
     d = rules_sub.add_parser("diff", help="what a mod changes against its base, in a player's words",
                              description="What MOD changes against BASE: stats, tags, units, options, tables, "
@@ -192,6 +193,13 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("diff_mod", metavar="MOD")
     d.add_argument("--json", action="store_true", help="print JSON")
     d.set_defaults(func=cmd_rules_diff)
+    h = rules_sub.add_parser("hooks", help="the procedures a ruleset means layers to override, with their docs",
+                             description="The procedures RULESET (or its bases) marks `hook procedure`: those a "
+                                         "layer is meant to override, each with its signature, its doc, where it "
+                                         "is declared and which layers override it.")
+    h.add_argument("hooks_ruleset", metavar="RULESET")
+    h.add_argument("--json", action="store_true", help="print JSON")
+    h.set_defaults(func=cmd_rules_hooks)
 
     s = sub.add_parser("play", help="play a game")
     s.add_argument("ruleset", nargs="?", default=None,
@@ -397,6 +405,36 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
         print(json.dumps(d.to_json(), indent=1, ensure_ascii=False, default=str))
     else:
         print(d.render())
+    return 0
+
+
+def cmd_rules_hooks(args: argparse.Namespace) -> int:
+    from engine.rules_diff import layer_of, where
+
+    name = args.hooks_ruleset
+    paths = list(args.mod) + ([Path(name)] if Path(name).is_dir() else [])
+    rs = plugins.load(name, paths=paths, trust_code=args.trust_code)
+    hooks = []
+    for (kind, _name), d in sorted(rs.rules.declarations.items()):
+        if kind != "procedure" or not d.hook:
+            continue
+        first = layer_of(rs, d.layers[0])
+        hooks.append({"name": d.name, "signature": d.signature, "doc": d.doc,
+                      "declared_by": first.name if first else d.layers[0].file, "where": where(rs, d.layers[0]),
+                      "overridden_by": [where(rs, p, with_layer=True) for p in d.layers[1:]]})
+    if args.json:
+        print(json.dumps({"ruleset": rs.name, "hooks": hooks}, indent=1, ensure_ascii=False))
+        return 0
+    if not hooks:
+        print(f"{rs.name}: no procedure is marked `hook procedure` (see docs/rules-language.md, §2 Layers)")
+        return 0
+    print(f"{rs.name}: {len(hooks)} procedure{'s' if len(hooks) != 1 else ''} meant to be overridden "
+          f"(`override procedure NAME(...)`; `base(...)` calls the one replaced)")
+    for h in hooks:
+        over = f"; overridden by {', '.join(h['overridden_by'])}" if h["overridden_by"] else ""
+        print(f"  {h['signature']}  [{h['declared_by']}: {h['where']}{over}]")
+        if h["doc"]:
+            print(textwrap.fill(h["doc"], 100, initial_indent="      ", subsequent_indent="      "))
     return 0
 
 

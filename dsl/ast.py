@@ -308,6 +308,10 @@ class ProcedureDecl(Decl):
     ret: TypeExpr | None
     body: tuple[Stmt, ...]
     override: bool
+    #: `hook procedure`: a base ruleset means layers to override it; `doc` is the comment
+    #: right above it
+    hook: bool = False
+    doc: str = ""
 
 
 @dataclass(frozen=True, slots=True)

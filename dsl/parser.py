@@ -233,8 +233,9 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def procedure_decl(self, meta: Any, items: list[Any]) -> A.ProcedureDecl:
-        ovr, name, params, ret, body = items
-        return A.ProcedureDecl(self._decl_pos(ovr, name, meta), str(name), params or (), ret, body, ovr is not None)
+        ovr, hook, name, params, ret, body = items
+        return A.ProcedureDecl(self._decl_pos(ovr, name, meta), str(name), params or (), ret, body, ovr is not None,
+                               hook is not None)
 
     @v_args(meta=True)
     def rule_decl(self, meta: Any, items: list[Any]) -> A.RuleDecl:
@@ -605,7 +606,23 @@ def _parse(text: str, file: str) -> A.Module:
     except RecursionError:
         raise RulesError([too_deep(Pos(file, 1, 1))], {file: text}) from None
     assert isinstance(module, A.Module)
+    if any(isinstance(d, A.ProcedureDecl) and d.hook for d in module.decls):
+        lines = text.splitlines()
+        decls = tuple(dataclasses.replace(d, doc=doc_comment(lines, d.pos.line))
+                      if isinstance(d, A.ProcedureDecl) and d.hook else d for d in module.decls)
+        module = dataclasses.replace(module, decls=decls)
     return dataclasses.replace(module, texts=_decl_texts(tree, text, len(module.decls)))
+
+
+def doc_comment(lines: list[str], line: int) -> str:
+    """The doc of the declaration on `line` (1-based): the `#` lines right above it, joined
+    (a section's rule, `# -- combat ---`, is not part of it)."""
+    out: list[str] = []
+    i = line - 2
+    while i >= 0 and lines[i].lstrip().startswith("#") and not lines[i].lstrip().startswith("# --"):
+        out.append(lines[i].lstrip()[1:].strip())
+        i -= 1
+    return " ".join(reversed(out)).strip()
 
 
 def _decl_texts(tree: lark.Tree, text: str, n: int) -> tuple[str, ...]:
