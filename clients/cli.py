@@ -176,6 +176,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--scenario")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--units", action="store_true",
+                   help="the units instead: each with its tags and stats (and each stat's doc), from the rules")
     s.set_defaults(func=cmd_info)
 
     s = sub.add_parser("check", help="check a ruleset or mod folder, or one rules file")
@@ -217,10 +219,13 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--max-turns", type=int, default=None, metavar="N",
                    help="stop after N turns (rounds) and print the standing")
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
+    s.add_argument("--log", action="store_true",
+                   help="print the game's log in players' words when the game ends (or stops)")
     s.set_defaults(func=cmd_play)
 
     s = sub.add_parser("replay", help="replay a saved game and report whether it reproduces the saved state")
     s.add_argument("save")
+    s.add_argument("--log", action="store_true", help="print the game's log in players' words")
     s.set_defaults(func=cmd_replay)
     return p
 
@@ -280,6 +285,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     from engine.rules_diff import option_origin
 
     rs = load_ruleset(args, args.ruleset)
+    if args.units:
+        return _units_info(rs, args.json)
     given = parse_options(args.option)
     scenario = rs.info.scenario(args.scenario)
     state = rs.logic.new_state(scenario.name, 0)
@@ -309,6 +316,43 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(json.dumps(facts, indent=1, ensure_ascii=False, default=str))
     else:
         print(_facts_text(facts))
+    return 0
+
+
+def _units_info(rs: Any, as_json: bool) -> int:
+    """`info RULESET --units`: the stats (type, default, doc) and every unit with its tags and
+    its stats, as the rules (with the options given) make them, and the layer that declares it."""
+    from engine.rules_diff import _plain, layer_of, show, where
+
+    rules = rs.rules
+    stats = {name: {"type": str(spec.type), "default": _plain(spec.default), "doc": spec.doc}
+             for name, spec in rules.stats.items()}
+    units: dict[str, Any] = {}
+    for name, u in rules.units.items():
+        decl = rules.declarations.get(("unit", name))
+        entry: dict[str, Any] = {"tags": list(u.tag_list), "stats": _plain(u.stats)}
+        if decl is not None:
+            first = layer_of(rs, decl.layers[0])
+            entry["declared_by"] = first.name if first else decl.layers[0].file
+            entry["where"] = where(rs, decl.layers[0])
+            entry["changed_by"] = [where(rs, p, with_layer=True) for p in decl.layers[1:]]
+        units[name] = entry
+    if as_json:
+        print(json.dumps({"ruleset": rs.name, "stats": stats, "units": units}, indent=1, ensure_ascii=False))
+        return 0
+    print(f"{rs.name}: {len(units)} unit{'s' if len(units) != 1 else ''}")
+    print("stats:")
+    for name, st in stats.items():
+        print(f"  {name}: {st['type']} = {show(st['default'])}" + (f": {st['doc']}" if st["doc"] else ""))
+    print("units:")
+    for name, entry in units.items():
+        tags = f" [{', '.join(entry['tags'])}]" if entry["tags"] else ""
+        place = f" ({entry['declared_by']}: {entry['where']}" if "where" in entry else ""
+        if place and entry["changed_by"]:
+            place += f"; changed by {', '.join(entry['changed_by'])}"
+        print(f"  {name}{tags}{place + ')' if place else ''}")
+        print(textwrap.fill(", ".join(f"{k} {show(v)}" for k, v in entry["stats"].items()), 100,
+                            initial_indent="      ", subsequent_indent="      "))
     return 0
 
 
@@ -438,9 +482,19 @@ def cmd_rules_hooks(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_log(game: Game, events: Sequence[Any]) -> None:
+    """The events in players' words, one a line (see clients.game_log)."""
+    from clients.game_log import log_lines
+
+    for line in log_lines(game, events):
+        print(f"  {line}")
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     report = save.replay(args.save, args.mod, trust_code=args.trust_code)
     n = len(report.game.actions)
+    if args.log:
+        _print_log(report.game, report.game.log)
     if not report.fingerprint_ok:
         print("note: the save was made with a different version of the rules")
     if report.matches:
@@ -496,23 +550,33 @@ def cmd_play(args: argparse.Namespace) -> int:
         return save_screenshot(game, computer, args.screenshot)
     try:
         if not humans:
-            return run_unattended(game, computer, saver, quiet=args.quiet, max_turns=args.max_turns)
+            return run_unattended(game, computer, saver, quiet=args.quiet, max_turns=args.max_turns, log=args.log)
         if not args.no_gui and has_display():
             try:
                 from clients.gui import play_window
             except ImportError as e:   # pyglet or its system libraries missing: fall back
                 print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
             else:
-                return play_window(game, computer, saver, launcher)
+                return _logged(args, game, play_window(game, computer, saver, launcher))
         from clients.terminal import play_terminal
 
-        return play_terminal(game, computer, saver)
+        return _logged(args, game, play_terminal(game, computer, saver))
     except (PlayError, OSError, KeyboardInterrupt, MemoryError):
         raise
     except Exception as e:
+        if args.log:         # (what happened up to the error)
+            _print_log(game, game.log)
         kept = "" if not saver else ("the save file keeps the game up to the last action that worked"
                                       if humans else "nothing was saved")
         raise PlayError(_stopped(game, e, kept)) from e
+
+
+def _logged(args: argparse.Namespace, game: Game, code: int) -> int:
+    """With --log, the whole log of a game people played, once it is over (or left)."""
+    if args.log:
+        print("the game's log:")
+        _print_log(game, game.log)
+    return code
 
 
 def new_game(rs: Any, scenario: str | None, seed: int) -> Game:
@@ -549,11 +613,15 @@ def _stopped(game: Game, e: Exception, kept: str = "") -> str:
 
 
 def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool = False,
-                   max_turns: int | None = None) -> int:
+                   max_turns: int | None = None, log: bool = False) -> int:
+    """Play a game every side of which the computer plays; print its result (with `log`, the
+    game's log before it, also when a computer player breaks the rules)."""
     from clients import seats
 
     while not game.over:
         if max_turns is not None and game.state.turn > max_turns:
+            if log:
+                _print_log(game, game.log)
             if saver:
                 saver(game)
             if not quiet:
@@ -570,9 +638,13 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
         try:
             game.play(action)
         except IllegalAction as e:
+            if log:
+                _print_log(game, game.log)
             raise PlayError(_stopped(game, IllegalAction(
                 f"the computer player `{player.name}` chose an action the rules refuse ({action}): {e.reason}"),
                 "nothing was saved" if saver else "")) from e
+    if log:
+        _print_log(game, game.log)
     if saver:
         saver(game)
     r = game.result

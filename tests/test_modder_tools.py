@@ -55,3 +55,56 @@ def test_a_mod_marks_its_own_hooks_and_its_overrides_show(capsys, tmp_path):
 def test_rules_hooks_of_an_unknown_ruleset_is_one_line(capsys):
     code, _, err = run(capsys, "rules", "hooks", "nosuch")
     assert code == 1 and err.startswith("wargame: ") and len(err.strip().splitlines()) == 1
+
+
+# -- info --units -------------------------------------------------------------------------------
+def test_info_units_lists_each_unit_with_its_stats_and_tags(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    'stat drop_range: int = 0 "hexes from the side\'s units a paratrooper may land"\n'
+                    "unit Paratrooper [combat, zoc] { attack: 1  move: 1  drop_range: 3 }\n"
+                    "override unit Tank { attack: 3 }\n")
+    code, out, _ = run(capsys, "--mod", str(mod), "info", "house", "--units")
+    assert code == 0, out
+    assert "house: 8 units" in out
+    assert "  drop_range: int = 0: hexes from the side's units a paratrooper may land" in out
+    assert "  Paratrooper [combat, zoc] (house: house.rules:3)" in out
+    assert "  Tank [blitz, combat, ground, zoc] (bulge: rules/units.rules:" in out and "changed by house: house.rules:4" in out
+    block = out[out.index("  Tank ["):]
+    assert "attack 3, move 1, road_move true" in " ".join(block.split("\n")[1:3]).replace("      ", " ").strip()
+    code, out, _ = run(capsys, "--mod", str(mod), "info", "house", "--units", "--json")
+    units = json.loads(out)["units"]
+    assert units["Paratrooper"]["stats"]["drop_range"] == 3 and units["Infantry"]["stats"]["drop_range"] == 0
+    assert units["Tank"]["tags"] == ["blitz", "combat", "ground", "zoc"] and units["Tank"]["stats"]["attack"] == 3
+    assert units["Tank"]["declared_by"] == "bulge" and units["Tank"]["changed_by"] == ["house: house.rules:4"]
+
+
+def test_info_units_follows_the_options_given(capsys):
+    # a unit's stat may read an option: the units are those of the options given
+    code, out, _ = run(capsys, "info", "lhtr", "--units", "--json")
+    assert code == 0 and json.loads(out)["units"]["Infantry"]["stats"]["cost"] == 3
+
+
+# -- the game's log -------------------------------------------------------------------------------
+def test_play_log_and_replay_log_tell_the_same_game(capsys, tmp_path):
+    saved = tmp_path / "g.json"
+    code, out, _ = run(capsys, "play", "bulge", "--ai", "all", "--seed", "3", "--max-turns", "1", "--log",
+                       "--save", str(saved))
+    assert code == 0
+    played = [line for line in out.splitlines() if line.startswith("  ")]
+    assert "  Surprise attack: only the Axis attacks this turn" in played
+    assert any(line.startswith("  Axis attacks ") and "dice) against" in line for line in played)
+    code, out, _ = run(capsys, "replay", str(saved), "--log")
+    assert code == 0 and "the state matches the save exactly" in out
+    assert [line for line in out.splitlines() if line.startswith("  ")] == played
+    code, out, _ = run(capsys, "replay", str(saved))
+    assert code == 0 and len(out.strip().splitlines()) == 1      # (no log unless asked)
+
+
+def test_play_log_of_a_terminal_game_prints_the_log_at_the_end(capsys, monkeypatch):
+    answers = iter(["1", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code, out, _ = run(capsys, "play", "bulge", "--no-gui", "--seed", "1", "--log")
+    assert code == 0
+    assert "the game's log:" in out
+    told = out.split("the game's log:")[1].splitlines()
+    assert "  == Red (turn 1) ==" in told
