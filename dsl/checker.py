@@ -361,6 +361,12 @@ class _Checker:
                 elif prev is not None:
                     self.err(pos, f"`override {what} {name}`: `{name}` is defined in this same layer at {prev.pos}, not in a base layer",
                              "remove `override`, or move it to the layer that extends this one")
+                elif layer == 0 and len(self.layers) == 1:
+                    # nothing is under these rules: most likely the file forgot its `extends` line
+                    self.err(pos, f"`override {what} {name}`: these rules build on no base ruleset, so there is no "
+                                  f"{kind} `{name}` to override",
+                             "begin the file with `extends BASE` (the ruleset it changes, as its ruleset.json's "
+                             "`extends` names it); or remove `override` to define something new")
                 else:
                     self.err(pos, f"`override {what} {name}`: no base layer defines {kind} `{name}`",
                              did_you_mean(name, names) or "remove `override` to define something new")
@@ -451,13 +457,16 @@ class _Checker:
                                                    bounds_expr=d.bounds, status=d.status, source=d.source)
         elif isinstance(d, A.TableDecl):
             if self.check_name_ok(d.name, d.pos, "table") and self.declare("value", "table", d.name, d.pos, li, d.override, d, "table"):
-                if d.override and d.name in p.tables:
-                    self.same_signature(d, p.tables[d.name], "table")
+                if d.override and d.name in p.tables and not self.same_signature(d, p.tables[d.name], "table"):
+                    return      # (the base's stays, so its callers are not reported against the new one)
                 p.tables[d.name] = d
         elif isinstance(d, A.ProcedureDecl):
             if self.check_name_ok(d.name, d.pos, "procedure") and self.declare("value", "procedure", d.name, d.pos, li, d.override, d, "procedure"):
                 if d.override and d.name in p.procedures:
-                    self.same_signature(d, p.procedures[d.name], "procedure")
+                    if not self.same_signature(d, p.procedures[d.name], "procedure"):
+                        # the base's stays: its callers (in the base's files) are not reported
+                        # against the new signature, only this override is
+                        return
                     p.base_of[id(d)] = p.procedures[d.name]
                 p.procedures[d.name] = d
         elif isinstance(d, A.RuleDecl):
@@ -516,13 +525,16 @@ class _Checker:
         i = names.index(target)
         phases.insert(i if where == "before" else i + 1, d)
 
-    def same_signature(self, new: A.TableDecl | A.ProcedureDecl, old: A.TableDecl | A.ProcedureDecl, what: str) -> None:
+    def same_signature(self, new: A.TableDecl | A.ProcedureDecl, old: A.TableDecl | A.ProcedureDecl, what: str) -> bool:
         def sig(x: A.TableDecl | A.ProcedureDecl) -> str:
             params = ", ".join(f"{p.name}: {p.type}" for p in x.params)
             return f"({params})" + (f" -> {x.ret}" if x.ret is not None else "")
         if sig(new) != sig(old):
             self.err(new.pos, f"`override {what} {new.name}` must keep the signature {sig(old)}, not {sig(new)}",
-                     f"the base layer's callers expect {sig(old)}")
+                     f"the base layer's callers expect {sig(old)}; to pass more, declare a new {what} and call "
+                     f"it from this one")
+            return False
+        return True
 
     # ------------------------------------------------------------------ types
     def resolve_type(self, t: A.TypeExpr) -> Type:
@@ -641,9 +653,28 @@ class _Checker:
         p = self.p
         placed = [ph.name for ph in p.phases if any(s == st.name for s, _ in ph.steps)]
         if p.phases and not placed:
-            every = sorted({s for ph in p.phases for s, _ in ph.steps})
-            self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
-                     did_you_mean(st.name, every) or "list it in a phase: `phase NAME { steps [" + st.name + "] }`")
+            # a name a phase lists that no step declares may be this one misspelt: the mistake
+            # is there, in the phase (a listed step that is declared is right as it is)
+            undeclared = [(s, spos, ph.name) for ph in p.phases for s, spos in ph.steps if s not in p.steps]
+            hint = did_you_mean(st.name, [s for s, _, _ in undeclared])
+            if hint:
+                wrong, wpos, phase = next((s, spos, ph) for s, spos, ph in undeclared if f"`{s}`" in hint)
+                self.err(wpos, f"phase `{phase}` lists `{wrong}`, which no step declares, and step `{st.name}` "
+                               f"is in no phase", f"did you mean `{st.name}`? (declared at {st.pos})")
+            else:
+                # a phase an override replaced may have listed it: the override left it out
+                dropped = next(((ph, versions[-1]) for ph in p.phases
+                                for versions in [self.p.history.get(("phase", ph.name), [])]
+                                if len(versions) > 1 and versions[-1] is ph
+                                and any(s == st.name for v in versions[:-1] for s, _ in v.steps)), None)
+                if dropped is not None:
+                    ph, _ = dropped
+                    self.err(ph.pos, f"`override phase {ph.name}` leaves out step `{st.name}`, which the base's "
+                                     f"phase lists, so it would never run",
+                             f"list `{st.name}` in its steps (declared at {st.pos})")
+                else:
+                    self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
+                             "list it in a phase: `phase NAME { steps [" + st.name + "] }`")
         self.current = ("step", st.name)
         self.ret_type = NONE
         self.context = "query"

@@ -108,3 +108,45 @@ def test_play_log_of_a_terminal_game_prints_the_log_at_the_end(capsys, monkeypat
     assert "the game's log:" in out
     told = out.split("the game's log:")[1].splitlines()
     assert "  == Red (turn 1) ==" in told
+
+
+# -- hints that point at the real mistake ----------------------------------------------------------
+def test_an_override_in_a_file_without_extends_says_to_add_the_line(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "override option stacking_limit = 5\n")
+    code, out, _ = run(capsys, "check", str(mod))
+    assert code == 1
+    assert "house.rules:1:1: `override option stacking_limit`: these rules build on no base ruleset" in out
+    assert "hint: begin the file with `extends BASE`" in out and "remove `override` to define" in out.split("hint:")[1]
+
+
+def test_a_changed_override_signature_is_the_one_error_reported(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    "override procedure aa_dice(ground: list[Unit], extra: int) -> int {\n    return extra\n}\n")
+    code, out, err = run(capsys, "check", str(mod))
+    assert code == 1 and err.strip() == "1 error"
+    assert out.startswith(f"{mod / 'house.rules'}:2:1: `override procedure aa_dice` must keep the signature "
+                          "(ground: list[Unit]) -> int")
+    assert "air.rules" not in out                    # no knock-on errors in the base's files
+
+
+def test_a_misspelt_step_in_a_phase_is_reported_there_with_the_right_name(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    "override phase movement {\n"
+                    "    steps [axis_trucks_home, allies_trucks_home, axis_activation, axis_move, axis_reinforce,\n"
+                    "           axis_unlaod, allies_activation, allies_move, allies_reinforce, allies_unload]\n}\n")
+    code, out, err = run(capsys, "check", str(mod))
+    assert code == 1 and err.strip() == "1 error"
+    assert f"{mod / 'house.rules'}:4:12: phase `movement` lists `axis_unlaod`, which no step declares" in out
+    assert "hint: did you mean `axis_unload`? (declared at " in out
+    assert "allies_move`?" not in out
+
+
+def test_an_override_phase_that_leaves_a_step_out_says_so(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    "override phase movement {\n"
+                    "    steps [axis_trucks_home, axis_activation, axis_move, axis_reinforce,\n"
+                    "           axis_unload, allies_activation, allies_move, allies_reinforce, allies_unload]\n}\n")
+    code, out, err = run(capsys, "check", str(mod))
+    assert code == 1 and err.strip() == "1 error"
+    assert (f"{mod / 'house.rules'}:2:1: `override phase movement` leaves out step `allies_trucks_home`, which the "
+            "base's phase lists") in out
