@@ -22,6 +22,7 @@ from clients.seats import SeatError
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
+from engine.mapfile import MapDataError
 
 #: what `main` returns when its output was closed (`wargame info bulge | head -1`): 128 + SIGPIPE
 EXIT_PIPE = 141
@@ -36,10 +37,11 @@ class PlayError(Exception):
     """A game that could not go on: the rules failed, or a computer player broke them."""
 
 
-#: errors whose message is written for the player as it is
+#: errors whose message is written for the player as it is (a data file's mistakes are the
+#: modder's, said with the file and the entry: never "a bug in wargame")
 _CLEAN: tuple[type[BaseException], ...] = (
     plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
-    OptionError, SeatError, PlayError)
+    MapDataError, OptionError, SeatError, PlayError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

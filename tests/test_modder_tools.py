@@ -7,6 +7,7 @@ folder in tmp_path."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from clients.cli import main
 
@@ -150,3 +151,61 @@ def test_an_override_phase_that_leaves_a_step_out_says_so(capsys, tmp_path):
     assert code == 1 and err.strip() == "1 error"
     assert (f"{mod / 'house.rules'}:2:1: `override phase movement` leaves out step `allies_trucks_home`, which the "
             "base's phase lists") in out
+
+
+# -- check sets up every scenario -----------------------------------------------------------------
+ST_VITH = Path(__file__).resolve().parents[1] / "examples" / "bulge-st-vith"
+
+
+def broken_st_vith(folder: Path) -> Path:
+    """The St. Vith example with three mistakes in its scenario file."""
+    folder.mkdir()
+    for f in ST_VITH.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    data = json.loads((folder / "st-vith.json").read_text())
+    data["pieces"][2]["kind"] = "Tanks"
+    data["pieces"][4]["space"] = "9999"
+    data["pieces"][6]["kind"] = "Paratrooper"
+    (folder / "st-vith.json").write_text(json.dumps(data, indent=2))
+    return folder
+
+
+def test_check_sets_up_the_scenarios_and_reports_every_problem_with_its_place(capsys, tmp_path):
+    mod = broken_st_vith(tmp_path / "st-vith")
+    code, out, err = run(capsys, "check", str(mod))
+    assert code == 1 and err.strip() == "3 errors"
+    scenario = mod / "st-vith.json"
+    lines = (scenario.read_text().splitlines())
+    tanks = next(i for i, line in enumerate(lines, 1) if '"Tanks"' in line)
+    assert f"{scenario}:{tanks}:15: pieces[2]: unknown unit type `Tanks` (did you mean `Tank`?)" in out
+    assert "pieces[4] (Artillery): no space or off-board area `9999`" in out
+    assert "pieces[6]: unknown unit type `Paratrooper`" in out
+    assert '      "kind": "Tanks",\n              ^' in out          # the line and a caret, as for rules
+
+
+def test_check_finds_a_hex_used_twice_and_a_link_to_no_space_in_a_mods_map(capsys, tmp_path):
+    mod = tmp_path / "hill"
+    mod.mkdir()
+    (mod / "ruleset.json").write_text(json.dumps({
+        "name": "hill", "title": "Hill", "rules": ["hill.rules"],
+        "scenarios": [{"name": "hill", "title": "Hill", "file": "scenario.json"}]}))
+    (mod / "hill.rules").write_text('turn order [Red, Blue]\nturns 2\nstat attack: int = 1\nunit Soldier { attack: 2 }\n'
+                                    'procedure strength(u: Unit) -> int { return u.attack }\n'
+                                    'phase fight { steps [fight] }\nstep fight { }\n')
+    (mod / "map.json").write_text(json.dumps({"format": "wargame-map/1", "name": "hill", "link_hexes": True,
+        "spaces": [{"id": "A", "hex": [0, 0]}, {"id": "B", "hex": [1, 0]}, {"id": "C", "hex": [1, 0]}],
+        "links": [{"a": "A", "b": "D"}]}, indent=1))
+    (mod / "scenario.json").write_text(json.dumps({"format": "wargame-scenario/1", "name": "hill",
+        "pieces": [{"kind": "Soldier", "owner": "Red", "space": "A"}]}, indent=1))
+    code, out, err = run(capsys, "check", str(mod))
+    assert code == 1 and err.strip() == "2 errors", out
+    assert f"{mod / 'map.json'}:" in out
+    assert "spaces[2] (C): hex [1, 0] is also the hex of `B`" in out
+    assert "links[0] (A-D): no space `D`" in out
+
+
+def test_play_says_every_problem_of_a_scenario_as_the_modders_not_as_a_bug(capsys, tmp_path):
+    mod = broken_st_vith(tmp_path / "st-vith")
+    code, _, err = run(capsys, "--mod", str(mod), "play", "bulge-st-vith", "--ai", "all")
+    assert code == 1 and "internal error" not in err and "a bug in wargame" not in err
+    assert "unknown unit type `Tanks`" in err and "`9999`" in err and "`Paratrooper`" in err
