@@ -646,6 +646,7 @@ class _Checker:
         self.check_sequence_names()
         if self.report_unread:
             self.check_unread()
+            self.check_endings()
         return p
 
     # ------------------------------------------------------------------ steps and moves
@@ -844,6 +845,39 @@ class _Checker:
                 self.err(pos, f"{what}, which {where} cannot do",
                          "ask in a step's `start` or `end`, in a move's body after its requirements, in `finish`, "
                          "or in a procedure called from there")
+
+    def check_endings(self) -> None:
+        """Warn of two rules that end the game (`end_game`, themselves or through the procedures
+        they call) on the same event: when both would, the first to run decides and the other's
+        ending is ignored, which a layer adding its own victory rule rarely means."""
+        def calls_end_game(body: Any) -> bool:
+            return any(isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "end_game"
+                       for n in A.nodes(body))
+
+        graph = {k: {c for c, _ in v} for k, v in self.calls.items()}
+        ending = {name for name, pr in self.p.procedures.items() if calls_end_game(pr.body)}
+        changed = True
+        while changed:
+            changed = False
+            for k, v in graph.items():
+                if k not in ending and v & ending:
+                    ending.add(k)
+                    changed = True
+        first: dict[str, A.RuleDecl] = {}
+        for r in self.p.rules:
+            ends = any(isinstance(n, A.Call) and isinstance(n.func, A.Name)
+                       and (n.func.name == "end_game" or n.func.name in ending) for n in A.nodes(r.body))
+            if not ends:
+                continue
+            if r.event in first:
+                other = first[r.event]
+                self.diags.append(Diagnostic(
+                    r.pos, f"rules `{other.name}` and `{r.name}` both end the game on `{r.event}`: when both "
+                           f"would at once, `{other.name}` runs first ({other.pos}) and this one's ending is ignored",
+                    f"end the game in one rule that weighs both: `override rule {other.name}` to decide there",
+                    "warning"))
+            else:
+                first[r.event] = r
 
     def check_unread(self) -> None:
         host = set(getattr(self.reg, "host_stats", ()))

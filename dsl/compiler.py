@@ -1900,16 +1900,7 @@ def _first_of(e: A.Expr, op: str) -> A.Expr:
     return e
 
 
-def _nodes(node: Any) -> Any:
-    """Every syntax node below `node` (and it), parents first."""
-    if isinstance(node, (list, tuple)):
-        for x in node:
-            yield from _nodes(x)
-    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, A.TypeExpr):
-        yield node
-        for f in node.__dataclass_fields__:
-            if f != "pos":
-                yield from _nodes(getattr(node, f))
+_nodes = A.nodes
 
 
 def _bound(node: Any) -> set[str]:

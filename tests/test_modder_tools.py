@@ -209,3 +209,16 @@ def test_play_says_every_problem_of_a_scenario_as_the_modders_not_as_a_bug(capsy
     code, _, err = run(capsys, "--mod", str(mod), "play", "bulge-st-vith", "--ai", "all")
     assert code == 1 and "internal error" not in err and "a bug in wargame" not in err
     assert "unknown unit type `Tanks`" in err and "`9999`" in err and "`Paratrooper`" in err
+
+
+def test_check_warns_of_two_rules_that_end_the_game_on_one_event(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    "procedure bastogne_falls(t: int) {\n"
+                    '    end_game(Axis, "Bastogne fell on turn " + str(t))\n}\n'
+                    'rule bastogne on turn_end(t) when controller("1503") == Axis {\n    bastogne_falls(t)\n}\n'
+                    'rule noted on turn_end(t) {\n    note("turn over")\n}\n')
+    code, out, _ = run(capsys, "check", str(mod))
+    assert code == 0 and out.strip().endswith("ok")
+    assert (f"{mod / 'house.rules'}:5:1: rules `allies_hold_to_the_end` and `bastogne` both end the game on "
+            "`turn_end`: when both would at once, `allies_hold_to_the_end` runs first") in out
+    assert "[warning]" in out and "`noted`" not in out
