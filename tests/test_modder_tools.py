@@ -222,3 +222,32 @@ def test_check_warns_of_two_rules_that_end_the_game_on_one_event(capsys, tmp_pat
     assert (f"{mod / 'house.rules'}:5:1: rules `allies_hold_to_the_end` and `bastogne` both end the game on "
             "`turn_end`: when both would at once, `allies_hold_to_the_end` runs first") in out
     assert "[warning]" in out and "`noted`" not in out
+
+
+# -- the language: f-strings, first/find, sorted by a key -----------------------------------------
+def test_a_mod_written_with_fstrings_first_and_sorted_by_checks_and_plays(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    "# the strongest ground unit under the flak fires one die more\n"
+                    "override procedure aa_dice(ground: list[Unit]) -> int {\n"
+                    "    let strongest = sorted(u in ground where u.attack > 0 by [-u.attack, u.id])\n"
+                    "    let lead = find(u in strongest where u has combat)\n"
+                    "    if lead < 0 {\n        return base(ground)\n    }\n"
+                    "    let first_one = first(u in strongest where u has combat)\n"
+                    '    note(f"{first_one.kind} #{first_one.id} leads the flak ({len(strongest)} {{armed}})")\n'
+                    "    return min(base(ground) + 1, aa_max_dice)\n}\n")
+    code, out, _ = run(capsys, "check", str(mod))
+    assert code == 0 and out.strip().endswith("ok"), out
+    code, out, _ = run(capsys, "--mod", str(mod), "play", "house", "--ai", "all", "--seed", "2", "--max-turns", "2",
+                       "--option", "air_from_turn=1", "--log")
+    assert code == 0, out
+    assert any(" leads the flak (" in line and "{armed})" in line for line in out.splitlines())
+
+
+def test_a_mistake_inside_an_fstring_is_reported_where_it_is(capsys, tmp_path):
+    mod = write_mod(tmp_path / "house", "extends bulge\n"
+                    "override procedure turn_words(name: str) -> str {\n"
+                    '    return f"{base(name)} ({len(nam)})"\n}\n')
+    code, out, err = run(capsys, "check", str(mod))
+    assert code == 1 and err.strip() == "1 error"
+    assert out.startswith(f"{mod / 'house.rules'}:3:33: unknown name `nam`")
+    assert "hint: did you mean `name`?" in out
