@@ -826,16 +826,22 @@ class _Checker:
                                 self.err(lit.pos, f"there is no {what} `{lit.value}`, so this rule would never run",
                                          did_you_mean(lit.value, known[what]))
 
-    def check_interactive(self) -> None:
+    def callers_of(self, seeds: set[str]) -> set[str]:
+        """`seeds` and every procedure, table or sequence that calls one of them, directly or
+        through others."""
         graph = {k: {c for c, _ in v} for k, v in self.calls.items()}
-        asking = {k for k, v in graph.items() if "choose" in v}
+        found = set(seeds)
         changed = True
         while changed:
             changed = False
             for k, v in graph.items():
-                if k not in asking and v & asking:
-                    asking.add(k)
+                if k not in found and v & found:
+                    found.add(k)
                     changed = True
+        return found
+
+    def check_interactive(self) -> None:
+        asking = self.callers_of({k for k, v in self.calls.items() if any(c == "choose" for c, _ in v)})
         self.p.interactive = asking
         for ctx, callee, pos in self.call_sites:
             if ctx in ("query", "rule") and (callee == "choose" or callee in asking):
@@ -854,15 +860,7 @@ class _Checker:
             return any(isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "end_game"
                        for n in A.nodes(body))
 
-        graph = {k: {c for c, _ in v} for k, v in self.calls.items()}
-        ending = {name for name, pr in self.p.procedures.items() if calls_end_game(pr.body)}
-        changed = True
-        while changed:
-            changed = False
-            for k, v in graph.items():
-                if k not in ending and v & ending:
-                    ending.add(k)
-                    changed = True
+        ending = self.callers_of({name for name, pr in self.p.procedures.items() if calls_end_game(pr.body)})
         first: dict[str, A.RuleDecl] = {}
         for r in self.p.rules:
             ends = any(isinstance(n, A.Call) and isinstance(n.func, A.Name)

@@ -130,25 +130,28 @@ def test_a_changed_override_signature_is_the_one_error_reported(capsys, tmp_path
     assert "air.rules" not in out                    # no knock-on errors in the base's files
 
 
-def test_a_misspelt_step_in_a_phase_is_reported_there_with_the_right_name(capsys, tmp_path):
-    mod = write_mod(tmp_path / "house", "extends bulge\n"
-                    "override phase movement {\n"
-                    "    steps [axis_trucks_home, allies_trucks_home, axis_activation, axis_move, axis_reinforce,\n"
-                    "           axis_unlaod, allies_activation, allies_move, allies_reinforce, allies_unload]\n}\n")
+def check_movement_override(capsys, tmp_path, first_line: str, second_line: str):
+    """`wargame check` of a mod whose `override phase movement` lists these steps (two lines)."""
+    mod = write_mod(tmp_path / "house", "extends bulge\noverride phase movement {\n"
+                    f"    steps [{first_line}\n           {second_line}]\n}}\n")
     code, out, err = run(capsys, "check", str(mod))
     assert code == 1 and err.strip() == "1 error"
+    return mod, out
+
+
+def test_a_misspelt_step_in_a_phase_is_reported_there_with_the_right_name(capsys, tmp_path):
+    mod, out = check_movement_override(
+        capsys, tmp_path, "axis_trucks_home, allies_trucks_home, axis_activation, axis_move, axis_reinforce,",
+        "axis_unlaod, allies_activation, allies_move, allies_reinforce, allies_unload")
     assert f"{mod / 'house.rules'}:4:12: phase `movement` lists `axis_unlaod`, which no step declares" in out
     assert "hint: did you mean `axis_unload`? (declared at " in out
     assert "allies_move`?" not in out
 
 
 def test_an_override_phase_that_leaves_a_step_out_says_so(capsys, tmp_path):
-    mod = write_mod(tmp_path / "house", "extends bulge\n"
-                    "override phase movement {\n"
-                    "    steps [axis_trucks_home, axis_activation, axis_move, axis_reinforce,\n"
-                    "           axis_unload, allies_activation, allies_move, allies_reinforce, allies_unload]\n}\n")
-    code, out, err = run(capsys, "check", str(mod))
-    assert code == 1 and err.strip() == "1 error"
+    mod, out = check_movement_override(
+        capsys, tmp_path, "axis_trucks_home, axis_activation, axis_move, axis_reinforce,",
+        "axis_unload, allies_activation, allies_move, allies_reinforce, allies_unload")
     assert (f"{mod / 'house.rules'}:2:1: `override phase movement` leaves out step `allies_trucks_home`, which the "
             "base's phase lists") in out
 
