@@ -1818,7 +1818,9 @@ class _Checker:
             return types[0] if n == 1 else ANY
         if name in ("str", "int", "float"):
             if arity(1) and types[0] not in (INT, FLOAT, STR, BOOL, ANY):
-                self.err(e.args[0].pos, f"`{name}` converts a number, string or bool, not a `{types[0]}`")
+                self.err(e.args[0].pos, f"`{name}` converts a number, string or bool, not a `{types[0]}`",
+                         "write the field you mean (`u.kind`, `u.id`); in an f-string too: `{u.kind}`"
+                         if isinstance(types[0], RecordType) or types[0] == UNIT_TYPE else None)
             return {"str": STR, "int": INT, "float": FLOAT}[name]
         if name in ("keys", "values"):
             if arity(1):

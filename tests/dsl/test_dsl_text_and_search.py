@@ -60,6 +60,8 @@ def test_fstring_errors_point_inside_the_string(reg, body, message, col) -> None
     text = UNITS + "procedure words(u: Unit) -> str {\n    " + body + "\n}\n"
     d = _errors(text, reg)[0]
     assert message in d.message
+    if "`Unit`" in message:
+        assert d.hint is not None and "`{u.kind}`" in d.hint
     assert (d.pos.line, d.pos.col) == (text.count("\n", 0, text.index(body)) + 1, col), d
 
 
