@@ -660,8 +660,15 @@ class _Checker:
             hint = did_you_mean(st.name, [s for s, _, _ in undeclared])
             if hint:
                 wrong, wpos, phase = next((s, spos, ph) for s, spos, ph in undeclared if f"`{s}`" in hint)
-                self.err(wpos, f"phase `{phase}` lists `{wrong}`, which no step declares, and step `{st.name}` "
-                               f"is in no phase", f"did you mean `{st.name}`? (declared at {st.pos})")
+                step_def, phase_def = self.defs.get(("step", st.name)), self.defs.get(("phase", phase))
+                if step_def is not None and phase_def is not None and step_def.layer < phase_def.layer:
+                    # a layer's phase names its base's step: the misspelling is the layer's
+                    self.err(wpos, f"phase `{phase}` lists `{wrong}`, which no step declares, and step "
+                                   f"`{st.name}` is in no phase", f"did you mean `{st.name}`? (declared at {st.pos})")
+                else:
+                    self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
+                             f"phase `{phase}` lists `{wrong}` ({wpos}), which no step declares: is one of the two "
+                             f"names misspelt?")
             else:
                 # a phase an override replaced may have listed it: the override left it out
                 dropped = next(((ph, versions[-1]) for ph in p.phases
