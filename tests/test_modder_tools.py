@@ -51,6 +51,9 @@ def test_a_mod_marks_its_own_hooks_and_its_overrides_show(capsys, tmp_path):
     assert "flak_bonus() -> int  [house: house.rules:4]" in out
     assert "How many dice a flak battery adds. (one line more of doc)" in out
     assert "aa_dice(ground: list[Unit]) -> int  [bulge: rules/air.rules:" in out and "overridden by house: house.rules:7" in out
+    # the marker is no change of the code: `rules diff` shows the signature as the same line
+    code, out, _ = run(capsys, "rules", "diff", "bulge", str(mod))
+    assert code == 0 and "\n     procedure aa_dice(ground: list[Unit]) -> int {\n" in out and "-hook" not in out
 
 
 def test_rules_hooks_of_an_unknown_ruleset_is_one_line(capsys):
