@@ -11,6 +11,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,7 +43,8 @@ class PlayError(Exception):
     """A game that could not go on: the rules failed, or a computer player broke them."""
 
 
-#: errors whose message is written for the player as it is
+#: errors whose message is written for the player as it is (a data file's mistakes are the
+#: modder's, said with the file and the entry: never "a bug in wargame")
 _CLEAN: tuple[type[BaseException], ...] = (
     plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
     OptionError, SeatError, PlayError, SimulateError, ScenarioDataError, MapDataError)
@@ -188,14 +190,16 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--scenario")
     s.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
     s.add_argument("--json", action="store_true", help="print JSON")
+    s.add_argument("--units", action="store_true",
+                   help="the units instead: each with its tags and stats (and each stat's doc), from the rules")
     s.set_defaults(func=cmd_info)
 
     s = sub.add_parser("check", help="check a ruleset or mod folder, or one rules file")
     s.add_argument("path")
     s.set_defaults(func=cmd_check)
 
-    s = sub.add_parser("rules", help="look at rulesets' rules: `rules diff BASE MOD`")
-    rules_sub = s.add_subparsers(dest="rules_command", metavar="diff")
+    s = sub.add_parser("rules", help="look at rulesets' rules: `rules diff BASE MOD`, `rules hooks RULESET`")
+    rules_sub = s.add_subparsers(dest="rules_command", metavar="{diff,hooks}")
     s.set_defaults(func=lambda args, rules=s: _missing_subcommand(rules))
     d = rules_sub.add_parser("diff", help="what a mod changes against its base, in a player's words",
                              description="What MOD changes against BASE: stats, tags, units, options, tables, "
@@ -205,6 +209,13 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("diff_mod", metavar="MOD")
     d.add_argument("--json", action="store_true", help="print JSON")
     d.set_defaults(func=cmd_rules_diff)
+    h = rules_sub.add_parser("hooks", help="the procedures a ruleset means layers to override, with their docs",
+                             description="The procedures RULESET (or its bases) marks `hook procedure`: those a "
+                                         "layer is meant to override, each with its signature, its doc, where it "
+                                         "is declared and which layers override it.")
+    h.add_argument("hooks_ruleset", metavar="RULESET")
+    h.add_argument("--json", action="store_true", help="print JSON")
+    h.set_defaults(func=cmd_rules_hooks)
 
     s = sub.add_parser("play", help="play a game")
     s.add_argument("ruleset", nargs="?", default=None,
@@ -222,6 +233,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--max-turns", type=_limit("--max-turns"), default=None, metavar="N",
                    help="stop after N turns (rounds) and print the standing")
     s.add_argument("--screenshot", metavar="FILE.png", help="draw the opening position (the window's view) to FILE.png and exit")
+    s.add_argument("--log", action="store_true",
+                   help="print the game's log in players' words when the game ends (or stops)")
     s.set_defaults(func=cmd_play)
 
     odds_cli.add_parser(sub, _seed)
@@ -254,6 +267,7 @@ def _parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("replay", help="replay a saved game and report whether it reproduces the saved state")
     s.add_argument("save")
+    s.add_argument("--log", action="store_true", help="print the game's log in players' words")
     s.set_defaults(func=cmd_replay)
     return p
 
@@ -313,6 +327,8 @@ def cmd_info(args: argparse.Namespace) -> int:
     from engine.rules_diff import option_origin
 
     rs = load_ruleset(args, args.ruleset)
+    if args.units:
+        return _units_info(rs, args.json)
     given = parse_options(args.option)
     scenario = rs.info.scenario(args.scenario)
     state = rs.logic.new_state(scenario.name, 0)
@@ -342,6 +358,43 @@ def cmd_info(args: argparse.Namespace) -> int:
         print(json.dumps(facts, indent=1, ensure_ascii=False, default=str))
     else:
         print(_facts_text(facts))
+    return 0
+
+
+def _units_info(rs: Any, as_json: bool) -> int:
+    """`info RULESET --units`: the stats (type, default, doc) and every unit with its tags and
+    its stats, as the rules (with the options given) make them, and the layer that declares it."""
+    from engine.rules_diff import _plain, layer_of, show, where
+
+    rules = rs.rules
+    stats = {name: {"type": str(spec.type), "default": _plain(spec.default), "doc": spec.doc}
+             for name, spec in rules.stats.items()}
+    units: dict[str, Any] = {}
+    for name, u in rules.units.items():
+        decl = rules.declarations.get(("unit", name))
+        entry: dict[str, Any] = {"tags": list(u.tag_list), "stats": _plain(u.stats)}
+        if decl is not None:
+            first = layer_of(rs, decl.layers[0])
+            entry["declared_by"] = first.name if first else decl.layers[0].file
+            entry["where"] = where(rs, decl.layers[0])
+            entry["changed_by"] = [where(rs, p, with_layer=True) for p in decl.layers[1:]]
+        units[name] = entry
+    if as_json:
+        print(json.dumps({"ruleset": rs.name, "stats": stats, "units": units}, indent=1, ensure_ascii=False))
+        return 0
+    print(f"{rs.name}: {len(units)} unit{'s' if len(units) != 1 else ''}")
+    print("stats:")
+    for name, st in stats.items():
+        print(f"  {name}: {st['type']} = {show(st['default'])}" + (f": {st['doc']}" if st["doc"] else ""))
+    print("units:")
+    for name, entry in units.items():
+        tags = f" [{', '.join(entry['tags'])}]" if entry["tags"] else ""
+        place = f" ({entry['declared_by']}: {entry['where']}" if "where" in entry else ""
+        if place and entry["changed_by"]:
+            place += f"; changed by {', '.join(entry['changed_by'])}"
+        print(f"  {name}{tags}{place + ')' if place else ''}")
+        print(textwrap.fill(", ".join(f"{k} {show(v)}" for k, v in entry["stats"].items()), 100,
+                            initial_indent="      ", subsequent_indent="      "))
     return 0
 
 
@@ -447,9 +500,49 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return simulate(args)
 
 
+def cmd_rules_hooks(args: argparse.Namespace) -> int:
+    from engine.rules_diff import layer_of, where
+
+    name = args.hooks_ruleset
+    paths = list(args.mod) + ([Path(name)] if Path(name).is_dir() else [])
+    rs = plugins.load(name, paths=paths, trust_code=args.trust_code)
+    hooks = []
+    for (kind, _name), d in sorted(rs.rules.declarations.items()):
+        if kind != "procedure" or not d.hook:
+            continue
+        first = layer_of(rs, d.layers[0])
+        hooks.append({"name": d.name, "signature": d.signature, "doc": d.doc,
+                      "declared_by": first.name if first else d.layers[0].file, "where": where(rs, d.layers[0]),
+                      "overridden_by": [where(rs, p, with_layer=True) for p in d.layers[1:]]})
+    if args.json:
+        print(json.dumps({"ruleset": rs.name, "hooks": hooks}, indent=1, ensure_ascii=False))
+        return 0
+    if not hooks:
+        print(f"{rs.name}: no procedure is marked `hook procedure` (see docs/rules-language.md, §2 Layers)")
+        return 0
+    print(f"{rs.name}: {len(hooks)} procedure{'s' if len(hooks) != 1 else ''} meant to be overridden "
+          f"(`override procedure NAME(...)`; `base(...)` calls the one replaced)")
+    for h in hooks:
+        over = f"; overridden by {', '.join(h['overridden_by'])}" if h["overridden_by"] else ""
+        print(f"  {h['signature']}  [{h['declared_by']}: {h['where']}{over}]")
+        if h["doc"]:
+            print(textwrap.fill(h["doc"], 100, initial_indent="      ", subsequent_indent="      "))
+    return 0
+
+
+def _print_log(game: Game, events: Sequence[Any]) -> None:
+    """The events in players' words, one a line (see clients.game_log)."""
+    from clients.game_log import log_lines
+
+    for line in log_lines(game, events):
+        print(f"  {line}")
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     report = save.replay(args.save, args.mod, trust_code=args.trust_code)
     n = len(report.game.actions)
+    if args.log:
+        _print_log(report.game, report.game.log)
     if not report.fingerprint_ok:
         print("note: the save was made with a different version of the rules")
     if report.matches:
@@ -505,23 +598,33 @@ def cmd_play(args: argparse.Namespace) -> int:
         return save_screenshot(game, computer, args.screenshot)
     try:
         if not humans:
-            return run_unattended(game, computer, saver, quiet=args.quiet, max_turns=args.max_turns)
+            return run_unattended(game, computer, saver, quiet=args.quiet, max_turns=args.max_turns, log=args.log)
         if not args.no_gui and has_display():
             try:
                 from clients.gui import play_window
             except ImportError as e:   # pyglet or its system libraries missing: fall back
                 print(f"(no window: {e}; playing in the terminal)", file=sys.stderr)
             else:
-                return play_window(game, computer, saver, launcher)
+                return _logged(args, game, play_window(game, computer, saver, launcher))
         from clients.terminal import play_terminal
 
-        return play_terminal(game, computer, saver)
+        return _logged(args, game, play_terminal(game, computer, saver))
     except (PlayError, OSError, KeyboardInterrupt, MemoryError):
         raise
     except Exception as e:
+        if args.log:         # (what happened up to the error)
+            _print_log(game, game.log)
         kept = "" if not saver else ("the save file keeps the game up to the last action that worked"
                                       if humans else "nothing was saved")
         raise PlayError(_stopped(game, e, kept)) from e
+
+
+def _logged(args: argparse.Namespace, game: Game, code: int) -> int:
+    """With --log, the whole log of a game people played, once it is over (or left)."""
+    if args.log:
+        print("the game's log:")
+        _print_log(game, game.log)
+    return code
 
 
 def new_game(rs: Any, scenario: str | None, seed: int) -> Game:
@@ -558,11 +661,15 @@ def _stopped(game: Game, e: Exception, kept: str = "") -> str:
 
 
 def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool = False,
-                   max_turns: int | None = None) -> int:
+                   max_turns: int | None = None, log: bool = False) -> int:
+    """Play a game every side of which the computer plays; print its result (with `log`, the
+    game's log before it, also when a computer player breaks the rules)."""
     from clients import seats
 
     while not game.over:
         if max_turns is not None and game.state.turn > max_turns:
+            if log:
+                _print_log(game, game.log)
             if saver:
                 saver(game)
             if not quiet:
@@ -579,9 +686,13 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
         try:
             game.play(action)
         except IllegalAction as e:
+            if log:
+                _print_log(game, game.log)
             raise PlayError(_stopped(game, IllegalAction(
                 f"the computer player `{player.name}` chose an action the rules refuse ({action}): {e.reason}"),
                 "nothing was saved" if saver else "")) from e
+    if log:
+        _print_log(game, game.log)
     if saver:
         saver(game)
     r = game.result

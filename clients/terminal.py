@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from clients import seats, textmap
+from clients import game_log, seats, textmap
 from clients.printable import printable
 from engine import save as saves
 from engine.actions import Action, Decision, IllegalAction
@@ -221,52 +221,10 @@ class TerminalGame:
         return bool(lines)
 
     def event_lines(self, events: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
-        """Words for events: the ruleset's, or for a move it leaves untold a plain line from
-        the event's data; moves of several pieces between the same spaces make one line."""
-        out: list[str] = []
-        moving: list[tuple[tuple[str, str, str], str]] = []
-
-        def flush() -> None:
-            if moving:
-                out.append(_moves_line(moving))
-                moving.clear()
-
-        for event in events:
-            kind, data = event
-            text = self.logic.narrate(event)    # type: ignore[arg-type]
-            if not text and kind == "move":
-                move = self._move_of(data)
-                if move is not None:
-                    if moving and moving[-1][0] != move[0]:
-                        flush()
-                    moving.append(move)
-                    continue
-            if text:
-                flush()
-                out.append(text)
-        flush()
-        return out
-
-    def _move_of(self, data: Mapping[str, Any]) -> tuple[tuple[str, str, str], str] | None:
-        src = data.get("src", data.get("from"))
-        to = data.get("to", data.get("space"))
-        if to is None:
-            return None
-        what = data.get("kind")
-        piece = data.get("piece")
-        who = data.get("owner") or data.get("side") or data.get("player")
-        if (what is None or who is None) and piece in self.game.state.pieces:
-            p = self.game.state.pieces[piece]
-            what, who = what or p.kind, who or p.owner
-        return (str(who or ""), self.space_name(src) if src is not None else "", self.space_name(to)), \
-            str(what or "piece")
+        return game_log.log_lines(self.game, events)
 
     def space_name(self, sid: Any) -> str:
-        board = self.game.state.board
-        if isinstance(sid, str) and sid in board:
-            name = board.space(sid).name
-            return f"{name} ({sid})" if name and name != sid else sid
-        return str(sid)
+        return game_log.space_name(self.game, sid)
 
     # -- asking ----------------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
@@ -463,15 +421,3 @@ class TerminalGame:
 
 def _label(action: Action) -> str:
     return action.label or str(action)
-
-
-def _moves_line(moves: list[tuple[tuple[str, str, str], str]]) -> str:
-    (who, src, to), _ = moves[0]
-    counts: dict[str, int] = {}
-    for _, what in moves:
-        counts[what] = counts.get(what, 0) + 1
-    pieces = ", ".join(f"{n} {k}" if n > 1 else k for k, n in counts.items())
-    verb = "moves" if len(moves) == 1 else "move"
-    where = f"from {src} to {to}" if src else f"to {to}"
-    return f"{who + ' ' if who else ''}{pieces} {verb} {where}"
-

@@ -6,7 +6,9 @@ written, so that the checker and the runtime can point a modder at the exact spo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import Pos
 
@@ -308,6 +310,10 @@ class ProcedureDecl(Decl):
     ret: TypeExpr | None
     body: tuple[Stmt, ...]
     override: bool
+    #: `hook procedure`: a base ruleset means layers to override it; `doc` is the comment
+    #: right above it
+    hook: bool = False
+    doc: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,3 +393,15 @@ class Module:
     decls: tuple[Decl, ...]
     #: the source text of each declaration, as written (comments before it left out)
     texts: tuple[str, ...] = ()
+
+
+def nodes(node: Any) -> Iterator[Any]:
+    """Every syntax node below `node` (and it), parents first."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from nodes(x)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, TypeExpr):
+        yield node
+        for f in node.__dataclass_fields__:
+            if f != "pos":
+                yield from nodes(getattr(node, f))

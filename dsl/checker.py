@@ -39,11 +39,14 @@ __all__ = ["check_program", "Program", "Info", "UnitInfo", "OptionInfo", "VarInf
 #: built-in functions of the language (not overridable, not shadowable)
 BUILTINS = frozenset(
     {"len", "abs", "min", "max", "sum", "count", "any", "all", "range", "sorted", "str", "int",
-     "float", "keys", "values", "choose"}
+     "float", "keys", "values", "choose", "first", "find"}
 )
+#: built-ins that came after rules had used their names: a local or a procedure of that name
+#: is still allowed (and hides the built-in where it is seen)
+SOFT_BUILTINS = frozenset({"first", "find"})
 #: when a game variable goes back to its initial value
 VAR_RESETS = ("turn", "power", "phase", "step")
-_AGGREGATES = {"sum", "count", "any", "all", "min", "max"}
+_AGGREGATES = {"sum", "count", "any", "all", "min", "max", "first", "find", "sorted"}
 _TYPE_NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "str": STR, "UnitType": UNIT_TYPE}
 _KIND_WORD = {"unit": "unit", "option": "option", "table": "table", "procedure": "procedure"}
 
@@ -342,7 +345,7 @@ class _Checker:
                 what: str) -> bool:
         """Register a declaration; False if it must be ignored."""
         if ns == "value":
-            if name in BUILTINS:
+            if name in BUILTINS and name not in SOFT_BUILTINS:
                 self.err(pos, f"`{name}` is a built-in function and cannot be redefined")
                 return False
             if name in self.reg.constants or name in self.reg.primitives:
@@ -358,6 +361,12 @@ class _Checker:
                 elif prev is not None:
                     self.err(pos, f"`override {what} {name}`: `{name}` is defined in this same layer at {prev.pos}, not in a base layer",
                              "remove `override`, or move it to the layer that extends this one")
+                elif layer == 0 and len(self.layers) == 1:
+                    # nothing is under these rules: most likely the file forgot its `extends` line
+                    self.err(pos, f"`override {what} {name}`: these rules build on no base ruleset, so there is no "
+                                  f"{kind} `{name}` to override",
+                             "begin the file with `extends BASE` (the ruleset it changes, as its ruleset.json's "
+                             "`extends` names it); or remove `override` to define something new")
                 else:
                     self.err(pos, f"`override {what} {name}`: no base layer defines {kind} `{name}`",
                              did_you_mean(name, names) or "remove `override` to define something new")
@@ -448,13 +457,16 @@ class _Checker:
                                                    bounds_expr=d.bounds, status=d.status, source=d.source)
         elif isinstance(d, A.TableDecl):
             if self.check_name_ok(d.name, d.pos, "table") and self.declare("value", "table", d.name, d.pos, li, d.override, d, "table"):
-                if d.override and d.name in p.tables:
-                    self.same_signature(d, p.tables[d.name], "table")
+                if d.override and d.name in p.tables and not self.same_signature(d, p.tables[d.name], "table"):
+                    return      # (the base's stays, so its callers are not reported against the new one)
                 p.tables[d.name] = d
         elif isinstance(d, A.ProcedureDecl):
             if self.check_name_ok(d.name, d.pos, "procedure") and self.declare("value", "procedure", d.name, d.pos, li, d.override, d, "procedure"):
                 if d.override and d.name in p.procedures:
-                    self.same_signature(d, p.procedures[d.name], "procedure")
+                    if not self.same_signature(d, p.procedures[d.name], "procedure"):
+                        # the base's stays: its callers (in the base's files) are not reported
+                        # against the new signature, only this override is
+                        return
                     p.base_of[id(d)] = p.procedures[d.name]
                 p.procedures[d.name] = d
         elif isinstance(d, A.RuleDecl):
@@ -513,13 +525,16 @@ class _Checker:
         i = names.index(target)
         phases.insert(i if where == "before" else i + 1, d)
 
-    def same_signature(self, new: A.TableDecl | A.ProcedureDecl, old: A.TableDecl | A.ProcedureDecl, what: str) -> None:
+    def same_signature(self, new: A.TableDecl | A.ProcedureDecl, old: A.TableDecl | A.ProcedureDecl, what: str) -> bool:
         def sig(x: A.TableDecl | A.ProcedureDecl) -> str:
             params = ", ".join(f"{p.name}: {p.type}" for p in x.params)
             return f"({params})" + (f" -> {x.ret}" if x.ret is not None else "")
         if sig(new) != sig(old):
             self.err(new.pos, f"`override {what} {new.name}` must keep the signature {sig(old)}, not {sig(new)}",
-                     f"the base layer's callers expect {sig(old)}")
+                     f"the base layer's callers expect {sig(old)}; to pass more, declare a new {what} and call "
+                     f"it from this one")
+            return False
+        return True
 
     # ------------------------------------------------------------------ types
     def resolve_type(self, t: A.TypeExpr) -> Type:
@@ -634,6 +649,7 @@ class _Checker:
         self.check_sequence_names()
         if self.report_unread:
             self.check_unread()
+            self.check_endings()
         return p
 
     # ------------------------------------------------------------------ steps and moves
@@ -641,9 +657,35 @@ class _Checker:
         p = self.p
         placed = [ph.name for ph in p.phases if any(s == st.name for s, _ in ph.steps)]
         if p.phases and not placed:
-            every = sorted({s for ph in p.phases for s, _ in ph.steps})
-            self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
-                     did_you_mean(st.name, every) or "list it in a phase: `phase NAME { steps [" + st.name + "] }`")
+            # a name a phase lists that no step declares may be this one misspelt: the mistake
+            # is there, in the phase (a listed step that is declared is right as it is)
+            undeclared = [(s, spos, ph.name) for ph in p.phases for s, spos in ph.steps if s not in p.steps]
+            hint = did_you_mean(st.name, [s for s, _, _ in undeclared])
+            if hint:
+                wrong, wpos, phase = next((s, spos, ph) for s, spos, ph in undeclared if f"`{s}`" in hint)
+                step_def, phase_def = self.defs.get(("step", st.name)), self.defs.get(("phase", phase))
+                if step_def is not None and phase_def is not None and step_def.layer < phase_def.layer:
+                    # a layer's phase names its base's step: the misspelling is the layer's
+                    self.err(wpos, f"phase `{phase}` lists `{wrong}`, which no step declares, and step "
+                                   f"`{st.name}` is in no phase", f"did you mean `{st.name}`? (declared at {st.pos})")
+                else:
+                    self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
+                             f"phase `{phase}` lists `{wrong}` ({wpos}), which no step declares: is one of the two "
+                             f"names misspelt?")
+            else:
+                # a phase an override replaced may have listed it: the override left it out
+                dropped = next(((ph, versions[-1]) for ph in p.phases
+                                for versions in [self.p.history.get(("phase", ph.name), [])]
+                                if len(versions) > 1 and versions[-1] is ph
+                                and any(s == st.name for v in versions[:-1] for s, _ in v.steps)), None)
+                if dropped is not None:
+                    ph, _ = dropped
+                    self.err(ph.pos, f"`override phase {ph.name}` leaves out step `{st.name}`, which the base's "
+                                     f"phase lists, so it would never run",
+                             f"list `{st.name}` in its steps (declared at {st.pos})")
+                else:
+                    self.err(st.pos, f"step `{st.name}` is in no phase, so it would never run",
+                             "list it in a phase: `phase NAME { steps [" + st.name + "] }`")
         self.current = ("step", st.name)
         self.ret_type = NONE
         self.context = "query"
@@ -794,16 +836,22 @@ class _Checker:
                                 self.err(lit.pos, f"there is no {what} `{lit.value}`, so this rule would never run",
                                          did_you_mean(lit.value, known[what]))
 
-    def check_interactive(self) -> None:
+    def callers_of(self, seeds: set[str]) -> set[str]:
+        """`seeds` and every procedure, table or sequence that calls one of them, directly or
+        through others."""
         graph = {k: {c for c, _ in v} for k, v in self.calls.items()}
-        asking = {k for k, v in graph.items() if "choose" in v}
+        found = set(seeds)
         changed = True
         while changed:
             changed = False
             for k, v in graph.items():
-                if k not in asking and v & asking:
-                    asking.add(k)
+                if k not in found and v & found:
+                    found.add(k)
                     changed = True
+        return found
+
+    def check_interactive(self) -> None:
+        asking = self.callers_of({k for k, v in self.calls.items() if any(c == "choose" for c, _ in v)})
         self.p.interactive = asking
         for ctx, callee, pos in self.call_sites:
             if ctx in ("query", "rule") and (callee == "choose" or callee in asking):
@@ -813,6 +861,31 @@ class _Checker:
                 self.err(pos, f"{what}, which {where} cannot do",
                          "ask in a step's `start` or `end`, in a move's body after its requirements, in `finish`, "
                          "or in a procedure called from there")
+
+    def check_endings(self) -> None:
+        """Warn of two rules that end the game (`end_game`, themselves or through the procedures
+        they call) on the same event: when both would, the first to run decides and the other's
+        ending is ignored, which a layer adding its own victory rule rarely means."""
+        def calls_end_game(body: Any) -> bool:
+            return any(isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "end_game"
+                       for n in A.nodes(body))
+
+        ending = self.callers_of({name for name, pr in self.p.procedures.items() if calls_end_game(pr.body)})
+        first: dict[str, A.RuleDecl] = {}
+        for r in self.p.rules:
+            ends = any(isinstance(n, A.Call) and isinstance(n.func, A.Name)
+                       and (n.func.name == "end_game" or n.func.name in ending) for n in A.nodes(r.body))
+            if not ends:
+                continue
+            if r.event in first:
+                other = first[r.event]
+                self.diags.append(Diagnostic(
+                    r.pos, f"rules `{other.name}` and `{r.name}` both end the game on `{r.event}`: when both "
+                           f"would at once, `{other.name}` runs first ({other.pos}) and this one's ending is ignored",
+                    f"end the game in one rule that weighs both: `override rule {other.name}` to decide there",
+                    "warning"))
+            else:
+                first[r.event] = r
 
     def check_unread(self) -> None:
         host = set(getattr(self.reg, "host_stats", ()))
@@ -1078,7 +1151,7 @@ class _Checker:
             return
         if self.lookup_local(scopes, name) is not None:
             self.err(pos, f"`{name}` is already defined here; choose another name or assign with `{name} = ...`")
-        elif self.value_kind(name) is not None:
+        elif self.value_kind(name) is not None and name not in SOFT_BUILTINS:
             self.err(pos, f"`{name}` would hide the {self.value_kind(name)} `{name}`; choose another name")
         scopes[-1][name] = t
 
@@ -1500,7 +1573,7 @@ class _Checker:
             self.info.calls[id(e)] = "builtin"
             return self.builtin(e, name, scopes)
         if e.gen is not None:
-            self.err(e.pos, f"`{name}(... for ...)` only works with sum, count, any, all, min and max")
+            self.err(e.pos, f"`{name}(... for ...)` only works with sum, count, any, all, min, max, first, find and sorted")
             self.generator(e.gen, scopes)
             return ANY
         if k == "primitive":
@@ -1675,6 +1748,24 @@ class _Checker:
             if name not in _AGGREGATES:
                 self.err(e.pos, f"`{name}` does not take `for`/`where`")
             t = self.generator(e.gen, scopes)
+            if name == "first":
+                return t
+            if name == "find":
+                if e.gen.elt is not None or e.gen.cond is None:
+                    self.err(e.pos, "`find` gives the place of the first item that meets a condition: "
+                                    "write `find(x in xs where ...)`")
+                elif not isinstance(self.info.types.get(id(e.gen.iter)), ListType) \
+                        and self.info.types.get(id(e.gen.iter)) != ANY:
+                    self.err(e.gen.iter.pos, "`find` gives a place in a list: the items must be a list")
+                return INT
+            if name == "sorted":
+                # (`sorted(x in xs where c by key)`: the generator's value is the key, if any)
+                if not _sortable(t):
+                    where = e.gen.elt.pos if e.gen.elt is not None else e.gen.pos
+                    self.err(where, f"`sorted` orders by a number, a string or a list of them; `{t}` has no order"
+                             + ("" if e.gen.elt is not None else ": write `sorted(x in xs by KEY)`"))
+                it = self.info.types.get(id(e.gen.iter), ANY)
+                return ListType(it.elem if isinstance(it, ListType) else it.key if isinstance(it, MapType) else ANY)
             if name == "count":
                 if e.gen.elt is not None:
                     self.err(e.pos, "`count` counts items: write `count(x in xs where ...)`")
@@ -1756,7 +1847,9 @@ class _Checker:
             return types[0] if n == 1 else ANY
         if name in ("str", "int", "float"):
             if arity(1) and types[0] not in (INT, FLOAT, STR, BOOL, ANY):
-                self.err(e.args[0].pos, f"`{name}` converts a number, string or bool, not a `{types[0]}`")
+                self.err(e.args[0].pos, f"`{name}` converts a number, string or bool, not a `{types[0]}`",
+                         "write the field you mean (`u.kind`, `u.id`); in an f-string too: `{u.kind}`"
+                         if isinstance(types[0], RecordType) or types[0] == UNIT_TYPE else None)
             return {"str": STR, "int": INT, "float": FLOAT}[name]
         if name in ("keys", "values"):
             if arity(1):
@@ -1776,6 +1869,14 @@ def check_program(layers: list[list[A.Module]], registry: Registry, report_unrea
 
 
 _CONTAINER_KEY = "a map's keys are numbers, strings, booleans or units, not `{}` (a list or a map changes)"
+
+
+def _sortable(t: Type) -> bool:
+    """Can values of `t` order a list (`sorted(x in xs by KEY)`)? Numbers, strings, bools, and
+    lists of them (compared item by item: `by [-u.attack, u.id]`)."""
+    if isinstance(t, ListType):
+        t = t.elem
+    return is_numeric(t) or t in (STR, BOOL, ANY)
 
 
 def _is_open(e: A.Expr) -> bool:

@@ -1810,6 +1810,17 @@ class _Gen:
                         assert g.cond is not None
                         return self.comp(g, f"{name}(...)", elt=self.expr(g.cond), filtered=False)
                     return self.comp(g, f"{name}(...)")
+                if name == "first":
+                    # (a generator: the items after the first found are not looked at)
+                    return self.comp(g, "_first((...))")
+                if name == "find":
+                    assert g.cond is not None
+                    return self.comp(g, "_find((...))", elt=self.expr(g.cond), filtered=False)
+                if name == "sorted":
+                    if g.elt is None:
+                        return self.comp(g, "sorted([...])")
+                    # (key, item) pairs sorted by the key alone: stable, and items never compared
+                    return self.comp(g, "_sortby([...])", elt=f"({self.expr(g.elt)}, v_{g.var})")
                 if name == "sum" and self.info.types.get(id(e)) == INT:
                     return self.int_checked(self.comp(g, 'sum([...])'))
                 return self.comp(g, f"{name}([...])")
@@ -1911,16 +1922,7 @@ def _first_of(e: A.Expr, op: str) -> A.Expr:
     return e
 
 
-def _nodes(node: Any) -> Any:
-    """Every syntax node below `node` (and it), parents first."""
-    if isinstance(node, (list, tuple)):
-        for x in node:
-            yield from _nodes(x)
-    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, A.TypeExpr):
-        yield node
-        for f in node.__dataclass_fields__:
-            if f != "pos":
-                yield from _nodes(getattr(node, f))
+_nodes = A.nodes
 
 
 def _bound(node: Any) -> set[str]:

@@ -242,8 +242,22 @@ def _layer_defaults(decls: list[A.OptionDecl], final: Any, env: dict[str, Any]) 
 def _declarations(program: Program, layers: list[list[A.Module]]) -> dict[tuple[str, str], Declaration]:
     """Every declaration in force, with its source text and the layers that wrote it."""
     texts = {id(d): t for modules in layers for m in modules for d, t in zip(m.decls, m.texts)}
-    return {key: Declaration(key[0], key[1], texts.get(id(decls[-1]), ""), tuple(d.pos for d in decls))
-            for key, decls in program.history.items() if decls}
+    out = {}
+    for key, decls in program.history.items():
+        if not decls:
+            continue
+        hook, doc, signature = False, "", ""
+        procs = [d for d in decls if isinstance(d, A.ProcedureDecl)]
+        if procs:
+            # a hook stays one through its overrides, with the latest doc written
+            hook = any(d.hook for d in procs)
+            doc = next((d.doc for d in reversed(procs) if d.doc), "")
+            first = procs[0]
+            signature = f"{first.name}({', '.join(f'{p.name}: {p.type}' for p in first.params)})" \
+                        + (f" -> {first.ret}" if first.ret is not None else "")
+        out[key] = Declaration(key[0], key[1], texts.get(id(decls[-1]), ""), tuple(d.pos for d in decls),
+                               hook, doc, signature)
+    return out
 
 
 def _compiled_pos(exc: BaseException, program: Program) -> Pos | None:

@@ -89,6 +89,11 @@ class Declaration:
     text: str
     #: where each layer wrote it, base first: the first declares it, the others override it
     layers: tuple[Pos, ...]
+    #: a procedure a base means layers to override (`hook procedure`), its doc (the comment
+    #: above it) and its signature, `income(p: str) -> int`
+    hook: bool = False
+    doc: str = ""
+    signature: str = ""
 
     @property
     def pos(self) -> Pos:

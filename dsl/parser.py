@@ -35,6 +35,7 @@ _TERMINAL_WORDS = {
     "INT": "a whole number",
     "FLOAT": "a decimal number",
     "STRING": "a string",
+    "FSTRING": "a string",
     "ADD_OP": "an operator",
     "MUL_OP": "an operator",
     "PLACE": "`before` or `after`",
@@ -50,6 +51,7 @@ def _parser() -> lark.Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         cache=True,
+        start=["start", "expr"],     # (an expression alone: a value written into an f"..." string)
     )
 
 
@@ -234,8 +236,9 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def procedure_decl(self, meta: Any, items: list[Any]) -> A.ProcedureDecl:
-        ovr, name, params, ret, body = items
-        return A.ProcedureDecl(self._decl_pos(ovr, name, meta), str(name), params or (), ret, body, ovr is not None)
+        ovr, hook, name, params, ret, body = items
+        return A.ProcedureDecl(self._decl_pos(ovr, name, meta), str(name), params or (), ret, body, ovr is not None,
+                               hook is not None)
 
     @v_args(meta=True)
     def rule_decl(self, meta: Any, items: list[Any]) -> A.RuleDecl:
@@ -401,7 +404,7 @@ class _ToAst(Transformer):
         if kind == "plain":
             if (
                 isinstance(func, A.Name)
-                and func.name in ("count", "any", "all")
+                and func.name in ("count", "any", "all", "first")
                 and len(payload) == 1
                 and isinstance(payload[0], A.Compare)
                 and payload[0].op == "in"
@@ -422,6 +425,20 @@ class _ToAst(Transformer):
                 )
             gen = A.Generator(binding.pos, None, binding.left.name, binding.left.pos, binding.right, cond)
             return A.Call(pos, func, (), gen)
+        if kind == "by":
+            # `sorted(u in us [where c] by key)`: the generator's value is the key the items sort by
+            binding, cond, key = payload
+            if not (isinstance(func, A.Name) and func.name == "sorted"):
+                raise _SyntaxProblem(key.pos, "only `sorted` takes `by`", "write `sorted(u in units by u.attack)`")
+            if not (isinstance(binding, A.Compare) and binding.op == "in" and isinstance(binding.left, A.Name)):
+                raise _SyntaxProblem(binding.pos, "`by` needs a binding on its left, like `u in units by u.attack`",
+                                     "write `sorted(u in units by u.attack)` or `sorted(u in units where ... by ...)`")
+            gen = A.Generator(binding.pos, key, binding.left.name, binding.left.pos, binding.right, cond)
+            return A.Call(pos, func, (), gen)
+        if isinstance(func, A.Name) and func.name == "sorted":
+            # `sorted(e for x in xs)` sorts the values: the list of them, sorted
+            assert isinstance(payload, A.Generator)
+            return A.Call(pos, func, (A.ListComp(payload.pos, payload),))
         return A.Call(pos, func, (), payload)
 
     def plain_args(self, items: list[Any]) -> tuple[str, list[Any]]:
@@ -433,6 +450,9 @@ class _ToAst(Transformer):
 
     def where_args(self, items: list[Any]) -> tuple[str, tuple[Any, Any]]:
         return "where", (items[0], items[1])
+
+    def by_args(self, items: list[Any]) -> tuple[str, tuple[Any, Any, Any]]:
+        return "by", (items[0], items[1], items[2])
 
     def index(self, items: list[Any]) -> A.Index:
         return A.Index(items[0].pos, items[0], items[1])
@@ -472,6 +492,66 @@ class _ToAst(Transformer):
 
     def str_lit(self, items: list[Any]) -> A.StrLit:
         return A.StrLit(self.p(items[0]), self._string(items[0]))
+
+    def fstr_lit(self, items: list[Any]) -> A.Expr:
+        """`f"{n} units in {space_name(s)}"`: the text and the values joined with `+`, each
+        value through `str(...)` (so the checker and the compiler see what they know: a
+        string built with `+`, paid for and bounded as any other)."""
+        tok = items[0]
+        pos = self.p(tok)
+        body = str(tok)[2:-1]
+        parts: list[A.Expr] = []
+        text, i = "", 0
+        while i < len(body):
+            ch = body[i]
+            if ch == "\\":
+                text += body[i:i + 2]
+                i += 2
+            elif body.startswith("{{", i) or body.startswith("}}", i):
+                text += ch
+                i += 2
+            elif ch == "}":
+                raise _SyntaxProblem(Pos(self.file, pos.line, pos.col + 2 + i), "a `}` with no `{` before it in an "
+                                     "f-string", "write `}}` for the character itself")
+            elif ch == "{":
+                end = _closing_brace(body, i)
+                if end is None:
+                    raise _SyntaxProblem(Pos(self.file, pos.line, pos.col + 2 + i), "a `{` with no `}` after it in "
+                                         "an f-string", "write `{{` for the character itself")
+                if text:
+                    parts.append(A.StrLit(pos, self._string(Token("STRING", f'"{text}"', line=pos.line,
+                                                                   column=pos.col))))
+                    text = ""
+                value = self._embedded(body[i + 1:end], pos.line, pos.col + 2 + i + 1)
+                parts.append(A.Call(value.pos, A.Name(value.pos, "str"), (value,)))
+                i = end + 1
+            else:
+                text += ch
+                i += 1
+        if text or not parts:
+            parts.append(A.StrLit(pos, self._string(Token("STRING", f'"{text}"', line=pos.line, column=pos.col))))
+        out = parts[0]
+        if not isinstance(out, A.StrLit):
+            out = A.BinOp(pos, "+", A.StrLit(pos, ""), out)     # (the sum is a `str` from its first part)
+        for part in parts[1:]:
+            out = A.BinOp(pos, "+", out, part)
+        return out
+
+    def _embedded(self, code: str, line: int, col: int) -> A.Expr:
+        """An expression written inside an f-string at (line, col), parsed with its place in
+        the file (the text before it is blank space)."""
+        where = Pos(self.file, line, col)
+        if not code.strip():
+            raise _SyntaxProblem(where, "an empty `{}` in an f-string", "write a value inside: `{u.kind}`")
+        try:
+            tree = _parser().parse("\n" * (line - 1) + " " * (col - 1) + code, start="expr")
+        except lark.UnexpectedInput as exc:
+            d = _diagnostic_for(exc, self.file, "\n" * (line - 1) + " " * (col - 1) + code)
+            problem = _SyntaxProblem(d.pos, d.message + " (in an f-string's `{...}`)", d.hint)
+            raise problem from None
+        value = _ToAst(self.file).transform(tree)
+        assert isinstance(value, A.Expr)
+        return value
 
     def true_lit(self, items: list[Any]) -> A.BoolLit:
         return A.BoolLit(self.p(items[0]), True)
@@ -522,7 +602,7 @@ def _parsed(text: str, file: str) -> A.Module:
 
 def _parse(text: str, file: str) -> A.Module:
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(text, start="start")
     except lark.UnexpectedInput as exc:
         raise RulesError([_diagnostic_for(exc, file, text)], {file: text}) from None
     try:
@@ -536,7 +616,23 @@ def _parse(text: str, file: str) -> A.Module:
     except RecursionError:
         raise RulesError([too_deep(Pos(file, 1, 1))], {file: text}) from None
     assert isinstance(module, A.Module)
+    if any(isinstance(d, A.ProcedureDecl) and d.hook for d in module.decls):
+        lines = text.splitlines()
+        decls = tuple(dataclasses.replace(d, doc=doc_comment(lines, d.pos.line))
+                      if isinstance(d, A.ProcedureDecl) and d.hook else d for d in module.decls)
+        module = dataclasses.replace(module, decls=decls)
     return dataclasses.replace(module, texts=_decl_texts(tree, text, len(module.decls)))
+
+
+def doc_comment(lines: list[str], line: int) -> str:
+    """The doc of the declaration on `line` (1-based): the `#` lines right above it, joined
+    (a section's rule, `# -- combat ---`, is not part of it)."""
+    out: list[str] = []
+    i = line - 2
+    while i >= 0 and lines[i].lstrip().startswith("#") and not lines[i].lstrip().startswith("# --"):
+        out.append(lines[i].lstrip()[1:].strip())
+        i -= 1
+    return " ".join(reversed(out)).strip()
 
 
 def _decl_texts(tree: lark.Tree, text: str, n: int) -> tuple[str, ...]:
@@ -554,6 +650,19 @@ parse = parse_module
 def too_deep(pos: Pos) -> Diagnostic:
     return Diagnostic(pos, "the rules nest too deeply (expressions, parentheses or blocks within each other)",
                       "split a long expression with `let`, or a deep block into procedures")
+
+
+def _closing_brace(body: str, at: int) -> int | None:
+    """Where the `}` that closes the `{` at `at` is (a map literal inside may nest)."""
+    depth = 0
+    for j in range(at, len(body)):
+        if body[j] == "{":
+            depth += 1
+        elif body[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
 
 
 def _diagnostic_for(exc: lark.UnexpectedInput, file: str, text: str) -> Diagnostic:

@@ -392,6 +392,33 @@ class BoardQuestion(functools.partial):  # type: ignore[type-arg]
         return key
 
 
+def first(found: Any) -> Any:
+    """`first(x in xs where c)`: the first item found; none is a runtime error."""
+    for x in found:
+        return x
+    raise RulesRuntimeError("`first` found no item: none meets its condition (ask `any(...)` first, "
+                            "or use `find`, which answers -1)")
+
+
+def find(tests: Any) -> int:
+    """`find(x in xs where c)`: the place of the first item whose test holds, or -1."""
+    for i, t in enumerate(tests):
+        if t:
+            return i
+    return -1
+
+
+def _key(pair: tuple[Any, Any]) -> Any:
+    return pair[0]
+
+
+def sort_by(pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """`sorted(x in xs by key)`: the items of (key, item) pairs in the keys' order, ties as
+    they came."""
+    pairs.sort(key=_key)
+    return [p[1] for p in pairs]
+
+
 def table_miss(name: str, key: tuple[Any, ...]) -> Any:
     shown = key[0] if len(key) == 1 else key
     raise RulesRuntimeError(f"table `{name}` has no entry for {shown!r} and no `default`")
@@ -416,6 +443,9 @@ HELPERS: dict[str, Any] = {
     "_rng": bounded_range,
     "_rngl": bounded_range_list,
     "_tmiss": table_miss,
+    "_first": first,
+    "_find": find,
+    "_sortby": sort_by,
     "_choose": choose_in_task,
     "_rounds": rounds,
     "_endless": endless,

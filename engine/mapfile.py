@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -44,8 +45,29 @@ CHANGES_FORMAT = "wargame-map-changes/1"
 _M = TypeVar("_M", bound=BaseModel)
 
 
+@dataclass(frozen=True)
+class DataProblem:
+    """One mistake in a data file: the file, the entry (`("pieces", 3)`: where
+    engine.json_places finds its line) and the whole message (`st-vith.json: pieces[3] ...`)."""
+
+    file: Path | None
+    entry: tuple[str | int, ...]
+    text: str
+
+
 class MapDataError(ValueError):
-    """A map file that does not describe a board."""
+    """A map file that does not describe a board. `problems` holds each mistake found, where
+    more than one was looked for (the message says them all, one a line)."""
+
+    def __init__(self, message: str, problems: Sequence[DataProblem] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+
+
+def all_problems(error: type[MapDataError], problems: list[DataProblem]) -> None:
+    """Raise `error` with every problem found (none: nothing is raised)."""
+    if problems:
+        raise error("\n".join(p.text for p in problems), problems)
 
 
 class _Strict(BaseModel):
@@ -163,7 +185,7 @@ def load_map(path: Path, changes: Sequence[Path] = ()) -> Board:
     m = _read(path, MapFile, FORMAT)
     for change_file in changes:
         m = apply_changes(m, read_changes(change_file), change_file.name)
-    return board_from(m, path.name)
+    return board_from(m, path.name, path)
 
 
 def read_changes(path: Path) -> MapChanges:
@@ -202,13 +224,27 @@ def apply_changes(m: MapFile, c: MapChanges, name: str) -> MapFile:
     return m.model_copy(update={"links": links, "spaces": spaces, "notes": [*m.notes, *c.notes]})
 
 
-def board_from(m: MapFile, name: str = "map") -> Board:
+def board_from(m: MapFile, name: str = "map", path: Path | None = None) -> Board:
+    """The board a map describes; a MapDataError says every mistake found in its spaces and
+    links at once (a space's id or hex used twice, a link to no space...)."""
+    problems: list[DataProblem] = []
+
+    def problem(entry: tuple[str | int, ...], text: str) -> None:
+        problems.append(DataProblem(path, entry, f"{name}: {text}"))
+
     spaces = []
     seen: set[str] = set()
+    hexes: dict[tuple[int, int], str] = {}
     for i, s in enumerate(m.spaces):
         if s.id in seen:
-            raise MapDataError(f"{name}: spaces[{i}] ({s.id}): the id is used twice")
+            problem(("spaces", i), f"spaces[{i}] ({s.id}): the id is used twice")
+            continue
         seen.add(s.id)
+        if s.hex is not None:
+            if s.hex in hexes:
+                problem(("spaces", i, "hex"), f"spaces[{i}] ({s.id}): hex {list(s.hex)} is also the hex of "
+                                              f"`{hexes[s.hex]}`")
+            hexes.setdefault(s.hex, s.id)
         attrs = dict(s.attrs)
         if s.label_at is not None:
             attrs["label_at"] = s.label_at
@@ -218,22 +254,27 @@ def board_from(m: MapFile, name: str = "map") -> Board:
     meta = {"name": m.name, "fidelity": m.fidelity, "source": m.source, "layout": m.layout}
     links: dict[frozenset[str], dict[str, Any]] = {}
     for i, link in enumerate(m.links):
-        for end in (link.a, link.b):
-            if end not in seen:
-                raise MapDataError(f"{name}: links[{i}] ({link.a}-{link.b}): no space `{end}`")
-        if link.a == link.b:
-            raise MapDataError(f"{name}: links[{i}]: a space cannot be linked to itself")
-        links.setdefault(frozenset((link.a, link.b)), {}).update(link.attrs)
+        missing = [end for end in (link.a, link.b) if end not in seen]
+        if missing:
+            hint = did_you_mean(missing[0], seen)
+            problem(("links", i), f"links[{i}] ({link.a}-{link.b}): no space `{missing[0]}`" + (f" ({hint})" if hint else ""))
+        elif link.a == link.b:
+            problem(("links", i), f"links[{i}]: a space cannot be linked to itself")
+        else:
+            links.setdefault(frozenset((link.a, link.b)), {}).update(link.attrs)
+    at = {s.id: s.hex for s in spaces if s.hex is not None}
+    if m.link_hexes:
+        no_hex = [i for i, s in enumerate(m.spaces) if s.hex is None]
+        if no_hex:
+            problem(("spaces", no_hex[0]), f"`link_hexes` needs a hex for every space; `{m.spaces[no_hex[0]].id}` "
+                                           f"has none" + (f" (nor have {len(no_hex) - 1} more)" if len(no_hex) > 1 else ""))
+        for i, link in enumerate(m.links):
+            if link.a in at and link.b in at and at[link.b] not in hex_neighbours(at[link.a]):
+                problem(("links", i), f"links[{i}] ({link.a}-{link.b}): the hexes do not touch, "
+                                      "so nothing can lie between them")
+    all_problems(MapDataError, problems)
     try:
         if m.link_hexes:
-            missing = [s.id for s in spaces if s.hex is None]
-            if missing:
-                raise MapDataError(f"{name}: `link_hexes` needs a hex for every space; `{missing[0]}` has none")
-            at = {s.id: s.hex for s in spaces if s.hex is not None}
-            for i, link in enumerate(m.links):
-                if at[link.b] not in hex_neighbours(at[link.a]):
-                    raise MapDataError(f"{name}: links[{i}] ({link.a}-{link.b}): the hexes do not touch, "
-                                       "so nothing can lie between them")
             return Board.hex_map(spaces, links, meta)
         return Board(spaces, [(*sorted(k), v) for k, v in links.items()], meta)  # type: ignore[misc]
     except MapDataError:

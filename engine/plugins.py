@@ -608,7 +608,62 @@ def check(path: Path | str, paths: Iterable[Path | str] = (), trust_code: bool =
     if chain:
         diagnostics += _check_data_files(chain[-1][1])
         diagnostics += _check_maps(inherited_info(chain))
+        if not any(d.severity == "error" for d in diagnostics) and not notes:
+            diagnostics += _check_scenarios(chain[-1][1].name, paths, trust_code)
     return diagnostics + [Diagnostic(Pos(str(path), 0, 0), n, severity="note") for n in notes]
+
+
+def _check_scenarios(name: str, paths: list[Any], trust_code: bool) -> list[Diagnostic]:
+    """Load the ruleset as for play and set up each of its scenarios as a new game does: every
+    mistake of each scenario file (unknown unit types, spaces the map lacks, a hex used
+    twice...) with the file, line and column of its entry, and what the rulesets' scenario
+    checks and the rules' first steps find."""
+    from engine.game import Game, ScenarioError
+    from engine.mapfile import MapDataError
+
+    try:
+        rs = load(name, paths=paths, trust_code=trust_code)
+    except dsl.RulesError as e:
+        return list(e.diagnostics)
+    except (ManifestError, RulesetNotFound, ValueError, LookupError) as e:
+        return [Diagnostic(Pos(name, 0, 0), f"ruleset `{name}` does not load: {e}")]
+    out: list[Diagnostic] = []
+    for sc in rs.info.scenarios:
+        where = Pos(str(sc.path) if sc.path else name, 0, 0)
+        try:
+            Game(rs, sc.name, 0)
+        except MapDataError as e:
+            out += [_data_diagnostic(p) for p in e.problems] or [Diagnostic(where, f"scenario `{sc.name}`: {e}")]
+        except ScenarioError as e:
+            out += [Diagnostic(where, f"scenario `{sc.name}`: {p}") for p in e.problems]
+        except dsl.RulesRuntimeError as e:
+            out.append(Diagnostic(e.pos or where, f"scenario `{sc.name}` cannot start: error in the rules: "
+                                                  f"{e.message}"))
+        except (ValueError, LookupError) as e:
+            out.append(Diagnostic(where, f"scenario `{sc.name}` cannot be set up: {e}"))
+    return out
+
+
+def _data_diagnostic(problem: Any) -> Diagnostic:
+    """A data file's mistake at its entry's line and column, where they can be found."""
+    from engine.json_places import place
+
+    text, file = problem.text, problem.file
+    if file is None:
+        return Diagnostic(Pos("", 0, 0), text)
+    try:
+        source = Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        source = ""
+    entry = tuple(problem.entry)
+    at = None
+    while entry and at is None:
+        at = place(source, entry)
+        entry = entry[:-1]
+    if at is None:
+        return Diagnostic(Pos(str(file), 0, 0), text)
+    prefix = f"{Path(file).name}: "
+    return Diagnostic(Pos(str(file), *at), text[len(prefix):] if text.startswith(prefix) else text)
 
 
 def _check_maps(info: RulesetInfo) -> list[Diagnostic]:
@@ -626,7 +681,8 @@ def _check_maps(info: RulesetInfo) -> list[Diagnostic]:
         try:
             load_map(map_file(sc.path, read_scenario(sc.path).map, dict(info.roots)), info.map_changes)
         except (MapDataError, ScenarioDataError) as e:
-            out.append(Diagnostic(Pos(str(sc.path), 0, 0), f"scenario `{sc.name}`: {e}"))
+            out += [_data_diagnostic(p) for p in e.problems] or [Diagnostic(Pos(str(sc.path), 0, 0),
+                                                                            f"scenario `{sc.name}`: {e}")]
     return out
 
 

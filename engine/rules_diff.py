@@ -282,7 +282,12 @@ def _same_text(a: str, b: str) -> bool:
 
 
 def _strip_override(text: str) -> str:
-    return text[len("override"):].lstrip() if text.startswith("override") else text
+    """A declaration's text without `override` (and `hook`, a procedure's marker: the code is
+    what a diff compares)."""
+    for word in ("override", "hook"):
+        if re.match(rf"{word}\s", text):
+            text = text[len(word):].lstrip()
+    return text
 
 
 def text_diff(old: str, new: str, old_name: str, new_name: str, old_line: int = 1, new_line: int = 1) -> str:

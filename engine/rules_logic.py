@@ -68,10 +68,10 @@ class RulesLogic(GameLogic):
         try:
             board = _board(path, self.info.map_changes)
         except ValueError as exc:
-            raise ScenarioDataError(f"{info.path.name}: its map: {exc}") from None
+            raise ScenarioDataError(f"{info.path.name}: its map: {exc}", getattr(exc, "problems", ())) from None
         state = GameState(board, self.rules, seed)
         state.vars = initial_vars(self.rules)
-        set_up(state, sc, self.rules, info.path.name)
+        set_up(state, sc, self.rules, info.path.name, info.path)
         return state
 
     def result(self, state: GameState) -> Result | None:

@@ -21,7 +21,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from engine.mapfile import MapDataError, pydantic_problem, read_json
+from engine.mapfile import DataProblem, MapDataError, all_problems, pydantic_problem, read_json
 from engine.state import GameState
 
 FORMAT = "wargame-scenario/1"
@@ -66,8 +66,9 @@ class ScenarioFile(_Strict):
     vars: dict[str, Any] = Field(default_factory=dict)
 
 
-class ScenarioDataError(ValueError):
-    """A scenario file that does not add up."""
+class ScenarioDataError(MapDataError):
+    """A scenario file that does not add up (`problems`: each mistake, where several were
+    looked for)."""
 
 
 def read_scenario(path: Path) -> ScenarioFile:
@@ -101,14 +102,26 @@ def map_file(scenario_path: Path, map_name: str, roots: Mapping[str, Path]) -> P
     return path
 
 
-def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario") -> None:
-    """Put a scenario's starting position on a fresh state."""
+def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario", path: Path | None = None) -> None:
+    """Put a scenario's starting position on a fresh state. A ScenarioDataError says every
+    mistake of the file at once (an unknown unit type, a space the map lacks...), each with
+    its entry (`pieces[3]`)."""
+    from dsl.errors import did_you_mean
+    from dsl.loader import coerce_option
+
     board = state.board
     areas = {a.id for a in sc.areas}
+    problems: list[DataProblem] = []
 
-    def place(where: str, what: str) -> None:
-        if where not in board and where not in areas:
-            raise ScenarioDataError(f"{name}: {what}: no space or off-board area `{where}`")
+    def problem(entry: tuple[str | int, ...], text: str) -> None:
+        problems.append(DataProblem(path, entry, f"{name}: {text}"))
+
+    def placed(where: str, entry: tuple[str | int, ...], what: str) -> bool:
+        if where in board or where in areas:
+            return True
+        hint = did_you_mean(where, [*board.spaces, *areas])
+        problem(entry, f"{what}: no space or off-board area `{where}`" + (f" ({hint})" if hint else ""))
+        return False
 
     state.turn = sc.start.turn
     if sc.control_from:
@@ -117,33 +130,35 @@ def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario
             if owner:
                 state.control[s.id] = str(owner)
     for sid, owner in sc.control.items():
-        place(sid, f"control of `{sid}`")
-        state.control[sid] = owner
+        if placed(sid, ("control", sid), f"control of `{sid}`"):
+            state.control[sid] = owner
     for owner, stock in sc.resources.items():
         for res, amount in stock.items():
             if amount < 0:
-                raise ScenarioDataError(f"{name}: resources.{owner}.{res}: cannot start below 0")
+                problem(("resources", owner, res), f"resources.{owner}.{res}: cannot start below 0")
             state.resources[(owner, res)] = amount
     units = getattr(rules, "units", {})
     for i, p in enumerate(sc.pieces):
+        known = True
         if units and p.kind not in units:
-            from dsl.errors import did_you_mean
-
             hint = did_you_mean(p.kind, units)
-            raise ScenarioDataError(f"{name}: pieces[{i}]: unknown unit type `{p.kind}`" + (f" ({hint})" if hint else ""))
-        place(p.space, f"pieces[{i}] ({p.kind})")
-        for _ in range(p.count):
-            piece = state.add_piece(p.kind, p.owner, p.space, group=p.group, hits=p.hits)
-            if p.marks:
-                state.update(piece.id, status=frozenset(p.marks))
+            problem(("pieces", i, "kind"), f"pieces[{i}]: unknown unit type `{p.kind}`" + (f" ({hint})" if hint else ""))
+            known = False
+        if placed(p.space, ("pieces", i, "space"), f"pieces[{i}] ({p.kind})") and known:
+            for _ in range(p.count):
+                piece = state.add_piece(p.kind, p.owner, p.space, group=p.group, hits=p.hits)
+                if p.marks:
+                    state.update(piece.id, status=frozenset(p.marks))
     declared = getattr(rules, "vars", {})
     for var, value in sc.vars.items():
         if var not in declared:
-            raise ScenarioDataError(f"{name}: vars: the rules declare no variable `{var}`")
+            hint = did_you_mean(var, declared)
+            problem(("vars", var), f"vars: the rules declare no variable `{var}`" + (f" ({hint})" if hint else ""))
+            continue
         try:
-            from dsl.loader import coerce_option
-
             value = coerce_option(declared[var].type, value)
         except ValueError as exc:
-            raise ScenarioDataError(f"{name}: vars.{var}: the variable is `{declared[var].type}`: {exc}") from None
+            problem(("vars", var), f"vars.{var}: the variable is `{declared[var].type}`: {exc}")
+            continue
         state.vars[var] = tuple(value) if isinstance(value, list) else value
+    all_problems(ScenarioDataError, problems)

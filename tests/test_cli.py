@@ -55,7 +55,11 @@ def test_ai_for_an_unknown_side_is_refused(capsys):
 
 
 def test_check_a_clean_ruleset(capsys):
-    code, out, _ = run(capsys, "--trust-code", "check", str(SKIRMISH))
+    # its rules are clean; check sets up its scenarios too, and one (for the tests) does not add up
+    code, out, err = run(capsys, "--trust-code", "check", str(SKIRMISH))
+    assert code == 1 and err.strip() == "1 error"
+    assert out.strip() == "scenario `broken`: piece #3 stands in `limbo:Red`, which is not on the board"
+    code, out, _ = run(capsys, "check", "examples/bulge-house-rules")
     assert code == 0 and "ok" in out
 
 

@@ -75,6 +75,30 @@ def test_a_broken_mod_fails_its_check_with_the_compilers_message(modtest, tmp_pa
     assert "Traceback" not in result.stdout.str()
 
 
+def test_a_scenario_that_does_not_add_up_is_the_modders_error_said_at_check(modtest, tmp_path):
+    mod = tmp_path / "st-vith"
+    mod.mkdir()
+    for f in (ROOT / "examples" / "bulge-st-vith").iterdir():
+        (mod / f.name).write_bytes(f.read_bytes())
+    data = json.loads((mod / "st-vith.json").read_text())
+    data["pieces"][2]["kind"] = "Tanks"
+    data["pieces"][4]["space"] = "9999"
+    (mod / "st-vith.json").write_text(json.dumps(data, indent=2))
+    result = modtest(f"--wargame-mod={mod}", "--wargame-games=1")
+    result.assert_outcomes(failed=3, passed=2)    # check, the scenario and the random game fail
+    result.stdout.fnmatch_lines([
+        f"bulge-st-vith ({mod}): wargame check failed",
+        f"{mod}/st-vith.json:*:15: pieces[[]2]: unknown unit type `Tanks` (did you mean `Tank`?)",
+        f"{mod}/st-vith.json:*:16: pieces[[]4] (Artillery): no space or off-board area `9999`",
+        "*^",
+        "2 errors",
+    ])
+    out = result.stdout.str()
+    assert "a bug in wargame" not in out and "internal error" not in out
+    assert "scenario `st-vith`: wargame: the scenario `st-vith` cannot" not in out
+    result.stdout.fnmatch_lines(["*scenario `st-vith`: wargame: st-vith.json: pieces[[]2]: unknown unit type `Tanks`*"])
+
+
 def test_a_broken_manifest_reads_clearly(modtest, tmp_path):
     mod = write_mod(tmp_path / "typo", {"name": "typo", "extends": "bulge", "rulez": ["house.rules"]}, {})
     result = modtest(f"--wargame-mod={mod}")

@@ -206,7 +206,7 @@ def _bad_count(doc):
 @pytest.mark.parametrize("change, message", [
     (_unknown_type, r"^scenario\.json: pieces\[3\]: unknown unit type `Panzerfaust`"),
     (_off_the_map, r"^scenario\.json: pieces\[5\] \(\w+\): no space or off-board area `9999`$"),
-    (_no_such_area, r"^scenario\.json: pieces\[\d+\] \(\w+\): no space or off-board area `chart:Eastern:2`$"),
+    (_no_such_area, r"^scenario\.json: pieces\[\d+\] \(\w+\): no space or off-board area `chart:Eastern:2`( \(did you mean `[^`]+`\?\))?$"),
     (_bad_count, r"^scenario\.json: pieces\[0\] \(\w+\)\.count: "),
     (lambda doc: json.dumps(doc)[:-40], r"^\S*scenario\.json: not valid JSON \("),
 ])

@@ -455,3 +455,11 @@ def test_a_repeat_while_that_never_ends_is_a_runtime_error() -> None:
 
 if __name__ == "__main__":
     print("\n".join(primitive_rows()))
+
+
+def test_the_aarhe_sketch_names_the_options_of_the_real_layer() -> None:
+    """A modder copies the sketch's option names into `--option`: they are the shipped AARHE's."""
+    sketch = dsl.parse_module(ruleset_files("aarhe")[0][1], DOC.name)
+    declared = {d.name: str(d.type) for d in sketch.decls if isinstance(d, dsl.ast.OptionDecl) and not d.override}
+    real = plugins.load("aarhe").rules.option_specs
+    assert declared and {name: str(real[name].type) if name in real else None for name in declared} == declared

@@ -1,0 +1,74 @@
+"""A game's log in players' words: the ruleset's narration of each event, moves of several
+pieces between the same spaces told in one line. The terminal tells the events this way as
+they happen, and `wargame play --log` / `wargame replay --log` print a whole game so."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.game import Game
+
+
+def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
+    """Words for events: the ruleset's, or for a move it leaves untold a plain line from the
+    event's data; moves of several pieces between the same spaces make one line."""
+    logic = game.ruleset.logic
+    out: list[str] = []
+    moving: list[tuple[tuple[str, str, str], str]] = []
+
+    def flush() -> None:
+        if moving:
+            out.append(_moves_line(moving))
+            moving.clear()
+
+    for event in events:
+        kind, data = event
+        text = logic.narrate(event)    # type: ignore[arg-type]
+        if not text and kind == "move":
+            move = _move_of(game, data)
+            if move is not None:
+                if moving and moving[-1][0] != move[0]:
+                    flush()
+                moving.append(move)
+                continue
+        if text:
+            flush()
+            out.append(text)
+    flush()
+    return out
+
+
+def space_name(game: Game, sid: Any) -> str:
+    """A space as players read it: `Bastogne (x12)`, or its id where it has no other name."""
+    board = game.state.board
+    if isinstance(sid, str) and sid in board:
+        name = board.space(sid).name
+        return f"{name} ({sid})" if name and name != sid else sid
+    return str(sid)
+
+
+def _move_of(game: Game, data: Mapping[str, Any]) -> tuple[tuple[str, str, str], str] | None:
+    src = data.get("src", data.get("from"))
+    to = data.get("to", data.get("space"))
+    if to is None:
+        return None
+    what = data.get("kind")
+    piece = data.get("piece")
+    who = data.get("owner") or data.get("side") or data.get("player")
+    if (what is None or who is None) and piece in game.state.pieces:
+        p = game.state.pieces[piece]
+        what, who = what or p.kind, who or p.owner
+    return (str(who or ""), space_name(game, src) if src is not None else "", space_name(game, to)), \
+        str(what or "piece")
+
+
+def _moves_line(moves: list[tuple[tuple[str, str, str], str]]) -> str:
+    (who, src, to), _ = moves[0]
+    counts: dict[str, int] = {}
+    for _, what in moves:
+        counts[what] = counts.get(what, 0) + 1
+    pieces = ", ".join(f"{n} {k}" if n > 1 else k for k, n in counts.items())
+    verb = "moves" if len(moves) == 1 else "move"
+    where = f"from {src} to {to}" if src else f"to {to}"
+    return f"{who + ' ' if who else ''}{pieces} {verb} {where}"
