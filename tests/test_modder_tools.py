@@ -20,8 +20,9 @@ def run(capsys, *argv):
 
 def write_mod(folder, rules: str, name: str = "house", extends: str = "bulge", **manifest):
     folder.mkdir(exist_ok=True)
+    base = {"extends": extends} if extends else {}
     (folder / "ruleset.json").write_text(json.dumps(
-        {"name": name, "extends": extends, "rules": ["house.rules"], **manifest}))
+        {"name": name, **base, "rules": ["house.rules"], **manifest}))
     (folder / "house.rules").write_text(rules)
     return folder
 
@@ -117,6 +118,10 @@ def test_play_log_of_a_terminal_game_prints_the_log_at_the_end(capsys, monkeypat
 # -- hints that point at the real mistake ----------------------------------------------------------
 def test_an_override_in_a_file_without_extends_says_to_add_the_line(capsys, tmp_path):
     mod = write_mod(tmp_path / "house", "override option stacking_limit = 5\n")
+    code, out, err = run(capsys, "check", str(mod))
+    assert code != 0      # the manifest names the base: the file is told the line it must begin with
+    assert "house.rules:1:1: ruleset `house` extends `bulge`, so this file must begin with `extends bulge`" in out + err
+    mod = write_mod(tmp_path / "lone", "override option stacking_limit = 5\n", name="lone", extends=None)
     code, out, _ = run(capsys, "check", str(mod))
     assert code == 1
     assert "house.rules:1:1: `override option stacking_limit`: these rules build on no base ruleset" in out
