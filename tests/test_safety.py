@@ -485,14 +485,14 @@ def test_check_refuses_what_loading_refuses(capsys, tmp_path):
 
 @pytest.mark.parametrize("newline", ["\r", "\r\n"])
 def test_a_rules_file_with_cr_or_crlf_line_endings_reads_as_its_lines(capsys, tmp_path, newline):
-    rules = "# house rules\nextends bulge\n\noverride option stacking_limit = 3\n".replace("\n", newline)
+    rules = "# house rules\nextends bulge\n\noverride option stacking_limit = 5\n".replace("\n", newline)
     folder = mod(tmp_path, GOOD, rules=None)
     (folder / "house.rules").write_bytes(rules.encode())
     code, out, err = run(capsys, "--mod", folder, "check", folder)
     assert code == 0 and out.endswith(": ok\n"), out + err
     code, out, err = run(capsys, "--mod", folder, "rules", "diff", "bulge", folder)
-    assert code == 0 and "stacking_limit: 4 -> 3 (house.rules:4)" in out, out
-    (folder / "house.rules").write_bytes(rules.replace("= 3", "= ").encode())
+    assert code == 0 and "stacking_limit: 4 -> 5 (house.rules:4)" in out, out
+    (folder / "house.rules").write_bytes(rules.replace("= 5", "= ").encode())
     code, out, err = run(capsys, "--mod", folder, "check", folder)
     assert code == 1 and "house.rules:4:" in out, out
 
