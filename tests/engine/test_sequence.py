@@ -41,3 +41,39 @@ def test_each_power_plays_all_phases_in_order():
     assert seen == [(1, "USSR", "purchase"), (1, "USSR", "combat"), (1, "Germany", "purchase"),
                     (1, "Germany", "combat"), (2, "USSR", "purchase"), (2, "USSR", "combat")]
     assert "Turn 3" == ts.turn_name(3)
+
+
+def test_a_team_plays_each_phase_member_by_member_and_a_together_phase_once():
+    # Red alone, then Blue and Green as a team that fights together
+    ts = TurnStructure(phases=(PhaseSpec("move", ("advance",)), PhaseSpec("combat", ("fight",)),
+                               PhaseSpec("muster", ("place",), when=lambda s: s.power_index != 1)),
+                       powers=("Red", "Blue", "Green"), per_power=True, turns=1,
+                       spans=((0, 0), (1, 2), (1, 2)), together=("combat",))
+    s = state()
+    seen = [b for b in names(ts.begin(s)) if b[0] != "step_start"]
+    played = []
+    while not seen or seen[-1] != ("game_end",):
+        played.append((ts.power(s), ts.phase(s).name, ts.acting(s)))
+        seen += [b for b in names(ts.advance(s)) if b[0] not in ("step_start", "step_end")]
+    assert played == [("Red", "move", ("Red",)), ("Red", "combat", ("Red",)), ("Red", "muster", ("Red",)),
+                      ("Blue", "move", ("Blue",)), ("Green", "move", ("Green",)),
+                      ("Blue", "combat", ("Blue", "Green")), ("Green", "muster", ("Green",))]
+    team_turn = seen[seen.index(("power_end", 1, "Red")) + 1:]
+    assert team_turn == [("power_start", 1, "Blue"), ("power_start", 1, "Green"),
+                         ("phase_start", "move"), ("phase_end", "move"), ("phase_start", "move"), ("phase_end", "move"),
+                         ("phase_start", "combat"), ("phase_end", "combat"),
+                         ("phase_skipped", "muster"), ("phase_start", "muster"), ("phase_end", "muster"),
+                         ("power_end", 1, "Blue"), ("power_end", 1, "Green"), ("turn_end", 1, "Green"), ("game_end",)]
+    s.power_index, s.phase_index = 1, 1
+    assert ts.where(s) == "Turn 1 (turn 1 of 1), the Blue and Green team's turn, together, combat: fight"
+    s.power_index, s.phase_index = 2, 0
+    assert ts.where(s) == "Turn 1 (turn 1 of 1), the Blue and Green team's turn, Green playing, move: advance"
+
+
+def test_without_teams_each_power_is_a_team_of_its_own():
+    ts = TurnStructure(phases=(PhaseSpec("combat", ("fight",)),), powers=("Red", "Blue"), per_power=True, turns=1,
+                       together=("combat",))
+    s = state()
+    list(ts.begin(s))
+    assert (ts.power(s), ts.team(s), ts.acting(s)) == ("Red", ("Red",), ("Red",))
+    assert names(ts.advance(s))[2:5] == [("power_end", 1, "Red"), ("power_start", 1, "Blue"), ("phase_start", "combat")]
