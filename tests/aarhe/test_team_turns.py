@@ -125,6 +125,16 @@ def test_without_team_turns_the_uk_fights_alone() -> None:
     assert rolls(g) == [[6], [6, 6]]    # the UK infantry alone attacks; the US tank stands by
 
 
+def test_the_other_reading_plays_each_members_whole_turn_alone() -> None:
+    g = new(team_turns=True, team_combat_together=False)
+    assert g.rs.structure.powers == tuple(TEAM_ORDER) and g.rs.structure.spans == ()
+    g.walk_to("Germany", "noncombat_move", turn=1)
+    assert g.rs.structure.team(g.state) == ("Germany",)
+    g.walk_to("Japan", "purchase", turn=1)
+    assert g.rs.structure.team(g.state) == ("Japan",)
+    assert "Japan's turn" in g.rs.structure.where(g.state)
+
+
 def test_a_save_in_the_middle_of_a_team_turn_replays_exactly_and_goes_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
     rs = aarhe(team_turns=True, last_round=2)
     game = Game(rs, SCENARIO, 2)
