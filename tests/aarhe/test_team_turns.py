@@ -91,6 +91,7 @@ def joint_attack_on_libya() -> tuple[object, int, int]:
     step(g, uk, "Libya")
     g.walk_to("US", "combat_move", turn=1)
     assert g.rs.structure.acting(g.state) == ("US",)
+    assert g.rs.logic.status(g.state).startswith("Round 1, US of the UK and US team: combat move | IPCs: ")
     step(g, us, "Libya")
     g.walk_to("UK", "conduct_combat", turn=1)
     return g, uk, us
@@ -100,6 +101,7 @@ def test_uk_and_us_units_attack_one_territory_together_in_one_battle() -> None:
     g, uk, us = joint_attack_on_libya()
     assert g.rs.structure.acting(g.state) == ("UK", "US")
     assert g.rs.structure.where(g.state).endswith("the UK and US team's turn, together, conduct combat: conduct combat")
+    assert g.rs.logic.status(g.state).startswith("Round 1, UK and US together: conduct combat | IPCs: ")
     # one battle, fought by the team (the UK speaks for it: a land unit each, the UK first)
     assert (g.decision.player, g.labels("fight")) == ("UK", ["battle in Libya"])
     # the UK infantry hits on its 1, the US tank on its 1; the Germans' 1 hits too, and the UK
