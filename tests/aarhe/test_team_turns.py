@@ -72,12 +72,15 @@ def test_the_log_shows_each_member_play_a_phase_in_turn_and_the_team_fight_once(
     seen = phases_played(game)
     axis = seen[seen.index(("power_start", "Germany")):seen.index(("power_end", "Japan")) + 1]
     twice = [[("phase", ph)] * 2 for ph in ("collect_income", "purchase", "air_missions", "combat_move",
-                                             "end_of_combat_move", "mission_combat")]
+                                             "end_of_combat_move")]
     after = [[("phase", ph)] * 2 for ph in ("noncombat_move", "mobilize")]
+    # each member plays its phases in turn; the team resolves its air missions and fights once
     assert axis == [("power_start", "Germany"), ("power_start", "Japan"), *sum(twice, []),
-                    ("phase", "conduct_combat"), *sum(after, []), ("power_end", "Germany"), ("power_end", "Japan")]
+                    ("phase", "mission_combat"), ("phase", "conduct_combat"), *sum(after, []),
+                    ("power_end", "Germany"), ("power_end", "Japan")]
     allies = seen[seen.index(("power_start", "UK")):]
-    assert allies.count(("phase", "conduct_combat")) == 1 and allies.count(("phase", "lend_lease")) == 1
+    assert allies.count(("phase", "conduct_combat")) == 1 and allies.count(("phase", "mission_combat")) == 1
+    assert allies.count(("phase", "lend_lease")) == 1 and allies.count(("phase", "combat_move")) == 2
     assert allies[-2:] == [("power_end", "UK"), ("power_end", "US")]
 
 
@@ -114,6 +117,27 @@ def test_uk_and_us_units_attack_one_territory_together_in_one_battle() -> None:
     # the US tank, alone left, takes Libya for the US
     assert g.state.control["Libya"] == "US"
     assert g.step == "noncombat_move" and g.power == "UK"
+
+
+def test_the_team_resolves_both_members_air_missions_together() -> None:
+    g, ids = at_aarhe("UK", [("Bomber", "UK", "United Kingdom", 1), ("Bomber", "US", "United Kingdom", 1),
+                             ("AAGun", "Germany", "Western Europe", 1)], step="declare_missions", team_turns=True)
+    uk, us = ids["UK Bomber United Kingdom"][0], ids["US Bomber United Kingdom"][0]
+    g.act("fly_mission", u=uk, kind="sbr", to="Western Europe")
+    assert (g.power, g.step) == ("US", "declare_missions")     # the UK has no more aircraft to send
+    g.act("fly_mission", u=us, kind="sbr", to="Western Europe")
+    g.walk_to("UK", "resolve_missions", turn=1)
+    assert g.rs.structure.acting(g.state) == ("UK", "US")
+    # one bombing run of both bombers: AA rolls a die for each (1 hits), the UK, first there,
+    # chooses the casualty; the US bomber left rolls 4 against Western Europe's income
+    g.state.load_dice([1, 6, 4])
+    g.log = []
+    g.act("resolve", where="Western Europe")
+    assert asked(g) == ("UK", "anti-aircraft fire at the bombing run over Western Europe: choose a casualty (1 to take)",
+                        ["UK Bomber", "US Bomber"])
+    g.choose(uk)
+    assert rolls(g) == [[1, 6], [4]] and g.piece(uk) is None and g.piece(us) is not None
+    assert dict(g.var("income_damage")) == {"Western Europe": 4}
 
 
 def test_without_team_turns_the_uk_fights_alone() -> None:
