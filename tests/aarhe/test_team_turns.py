@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from clients import terminal
 from clients.cli import main
 from engine import save
 from engine.game import Game
@@ -55,6 +56,15 @@ def test_a_random_three_round_game_keeps_every_invariant(bold: bool) -> None:
     assert power_starts(game)[:5 * rounds] == [(t, p) for t in range(1, rounds + 1) for p in TEAM_ORDER]
     assert inv.checked == len(game.actions) + 1
     assert {"fight", "reinforce"} <= {a.kind for a in game.actions}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [11, 12, 13])
+@pytest.mark.parametrize("bold", [False, True], ids=["uniform", "bold"])
+def test_random_six_round_team_games_keep_every_invariant(seed: int, bold: bool) -> None:
+    game, inv = play(aarhe(team_turns=True, last_round=6), seed, bold)
+    assert game.result is not None and game.state.turn == 6
+    assert inv.checked == len(game.actions) + 1
 
 
 def phases_played(game: Game) -> list[tuple[str, str]]:
@@ -159,6 +169,27 @@ def test_the_other_reading_plays_each_members_whole_turn_alone() -> None:
     g.walk_to("Japan", "purchase", turn=1)
     assert g.rs.structure.team(g.state) == ("Japan",)
     assert "Japan's turn" in g.rs.structure.where(g.state)
+
+
+def test_the_terminal_says_whose_turn_it_is_in_a_team_turn() -> None:
+    rs = aarhe(team_turns=True, last_round=1)
+    game = Game(rs, SCENARIO, 3)
+    ai = HeuristicPlayer(3)
+    while not (rs.structure.power(game.state) == "Japan" and rs.structure.step(game.state) == "purchase"):
+        game.play(ai.choose(rs, game.state, game.decision))
+    out: list[str] = []
+    lines = ["1"]
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        if not lines:
+            raise EOFError     # the player leaves, as at the end of the input
+        return lines.pop(0)
+
+    terminal.play_terminal(game, {}, None, read=read, write=out.append)
+    text = "\n".join(out)
+    assert "Round 1, Japan of the Germany and Japan team: purchase | IPCs: " in text
+    assert "Japan: " in text
 
 
 def test_a_save_in_the_middle_of_a_team_turn_replays_exactly_and_goes_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
