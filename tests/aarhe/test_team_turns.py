@@ -7,6 +7,7 @@ reinforcements all follow it; off, LHTR's order stays, each power playing its tu
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 import pytest
 
@@ -38,12 +39,18 @@ def test_wargame_info_gives_the_turn_order_the_options_make(capsys: pytest.Captu
     assert facts["options"]["team_turns"]["source"] == "RULES.md B, Round order; S5, S7"
 
 
-def test_the_computer_players_play_ussr_then_the_axis_then_the_allies() -> None:
-    rs = aarhe(team_turns=True, last_round=2)
-    game = Game(rs, SCENARIO, 4)
-    ai = HeuristicPlayer(4)
-    while game.decision is not None:
+def heuristic_game(last_round: int, seed: int, until: Callable[[Game], bool] = lambda game: False) -> Game:
+    """A team-turn game the heuristic plays on both sides, to its end or until `until` holds."""
+    rs = aarhe(team_turns=True, last_round=last_round)
+    game = Game(rs, SCENARIO, seed)
+    ai = HeuristicPlayer(seed)
+    while game.decision is not None and not until(game):
         game.play(ai.choose(rs, game.state, game.decision))
+    return game
+
+
+def test_the_computer_players_play_ussr_then_the_axis_then_the_allies() -> None:
+    game = heuristic_game(2, 4)
     assert power_starts(game) == [(t, p) for t in (1, 2) for p in TEAM_ORDER]
     assert game.result is not None
 
@@ -74,12 +81,7 @@ def phases_played(game: Game) -> list[tuple[str, str]]:
 
 
 def test_the_log_shows_each_member_play_a_phase_in_turn_and_the_team_fight_once() -> None:
-    rs = aarhe(team_turns=True, last_round=1)
-    game = Game(rs, SCENARIO, 4)
-    ai = HeuristicPlayer(4)
-    while game.decision is not None:
-        game.play(ai.choose(rs, game.state, game.decision))
-    seen = phases_played(game)
+    seen = phases_played(heuristic_game(1, 4))
     axis = seen[seen.index(("power_start", "Germany")):seen.index(("power_end", "Japan")) + 1]
     twice = [[("phase", ph)] * 2 for ph in ("collect_income", "purchase", "air_missions", "combat_move",
                                              "end_of_combat_move")]
@@ -172,11 +174,10 @@ def test_the_other_reading_plays_each_members_whole_turn_alone() -> None:
 
 
 def test_the_terminal_says_whose_turn_it_is_in_a_team_turn() -> None:
-    rs = aarhe(team_turns=True, last_round=1)
-    game = Game(rs, SCENARIO, 3)
-    ai = HeuristicPlayer(3)
-    while not (rs.structure.power(game.state) == "Japan" and rs.structure.step(game.state) == "purchase"):
-        game.play(ai.choose(rs, game.state, game.decision))
+    def at_japans_purchase(game: Game) -> bool:
+        return game.ruleset.structure.power(game.state) == "Japan" and game.ruleset.structure.step(game.state) == "purchase"
+
+    game = heuristic_game(1, 3, at_japans_purchase)
     out: list[str] = []
     lines = ["1"]
 
