@@ -35,6 +35,11 @@ def test_wargame_info_gives_the_turn_order_the_options_make(capsys: pytest.Captu
     assert main(["info", "aarhe", "--json", *argv]) == 0
     facts = json.loads(capsys.readouterr().out)
     assert facts["turn_order"] == order
+    if argv:
+        assert facts["teams"] == ["Germany and Japan", "UK and US"]
+        assert facts["played_together"] == ["mission_combat", "conduct_combat"]
+    else:
+        assert "teams" not in facts
     assert facts["options"]["team_turns"]["status"] == "unconfirmed"
     assert facts["options"]["team_turns"]["source"] == "RULES.md B, Round order; S5, S7"
 
