@@ -353,6 +353,11 @@ def cmd_info(args: argparse.Namespace) -> int:
     if rs.structure.per_power and rs.structure.powers:
         # as the options given make it (a layer's `turn order` may read an option)
         facts["turn_order"] = list(rs.structure.powers)
+        teams = dict.fromkeys(rs.structure.powers[a:b + 1] for a, b in rs.structure.spans if b > a)
+        if teams:
+            # the powers who play as a team (`teams`), and the phases a team plays together
+            facts["teams"] = [" and ".join(t) for t in teams]
+            facts["played_together"] = list(rs.structure.together)
     facts.update(rs.logic.facts(state))
     if args.json:
         print(json.dumps(facts, indent=1, ensure_ascii=False, default=str))

@@ -1235,9 +1235,10 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
 def build_turn_chart(game: Any, colours: SideColours, x: float, y: float, width: float,
                      batch: pyglet.graphics.Batch, groups: tuple[pyglet.graphics.Group, pyglet.graphics.Group],
                      items: list[Any]) -> float:
-    """The powers in turn order, the one to play marked, with their side, treasury and
-    income (the rules' `income` procedure, where they have one), and the phases of the turn,
-    the current one marked. Its top-left at (x, y); returns the y below it."""
+    """The powers in turn order, the one to play marked (▶; with teams, every member who plays
+    this phase, and ▷ the team's others), with their side, treasury and income (the rules'
+    `income` procedure, where they have one), and the phases of the turn, the current one
+    marked. Its top-left at (x, y); returns the y below it."""
     structure = game.ruleset.structure
     state = game.state
     if not structure.per_power or not structure.powers:
@@ -1249,10 +1250,12 @@ def build_turn_chart(game: Any, colours: SideColours, x: float, y: float, width:
     income = None
     if hasattr(rules, "has_procedure") and rules.has_procedure("income"):
         income = rules.procedure("income")
-    current = None if game.over else structure.power(state)
+    acting = () if game.over else structure.acting(state)
+    team = () if game.over else structure.team(state)
     names = {name for (_, name) in state.resources}
     money = "ipc" if "ipc" in names else (sorted(names)[0] if names else None)
-    head = pyglet.text.Label(f"Turn order — round {state.turn}", x=round(x), y=round(y), anchor_y="top",
+    title = f"Turn order — round {state.turn}" + (f" — team {' and '.join(team)}" if len(team) > 1 else "")
+    head = pyglet.text.Label(title, x=round(x), y=round(y), anchor_y="top",
                              font_name=FONT, font_size=9, weight="bold", color=(150, 154, 162, 255), batch=batch,
                              group=fg)
     items.append(head)
@@ -1260,14 +1263,15 @@ def build_turn_chart(game: Any, colours: SideColours, x: float, y: float, width:
     cols = (18, 110, 176, 262)
     row_h = 17
     for power in structure.powers:
-        on = power == current
+        on = power in acting
+        mark = "▶ " if on else "▷ " if power in team else ""
         if on:
             items.append(shapes.Rectangle(x, y - row_h, width, row_h, color=(74, 88, 118), batch=batch, group=bg))
         ty = y - row_h / 2
         items.append(shapes.Rectangle(x + 4, ty - 5, 10, 10, color=colours[power], batch=batch, group=fg))
         r, g, b = colours[power]
         ink = (min(255, r + 50), min(255, g + 50), min(255, b + 50), 255)
-        texts = [(("▶ " if on else "") + power, cols[0], ink if not on else (255, 255, 255, 255), True),
+        texts = [(mark + power, cols[0], ink if not on else (255, 255, 255, 255), True),
                  (logic.side_of(power), cols[1], (150, 154, 162, 255), False)]
         if money is not None:
             texts.append((f"{state.resource(power, money)} {money.upper() if len(money) <= 3 else money}", cols[2],

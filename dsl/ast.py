@@ -295,6 +295,14 @@ class PowersDecl(Decl):
 
 
 @dataclass(frozen=True, slots=True)
+class TeamsDecl(Decl):
+    teams: tuple[tuple[Expr, ...], ...]  # each team's powers, as the turn order gives them
+    together: tuple[tuple[str, Pos], ...]  # the phases a team plays once, all its members at once
+    when: Expr | None  # read once per set of options: without it, or when false, no teams
+    override: bool
+
+
+@dataclass(frozen=True, slots=True)
 class PhaseDecl(Decl):
     name: str
     place: tuple[str, str, Pos] | None  # ("before"|"after", phase, pos)

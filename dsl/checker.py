@@ -131,6 +131,7 @@ class Program:
     rules: list[A.RuleDecl] = field(default_factory=list)
     turns: A.TurnsDecl | None = None
     powers: A.PowersDecl | None = None
+    teams: A.TeamsDecl | None = None
     phases: list[A.PhaseDecl] = field(default_factory=list)
     vars: dict[str, VarInfo] = field(default_factory=dict)
     steps: dict[str, A.StepDecl] = field(default_factory=dict)
@@ -500,6 +501,9 @@ class _Checker:
         elif isinstance(d, A.PowersDecl):
             if self.declare("seq", "powers", "powers", d.pos, li, d.override, d, "powers" if d.mode == "shared" else "turn order"):
                 p.powers = d
+        elif isinstance(d, A.TeamsDecl):
+            if self.declare("seq", "teams", "teams", d.pos, li, d.override, d, "teams"):
+                p.teams = d
         elif isinstance(d, A.PhaseDecl):
             if self.check_name_ok(d.name, d.pos, "phase") and self.declare("phase", "phase", d.name, d.pos, li, d.override, d, "phase"):
                 self.place_phase(d)
@@ -1079,6 +1083,18 @@ class _Checker:
             where = self.layers[-1][0].pos
             self.err(where, "the rules declare no phase: a game's turn is made of phases",
                      "declare the turn: `phase movement { steps [march] }` (see rules-language.md, the turn sequence)")
+        if p.teams is not None:
+            if p.powers is None or p.powers.mode != "order":
+                self.err(p.teams.pos, "`teams` needs a `turn order`: a team is powers next to each other in it")
+            for team in p.teams.teams:
+                for n in team:
+                    self.expect_type(n, [], STR, "a power of a team")
+            if p.teams.when is not None:
+                self.expect_type(p.teams.when, [], BOOL, "the `when` condition of `teams`")
+            names = [ph.name for ph in p.phases]
+            for ph_name, ph_pos in p.teams.together:
+                if ph_name not in names:
+                    self.err(ph_pos, f"`together [{ph_name}]`: there is no phase `{ph_name}`", did_you_mean(ph_name, names))
         seen: dict[str, Pos] = {}
         for ph in p.phases:
             if ph.name in seen:

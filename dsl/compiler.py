@@ -374,6 +374,10 @@ class _Gen:
         # the powers in their turns' order, where they take turns (what `current_power` reads)
         in_order = p.powers is not None and p.powers.mode == "order"
         self.emit(0, f"SEQ_ORDER = {'tuple(SEQ_POWERS)' if in_order else '()'}", p.powers.pos if p.powers else None)
+        # the teams (`teams`), each a list of powers, none when its `when` is false
+        teams = ", ".join("[" + ", ".join(self.expr(n) for n in team) + "]" for team in p.teams.teams) if p.teams else ""
+        when = self.expr(p.teams.when) if p.teams and p.teams.when is not None else "True"
+        self.emit(0, f"SEQ_TEAMS = [{teams}] if {when} else []", p.teams.pos if p.teams else None)
         return "\n".join(self.lines) + "\n"
 
     # ------------------------------------------------------------------ short procedures

@@ -272,6 +272,25 @@ def _compiled_pos(exc: BaseException, program: Program) -> Pos | None:
 # ------------------------------------------------------------------------------ options
 
 
+def _teams(p: Any, powers: tuple[str, ...], given: list[list[str]]) -> tuple[tuple[str, ...], ...]:
+    """The teams `teams` gives with these options, each a run of powers next to each other
+    in the turn order (RulesError otherwise)."""
+    teams = tuple(tuple(team) for team in given)
+    seen: list[str] = []
+    for team in teams:
+        problem = ""
+        if any(x not in powers for x in team):
+            problem = f"names {', '.join(f'`{x}`' for x in team if x not in powers)}, not in the turn order {list(powers)}"
+        elif any(x in seen or team.count(x) > 1 for x in team):
+            problem = f"names {', '.join(f'`{x}`' for x in team if x in seen or team.count(x) > 1)} twice"
+        elif list(powers[powers.index(team[0]):powers.index(team[0]) + len(team)]) != list(team):
+            problem = f"{list(team)} are not next to each other, in this order, in the turn order {list(powers)}"
+        if problem:
+            raise RulesError([Diagnostic(p.teams.pos, f"`teams` {problem} with these options")])
+        seen += team
+    return teams
+
+
 def _option_values(infos: dict[str, OptionInfo], specs: dict[str, OptionSpec], overrides: Mapping[str, Any]) -> dict[str, Any]:
     values = {name: o.default for name, o in infos.items()}
     diags: list[Diagnostic] = []
@@ -489,12 +508,15 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
             word = "powers" if p.powers.mode == "shared" else "turn order"
             raise RulesError([Diagnostic(p.powers.pos, f"the {word} names {', '.join(f'`{x}`' for x in twice)} "
                                                        f"twice with these options: {list(powers)}")])
+        teams = _teams(p, powers, ns["SEQ_TEAMS"])
         sequence = SequenceDecl(
             turns=p.turns.count if p.turns is not None else None,
             turn_names=tuple(ns["SEQ_TURN_NAMES"]),
             mode=p.powers.mode if p.powers is not None else None,
             powers=powers,
             phases=phases,
+            teams=teams,
+            together=tuple(n for n, _ in p.teams.together) if p.teams is not None and teams else (),
         )
 
     def rebuild(new_values: Mapping[str, Any]) -> CompiledRules:

@@ -201,12 +201,41 @@ class SequenceDecl:
     mode: str | None
     powers: tuple[str, ...]
     phases: tuple[PhaseSpec, ...]
+    #: powers next to each other in the turn order who play their turns as one team (`teams`)
+    teams: tuple[tuple[str, ...], ...] = ()
+    #: the phases a team plays once, all its members at once (the others: each member in turn)
+    together: tuple[str, ...] = ()
     #: the powers in the order they take their turns ("order" mode; empty otherwise), which
     #: `current_power` reads at every call
     order: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    #: for each place in the turn order, the first and last place of its team (a power in no
+    #: team is a team of its own)
+    spans: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "order", tuple(self.powers) if self.mode == "order" else ())
+        order = tuple(self.powers) if self.mode == "order" else ()
+        object.__setattr__(self, "order", order)
+        spans = [(i, i) for i in range(len(order))]
+        for team in self.teams:
+            first, last = order.index(team[0]), order.index(team[-1])
+            spans[first:last + 1] = [(first, last)] * (last - first + 1)
+        object.__setattr__(self, "spans", tuple(spans))
+
+    def team_powers(self, power_index: int) -> list[str]:
+        """The powers of the team whose turn it is (the power to play alone, in no team)."""
+        if not self.order:
+            return []
+        first, last = self.spans[power_index]
+        return list(self.order[first:last + 1])
+
+    def acting_powers(self, power_index: int, phase_index: int) -> list[str]:
+        """The powers who play the current phase: the whole team in a phase it plays together,
+        else the power to play."""
+        if not self.order:
+            return []
+        if self.phases[phase_index].name in self.together:
+            return self.team_powers(power_index)
+        return [self.order[power_index]]
 
     def turn_name(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_names):

@@ -224,6 +224,17 @@ class _ToAst(Transformer):
         return A.PowersDecl(Pos(self.file, meta.line, meta.column), "order", tuple(x for x in powers if x is not None), ovr is not None)
 
     @v_args(meta=True)
+    def teams_decl(self, meta: Any, items: list[Any]) -> A.TeamsDecl:
+        ovr, *teams, together, when = items
+        return A.TeamsDecl(Pos(self.file, meta.line, meta.column), tuple(teams), together or (), when, ovr is not None)
+
+    def team(self, items: list[Any]) -> tuple[A.Expr, ...]:
+        return tuple(items)
+
+    def teams_together(self, items: list[Any]) -> tuple[tuple[str, Pos], ...]:
+        return self._names(items)
+
+    @v_args(meta=True)
     def phase_decl(self, meta: Any, items: list[Any]) -> A.PhaseDecl:
         ovr, name, place, when, steps = items
         return A.PhaseDecl(self._decl_pos(ovr, name, meta), str(name), place, when, steps or (), ovr is not None)

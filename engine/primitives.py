@@ -331,6 +331,16 @@ def current_power(state: GameState) -> str:
     return order[state.power_index] if order else ""
 
 
+def team_powers(state: GameState) -> list[str]:
+    seq = getattr(state.rules, "sequence", None)
+    return seq.team_powers(state.power_index) if seq is not None else []
+
+
+def acting_powers(state: GameState) -> list[str]:
+    seq = getattr(state.rules, "sequence", None)
+    return seq.acting_powers(state.power_index, state.phase_index) if seq is not None else []
+
+
 def end_game(state: GameState, winner: str, reason: str) -> None:
     """The game is over: `winner` wins (\"\" for a draw) because of `reason`."""
     if state.result is None:
@@ -570,6 +580,16 @@ def register_core(registry: Any) -> None:
     P("current_power", current_power, params=[], returns="str", context=True,
       doc="the power whose turn it is, where powers take turns in order (\"\" otherwise)",
       inline='(SEQ_ORDER[ctx.power_index] if SEQ_ORDER else "")')
+    P("team_powers", team_powers, params=[], returns="list[str]", context=True,
+      doc="the powers of the team whose turn it is, in turn order (`teams`); the power to play alone "
+          "when it plays in no team (empty without `turn order`)",
+      inline='([SEQ_ORDER[ctx.power_index]] if SEQ_ORDER and not SEQ_TEAMS else '
+             'ctx.rules.sequence.team_powers(ctx.power_index))')
+    P("acting_powers", acting_powers, params=[], returns="list[str]", context=True,
+      doc="the powers who play the current phase: the whole team in a phase it plays `together`, "
+          "else the power whose turn it is (empty without `turn order`)",
+      inline='([SEQ_ORDER[ctx.power_index]] if SEQ_ORDER and not SEQ_TEAMS else '
+             'ctx.rules.sequence.acting_powers(ctx.power_index, ctx.phase_index))')
     P("end_game", end_game, changes=True, params=[("winner", "str"), ("reason", "str")], context=True,
       doc="the game is over: winner wins (\"\" for a draw) because of reason")
     P("note", note, changes=True, params=[("message", "str")], returns="none", context=True, doc="write a line in the game log")

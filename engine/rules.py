@@ -11,7 +11,7 @@ from engine.state import GameState
 
 def structure_from_rules(rules: Any) -> TurnStructure:
     """The turn sequence a ruleset's rules files declare (`turns`, `powers` or `turn order`,
-    `phase`)."""
+    `teams`, `phase`)."""
     seq = rules.sequence
     if seq is None:
         raise ValueError("the rules declare no turn sequence (no `phase` declarations)")
@@ -22,6 +22,8 @@ def structure_from_rules(rules: Any) -> TurnStructure:
         turns=seq.turns,
         per_power=seq.mode == "order",
         turn_names=tuple(seq.turn_names or ()),
+        spans=seq.spans if seq.teams else (),
+        together=tuple(seq.together),
     )
 
 

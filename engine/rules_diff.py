@@ -471,6 +471,10 @@ class _Differ:
         if a.mode != b.mode or a.powers != b.powers:
             self.add("turns", "powers", "changed", [f"{_powers(a.mode, a.powers)} -> {_powers(b.mode, b.powers)}"],
                      where=self.changed_here("powers", "powers"), old=list(a.powers), new=list(b.powers))
+        if a.teams != b.teams or a.together != b.together:
+            self.add("turns", "teams", "changed", [f"{_teams(a.teams, a.together)} -> {_teams(b.teams, b.together)}"],
+                     where=self.changed_here("teams", "teams"), old=[list(t) for t in a.teams],
+                     new=[list(t) for t in b.teams])
 
     def phases(self) -> None:
         a = {p.name: p for p in self.a.sequence.phases} if self.a.sequence else {}
@@ -635,6 +639,13 @@ def _turns(n: int | None) -> str:
 def _powers(mode: str | None, powers: tuple[str, ...]) -> str:
     word = {"shared": "powers", "order": "turn order"}.get(mode or "", "powers")
     return f"{word} [{', '.join(powers)}]"
+
+
+def _teams(teams: tuple[tuple[str, ...], ...], together: tuple[str, ...]) -> str:
+    if not teams:
+        return "no teams"
+    return (f"teams [{', '.join('[' + ', '.join(t) + ']' for t in teams)}]"
+            + (f" together [{', '.join(together)}]" if together else ""))
 
 
 def _reset(reset: str | None) -> str:

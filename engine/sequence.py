@@ -4,7 +4,9 @@ A ruleset declares its sequence (in its rules files); the engine walks it and re
 boundary it crosses as an event, so rules can act at "the start of the upkeep phase" without
 the engine knowing what upkeep is. Two shapes are supported: shared phases that every side
 acts in (Battle of the Bulge), and turns where each power in order plays all the phases
-(Axis & Allies).
+(Axis & Allies). In the second, powers next to each other in the order may play as a team
+(AARHE's team turns): the team's turn walks each phase once, played by each member in turn,
+or once by the whole team for a phase it plays together (a joint conduct combat).
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ class TurnStructure:
     turns: int | None = None
     per_power: bool = False
     turn_names: tuple[str, ...] = ()
+    #: for each place in the turn order, the first and last place of its team (empty: every
+    #: power plays alone)
+    spans: tuple[tuple[int, int], ...] = ()
+    #: the phases a team plays once, all its members at once
+    together: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.phases:
@@ -52,6 +59,19 @@ class TurnStructure:
         """The power whose turn it is, for sequences where each power plays in order."""
         return self.powers[state.power_index] if self.per_power else None
 
+    def team(self, state: GameState) -> tuple[str, ...]:
+        """The powers of the team whose turn it is (the power alone when it plays in no team)."""
+        if not self.per_power:
+            return ()
+        first, last = self._span(state.power_index)
+        return self.powers[first:last + 1]
+
+    def acting(self, state: GameState) -> tuple[str, ...]:
+        """The powers who play the current phase: the team in a phase it plays together."""
+        if self.per_power and self.phase(state).name not in self.together:
+            return (self.powers[state.power_index],)
+        return self.team(state)
+
     def turn_name(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_names):
             return self.turn_names[turn - 1]
@@ -59,7 +79,12 @@ class TurnStructure:
 
     def where(self, state: GameState) -> str:
         parts = [f"{self.turn_name(state.turn)} (turn {state.turn}" + (f" of {self.turns})" if self.turns else ")")]
-        if self.per_power:
+        team = self.team(state)
+        if len(team) > 1 and self.phase(state).name in self.together:
+            parts.append(f"the {' and '.join(team)} team's turn, together")
+        elif len(team) > 1:
+            parts.append(f"the {' and '.join(team)} team's turn, {self.power(state)} playing")
+        elif self.per_power:
             parts.append(f"{self.power(state)}'s turn")
         parts.append(f"{self.phase(state).name.replace('_', ' ')}: {self.step(state).replace('_', ' ')}")
         return ", ".join(parts)
@@ -74,7 +99,7 @@ class TurnStructure:
         state.turn, state.power_index, state.phase_index, state.step_index = max(1, state.turn), 0, 0, 0
         yield ("turn_start", self._turn_args(state))
         if self.per_power:
-            yield ("power_start", self._turn_args(state))
+            yield from self._team_start(state)
         yield from self._enter_phase(state, 0)
 
     def advance(self, state: GameState) -> Iterator[Boundary]:
@@ -88,7 +113,36 @@ class TurnStructure:
             yield ("step_start", self._step_args(state))
             return
         yield ("phase_end", self._phase_args(state))
-        yield from self._enter_phase(state, state.phase_index + 1)
+        yield from self._enter_phase(state, self._following(state, state.phase_index))
+
+    def _span(self, index: int) -> tuple[int, int]:
+        return self.spans[index] if self.spans else (index, index)
+
+    def _following(self, state: GameState, index: int) -> int:
+        """The phase that comes after phase `index` as the power to play played it: the same
+        phase for the next member of its team, or the next phase for the team's first (the
+        whole team after a phase it played together)."""
+        first, last = self._span(state.power_index)
+        if self.phases[index].name not in self.together and state.power_index < last:
+            state.power_index += 1
+            return index
+        state.power_index = first
+        return index + 1
+
+    def _team_start(self, state: GameState) -> Iterator[Boundary]:
+        """Each member's turn begins (a power alone: its turn), the first left to play."""
+        first, last = self._span(state.power_index)
+        for i in range(first, last + 1):
+            state.power_index = i
+            yield ("power_start", self._turn_args(state))
+        state.power_index = first
+
+    def _team_end(self, state: GameState) -> Iterator[Boundary]:
+        """Each member's turn ends, the last left as the power to play."""
+        first, last = self._span(state.power_index)
+        for i in range(first, last + 1):
+            state.power_index = i
+            yield ("power_end", self._turn_args(state))
 
     def _enter_phase(self, state: GameState, index: int) -> Iterator[Boundary]:
         while True:
@@ -100,17 +154,16 @@ class TurnStructure:
                     yield ("step_start", self._step_args(state))
                     return
                 yield ("phase_skipped", self._phase_args(state))
-                index += 1
-            # past the last phase: next power, or next turn
+                index = self._following(state, index)
+            # past the last phase: the next power or team, or the next turn
             index = 0
             state.phase_index, state.step_index = len(self.phases) - 1, len(self.phases[-1].steps) - 1
-            if self.per_power and state.power_index + 1 < len(self.powers):
-                yield ("power_end", self._turn_args(state))
-                state.power_index += 1
-                yield ("power_start", self._turn_args(state))
-                continue
             if self.per_power:
-                yield ("power_end", self._turn_args(state))
+                yield from self._team_end(state)
+                if state.power_index + 1 < len(self.powers):
+                    state.power_index += 1
+                    yield from self._team_start(state)
+                    continue
             yield ("turn_end", self._turn_args(state))
             if self.turns is not None and state.turn >= self.turns:
                 yield ("game_end", {})
@@ -119,7 +172,7 @@ class TurnStructure:
             state.power_index = 0
             yield ("turn_start", self._turn_args(state))
             if self.per_power:
-                yield ("power_start", self._turn_args(state))
+                yield from self._team_start(state)
 
     def _turn_args(self, state: GameState) -> dict[str, Any]:
         args: dict[str, Any] = {"turn": state.turn}

@@ -223,3 +223,11 @@ def test_an_option_says_how_sure_its_new_value_is(capsys):
     assert "  lend_lease_cap: changed (lend-lease.rules:6)\n    12 -> 24\n" in out
     assert any(ln.startswith("    status: ") and ln.endswith(' -> "house"') for ln in out.splitlines())
     assert '    source: ' in out and '-> "our table\'s house rule"' in out
+
+
+def test_a_mod_that_makes_teams_names_them_and_the_phases_played_together(capsys, tmp_path):
+    mod = write_mod(tmp_path / "allies", {"name": "allies", "extends": "river-crossing", "rules": ["allies.rules"]}, {
+        "allies.rules": "extends river-crossing\nteams [[Blue, Red]] together [combat]\n"})
+    code, out, _ = run(capsys, "rules", "diff", str(CROSSING), str(mod))
+    assert code == 0, out
+    assert "  teams: no teams -> teams [[Blue, Red]] together [combat] (allies.rules:2)" in out

@@ -67,3 +67,35 @@ def test_an_order_that_names_a_power_twice_with_some_options_is_refused() -> Non
     assert rules.sequence.powers == ("Red", "Blue", "Green")
     with pytest.raises(RulesError, match=r"layer\.rules:3:1: the turn order names `Blue` twice with these options"):
         rules.with_options({"swap": True})
+
+
+TEAMS_BASE = "turn order [Red, Blue, Green]\nphase p { steps [s] }\nphase q { steps [s2] }\nstep s { }\nstep s2 { }\n"
+
+
+def teams(decl: str, options: dict[str, object] | None = None) -> dsl.CompiledRules:
+    return load_rules([("t.rules", TEAMS_BASE + "option on: bool = true\n" + decl + "\n")], registry(),
+                      options=options)
+
+
+def test_teams_group_powers_of_the_turn_order_and_name_the_phases_they_play_together() -> None:
+    rules = teams("teams [[Blue, Green]] together [q] when on")
+    seq = rules.sequence
+    assert (seq.teams, seq.together) == ((("Blue", "Green"),), ("q",))
+    assert [seq.team_powers(i) for i in range(3)] == [["Red"], ["Blue", "Green"], ["Blue", "Green"]]
+    assert seq.acting_powers(2, 0) == ["Green"] and seq.acting_powers(1, 1) == ["Blue", "Green"]
+    # `when` reads the options: off, every power plays alone
+    off = rules.with_options({"on": False}).sequence
+    assert (off.teams, off.together, off.team_powers(2)) == ((), (), ["Green"])
+
+
+@pytest.mark.parametrize(("decl", "message"), [
+    ("teams [[Red, Green]]", "t.rules:7:1: `teams` ['Red', 'Green'] are not next to each other, in this order, in the turn order"),
+    ("teams [[Blue, Yellow]]", "t.rules:7:15: unknown name `Yellow`"),
+    ("teams [[Red, Blue], [Blue, Green]]", "t.rules:7:1: `teams` names `Blue` twice"),
+    ("teams [[Blue, Green]] together [r]", "t.rules:7:33: `together [r]`: there is no phase `r`"),
+    ("teams [[Blue, Green]] when 3", "t.rules:7:28: the `when` condition of `teams` must be `bool`, got `int`"),
+], ids=["apart", "unknown", "twice", "no phase", "when"])
+def test_a_team_that_is_no_run_of_the_turn_order_is_refused(decl: str, message: str) -> None:
+    with pytest.raises(RulesError) as info:
+        teams(decl)
+    assert any(message in f"{d.pos}: {d.message}" for d in info.value.diagnostics), info.value.diagnostics

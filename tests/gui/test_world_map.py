@@ -257,6 +257,28 @@ def test_the_panel_shows_the_turn_order_treasuries_and_income(world, make_window
     assert [t.lstrip("▶ ") for t in order][:5] == ["USSR", "Germany", "UK", "Japan", "US"]
 
 
+def test_the_panel_marks_the_team_and_the_members_who_play_the_phase(make_window):
+    # AARHE's team turns: the UK and the US play each phase in turn, conduct combat together
+    game = Game(plugins.load("aarhe", {"team_turns": True}), None, seed=1)
+    win = make_window(game, width=1400, height=880)
+    structure = game.ruleset.structure
+    phases = [p.name for p in structure.phases]
+
+    def panel(power: str, phase: str) -> list[str]:
+        game.state.power_index, game.state.phase_index, game.state.step_index = \
+            structure.powers.index(power), phases.index(phase), 0
+        win.refresh()
+        draw(win)
+        return [getattr(i, "text", "") for i in win._panel_items]
+
+    texts = panel("US", "combat_move")
+    assert "▷ UK" in texts and "▶ US" in texts and "Germany" in texts
+    assert "Turn order — round 1 — team UK and US" in texts
+    texts = panel("UK", "conduct_combat")
+    assert "▶ UK" in texts and "▶ US" in texts
+    assert "Turn order — round 1" in panel("USSR", "purchase") and "▶ USSR" in panel("USSR", "purchase")
+
+
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
 def test_world_screenshots(ruleset, make_window, tmp_path):
     """LHTR and AARHE at the whole map and two zooms; in docs/screenshots when

@@ -11,7 +11,7 @@ rather than repeated:
 * land units and industrial complexes stand on land (cargo aboard a transport aside), ships
   at sea (a ship in naval repair aside, under AARHE), and nothing on an impassable space;
 * cargo is aboard a transport of its own space, at sea, within the transport's room;
-* at the end of a power's turn every aircraft has landed: on land its side holds, or at sea
+* at the end of a power's turn (of a team's, when powers play as a team) every aircraft has landed: on land its side holds, or at sea
   on its side's carriers with room for it (bombers never at sea);
 * a power places no more units at an industrial complex in a turn than its territory's
   income value (ships and fighters placed at sea count for an adjacent complex), and, under
@@ -71,7 +71,8 @@ class Invariants:
         has ended too."""
         self.checked += 1
         out: list[str] = []
-        key = (state.turn, self.rs.structure.power(state) or "")
+        # (a team's members play their turns together: the team's turn is the one that ends)
+        key = (state.turn, " and ".join(self.rs.structure.team(state)))
         before = self.turn_key or key
         out += self.placement(state, before[1])       # what the last action placed was the last power's
         if key != before:
@@ -170,7 +171,8 @@ class Invariants:
         return out
 
     def placement(self, state: GameState, power: str) -> list[str]:
-        """Track the pieces placed from the pending area this turn, and check they fit."""
+        """Track the pieces placed from the pending area this turn, and check they fit (`power`:
+        the power to play, or a team's, "Germany and Japan", each placing at its own complexes)."""
         now = {pid for pid, p in state.pieces.items() if p.space == f"pending:{p.owner}"}
         for pid in self.pending:
             p = state.pieces.get(pid)
@@ -178,7 +180,8 @@ class Invariants:
                 self.placed.append((p.kind, p.space))
         self.pending = now
         for s in state.occupied():
-            if s in state.board and any(q.owner == power and "factory" in self.tags(q.kind) for q in state.pieces_at(s)):
+            if s in state.board and any(q.owner in power.split(" and ") and "factory" in self.tags(q.kind)
+                                        for q in state.pieces_at(s)):
                 self.factories.add(s)
         if not self.placed:
             return []

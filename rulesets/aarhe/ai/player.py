@@ -1059,7 +1059,7 @@ class HeuristicPlayer:
             # casualties of an air mission: the rules list them cheapest first
             return d.options[0]
         spaces = all(isinstance(c, str) and (c in v.geo.land_set or c in v.geo.sea) for c in choices)
-        attacking = d.player == rs.structure.power(state)
+        attacking = d.player in rs.structure.acting(state)     # (a team fighting together: any member)
         if spaces and move == "fight" and attacking:
             # retreating aircraft fly to a landing place now: the rules list them nearest
             # first, which leaves them the most moves to fly on in non-combat move
@@ -1165,9 +1165,10 @@ class HeuristicPlayer:
         if not opts:
             return None
         first_o, first = opts[0]
-        attacking = d.player == v.rs.structure.power(v.state)
+        acting = v.rs.structure.acting(v.state)
+        attacking = d.player in acting
         if attacking and where in v.geo.land_set and "land" in v.tags(first):
-            land_left = [p for p in v.state.pieces_at(where) if p.owner == v.me and p.carrier is None
+            land_left = [p for p in v.state.pieces_at(where) if p.owner in acting and p.carrier is None
                          and "land" in v.tags(p) and v.fights(p) and "doomed" not in p.status
                          and "retreated" not in p.status]
             if len(land_left) <= 1:
@@ -1177,7 +1178,8 @@ class HeuristicPlayer:
         return first_o
 
     def _press_on(self, v: View, d: Decision, where: str, choices: dict[Any, Action]) -> Action | None:
-        mine = [p for p in v.state.pieces_at(where) if p.owner == v.me and p.carrier is None
+        acting = v.rs.structure.acting(v.state) or (v.me,)      # a team fighting together: all of its units
+        mine = [p for p in v.state.pieces_at(where) if p.owner in acting and p.carrier is None
                 and "retreated" not in p.status and "submerged" not in p.status and "raiding" not in p.status]
         o = self.odds(v, mine, where)
         if o.win >= 0.45 or o.gain > 0:
@@ -1187,7 +1189,7 @@ class HeuristicPlayer:
 
     def _submerge(self, v: View, d: Decision, where: str, choices: dict[Any, Action]) -> Action | None:
         power = v.rs.structure.power(v.state)
-        if d.player == power:
+        if d.player in v.rs.structure.acting(v.state):
             mine = [p for p in v.state.pieces_at(where) if p.owner == v.me and p.carrier is None
                     and "retreated" not in p.status and "submerged" not in p.status]
             good = self.odds(v, mine, where).win >= 0.5
