@@ -1,5 +1,5 @@
 """AARHE's other maps: the 1942 Italy map (rulesets/aarhe/lhtr/italy-1942, made by
-scripts/build_italy_1942.py) adds up, is listed and described by the command line, is played
+scripts/build_italy_1942.py) and the 1939 map (aarhe-1939, scripts/build_aarhe_1939.py) add up, is listed and described by the command line, is played
 by random and computer players with every invariant kept after every action, shows in the
 terminal, and AARHE's rules files are the same on every map (the powers are the scenario's
 options, not a copy of the rules)."""
@@ -23,7 +23,11 @@ from tests.test_terminal import play as play_in_terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 ITALY = "italy-1942"
-NEW_SCENARIOS = [ITALY]
+Y1939 = "aarhe-1939"
+NEW_SCENARIOS = [ITALY, Y1939]
+SCRIPTS = {ITALY: "scripts/build_italy_1942.py", Y1939: "scripts/build_aarhe_1939.py"}
+POWERS = {ITALY: ["USSR", "Germany", "Italy", "UK", "Japan", "US"],
+          Y1939: ["USSR", "Germany", "Italy", "UK", "France", "Japan", "China", "US"]}
 
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -37,16 +41,26 @@ def italy() -> Game:
     return Game(aarhe(), ITALY, seed=1)
 
 
-def test_the_committed_files_are_what_the_script_makes() -> None:
-    done = subprocess.run([sys.executable, "scripts/build_italy_1942.py", "--check"], capture_output=True,
+@pytest.mark.parametrize("scenario", NEW_SCENARIOS)
+def test_the_committed_files_are_what_the_script_makes(scenario: str) -> None:
+    done = subprocess.run([sys.executable, SCRIPTS[scenario], "--check"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_every_territory_is_held_by_a_power_of_the_game_and_every_unit_stands_on_a_real_space(italy: Game) -> None:
-    state, rs = italy.state, italy.ruleset
+@pytest.mark.parametrize("scenario", NEW_SCENARIOS)
+def test_every_territory_is_held_by_a_power_of_the_game_and_every_unit_stands_on_a_real_space(scenario: str) -> None:
+    game = Game(aarhe(), scenario, seed=1)
+    state, rs = game.state, game.ruleset
     powers = set(rs.structure.powers)
-    assert powers == {"USSR", "Germany", "Italy", "UK", "Japan", "US"}
+    assert list(rs.structure.powers) == POWERS[scenario]
+    assert {rs.logic.side_of(p) for p in powers} == {"Allies", "Axis"}
+    # every power has a capital it holds and starts with its income
+    income = rs.rules.procedure("income")
+    for p in powers:
+        capital = rs.rules.procedure("capital_of")(state, p)
+        assert capital and state.control.get(capital) == p, p
+        assert state.resource(p, "ipc") >= income(state, p) - 1 > 0, p       # (AARHE's UK loses 1 to a raid)
     for sid, sp in state.board.spaces.items():
         owner = sp.get("original_owner")
         if sp.kind == "land" and owner:
@@ -89,6 +103,21 @@ def test_the_powers_their_order_and_sides_come_from_the_scenario(italy: Game) ->
     assert list(Game(aarhe(), "revised-1942", seed=1).ruleset.structure.powers) == ["USSR", "Germany", "UK", "Japan", "US"]
 
 
+def test_the_1939_map_adds_tunisia_malta_iwo_jima_and_finland_and_the_new_powers_hold_their_1939_ground() -> None:
+    game = Game(aarhe(), Y1939, seed=1)
+    board, control = game.state.board, game.state.control
+    assert {"Tunisia", "Malta", "Iwo Jima", "Finland", "Italy"} <= set(board.spaces)
+    assert set(board.neighbours("Tunisia")) >= {"Algeria", "Libya", "SZ 14"}
+    assert board.neighbours("Malta") == ("SZ 14",) and board.neighbours("Iwo Jima") == ("SZ 51",)
+    assert board.space("Finland").get("impassable") and board.space("Balkans").get("impassable")
+    held = {p: sorted(s for s, h in control.items() if h == p) for p in ("France", "China", "Italy")}
+    assert held["China"] == ["China", "Sinkiang"] and held["Italy"] == ["Italian East Africa", "Italy", "Libya"]
+    assert {"Western Europe", "Tunisia", "French Indochina"} <= set(held["France"])
+    assert (control["Malta"], control["Iwo Jima"], control["Belorussia"]) == ("UK", "Japan", "USSR")
+    # no unit stands on neutral ground
+    assert not [p for p in game.state.pieces.values() if board.space(p.space).get("impassable")]
+
+
 def test_an_option_the_player_gives_wins_over_the_scenarios() -> None:
     mine = {"USSR": 3, "Germany": 3, "Japan": 3, "Italy": 1}
     game = Game(plugins.load("aarhe", {"infantry_price_capital": mine}), ITALY, seed=1)
@@ -117,40 +146,44 @@ def test_wargame_rulesets_lists_the_new_scenarios_with_their_fidelity() -> None:
 
 
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
-@pytest.mark.parametrize("scenario", ["revised-1942", ITALY])
+@pytest.mark.parametrize("scenario", ["revised-1942", ITALY, Y1939])
 def test_wargame_info_shows_each_powers_ipcs_and_income(ruleset: str, scenario: str) -> None:
     done = cli("info", ruleset, "--scenario", scenario, "--json")
     assert done.returncode == 0, done.stderr
     facts = json.loads(done.stdout)
     powers = facts["powers"]
     assert list(powers) == facts["turn_order"]
-    assert powers["Germany"] == {"ipc": 40, "income": 40}
+    assert powers["Germany"] == ({"ipc": 23, "income": 23} if scenario == Y1939 else {"ipc": 40, "income": 40})
     if scenario == ITALY:
         assert powers["Italy"] == {"ipc": 10, "income": 10}
+    elif scenario == Y1939:
+        assert powers["France"] == {"ipc": 14, "income": 14} and powers["China"] == {"ipc": 4, "income": 4}
     else:
         assert "Italy" not in powers and powers["USSR"] == {"ipc": 24, "income": 24}
 
 
 # -- played ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scenario", NEW_SCENARIOS)
 @pytest.mark.parametrize(("seed", "bold"), [(1, False), (3, True)])
-def test_short_random_games_on_the_italy_map_keep_every_invariant(seed: int, bold: bool) -> None:
-    game, inv = play(aarhe(last_round=2), seed, bold, scenario=ITALY)
+def test_short_random_games_on_the_new_maps_keep_every_invariant(scenario: str, seed: int, bold: bool) -> None:
+    game, inv = play(aarhe(last_round=2), seed, bold, scenario=scenario)
     assert game.result is not None and inv.checked == len(game.actions) + 1
-    assert "Italy" in {data.get("power") for kind, data in game.log if kind == "power_start"}
+    assert set(POWERS[scenario]) <= {data.get("power") for kind, data in game.log if kind == "power_start"}
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("scenario", NEW_SCENARIOS)
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_ten_round_random_games_on_the_italy_map_keep_every_invariant(ruleset: str, seed: int) -> None:
-    game, _ = play(plugins.load(ruleset, {"last_round": 10}), seed, bold=True, scenario=ITALY)
+def test_ten_round_random_games_on_the_new_maps_keep_every_invariant(scenario: str, ruleset: str, seed: int) -> None:
+    game, _ = play(plugins.load(ruleset, {"last_round": 10}), seed, bold=True, scenario=scenario)
     assert game.result is not None
 
 
-def computer_game(rounds: int, seed: int) -> tuple[Game, dict[str, dict[str, int]]]:
+def computer_game(rounds: int, seed: int, scenario: str = ITALY) -> tuple[Game, dict[str, dict[str, int]]]:
     """A game the heuristic plays for every power (debug: a slip raises), checked after every
     action; what each power did, by kind of action."""
-    game = Game(aarhe(last_round=rounds), ITALY, seed)
+    game = Game(aarhe(last_round=rounds), scenario, seed)
     inv = Invariants(game.ruleset)
     players: dict[str, HeuristicPlayer] = {}
     done: dict[str, dict[str, int]] = {}
@@ -173,11 +206,17 @@ def test_the_computer_plays_every_power_of_the_italy_map() -> None:
     assert done["Italy"].get("buy", 0) + done["Italy"].get("buy_at_city", 0) > 0 and done["Italy"].get("place", 0) > 0
 
 
+def test_the_computer_plays_every_power_of_the_1939_map() -> None:
+    game, done = computer_game(1, 5, Y1939)
+    assert game.result is not None and set(done) == set(POWERS[Y1939])
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("scenario", NEW_SCENARIOS)
 @pytest.mark.parametrize("seed", [1, 2])
-def test_six_round_computer_games_on_the_italy_map(seed: int) -> None:
-    game, done = computer_game(6, seed)
-    assert game.result is not None and "Italy" in done
+def test_six_round_computer_games_on_the_new_maps(scenario: str, seed: int) -> None:
+    game, done = computer_game(6, seed, scenario)
+    assert game.result is not None and set(done) <= set(POWERS[scenario])
 
 
 def test_the_terminal_shows_the_new_territories_and_italys_turn(italy: Game) -> None:
@@ -186,3 +225,8 @@ def test_the_terminal_shows_the_new_territories_and_italys_turn(italy: Game) -> 
     text = console.text
     assert "Finland" in text and "Karelia S.S.R." in text and "Italy" in text
     assert "approximate" in text
+
+
+def test_the_terminal_shows_the_1939_maps_new_territories() -> None:
+    _, console = play_in_terminal(Game(aarhe(), Y1939, seed=1), ["map Tunisia", "map Iwo Jima", "quit", "y"])
+    assert "Tunisia" in console.text and ("SZ 51" in console.text or "Sea Zone 51" in console.text)

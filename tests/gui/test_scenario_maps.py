@@ -67,3 +67,33 @@ def test_the_panel_lists_italy_after_germany_with_its_ipcs_and_income(italy: Gam
     order = [t.lstrip("▶ ") for t in texts if t.lstrip("▶ ") in italy.ruleset.structure.powers]
     assert order[:6] == ["USSR", "Germany", "Italy", "UK", "Japan", "US"]
     assert "10 IPC" in texts and "income 10" in texts
+
+
+def test_the_1939_map_draws_its_new_powers_and_territories(make_window, tmp_path: Path) -> None:
+    out = ROOT / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    game = Game(plugins.load("aarhe"), "aarhe-1939", seed=1)
+    win = make_window(game, computer=seats.assign(game.ruleset, []), width=1400, height=880)
+    draw(win, out / "aarhe-1939-window.png")
+    geo = geometry(game.state.board)
+    for sid in ("Tunisia", "Malta", "Iwo Jima", "Finland", "Algeria", "Italy"):
+        assert geo.space_at(*geo.spaces[sid].label) == sid, sid
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    order = [t.lstrip("▶ ") for t in texts if t.lstrip("▶ ") in game.ruleset.structure.powers]
+    assert order[:8] == ["USSR", "Germany", "Italy", "UK", "France", "Japan", "China", "US"]
+    colours = {p: win.side_colour(p) for p in ("France", "China", "Italy")}
+    assert colours == {"France": (0x5B, 0x7F, 0xBF), "China": (0x4F, 0x9E, 0x94), "Italy": (0xB9, 0xB9, 0xA6)}
+    for centre, name, zoom in (("Italy", "mediterranean", 4.0), ("Iwo Jima", "iwo-jima", 5.0)):
+        win.map.fit(win.map_area())
+        win.map.zoom(zoom, win.map.screen(centre))
+        win.map.centre_on(centre)
+        win.refresh()
+        img = draw(win, out / f"aarhe-1939-{name}.png")
+        s, (ox, oy) = win.map.size, win.map.offset
+        for sid in ("Tunisia", "Malta") if centre == "Italy" else ("Iwo Jima",):
+            # the island or territory shows its holder's colour somewhere round its label
+            want = win.layer.fill(game.state, sid, win.colours)
+            lx, ly = geo.spaces[sid].label
+            ring = [(lx * s + ox + dx, ly * s + oy + dy) for dx in range(-14, 15, 2) for dy in range(-14, 15, 2)]
+            got = [pixel(img, px, py) for px, py in ring if geo.spaces[sid].contains((px - ox) / s, (py - oy) / s)]
+            assert got and any(near(c, want, 6) for c in got), (sid, got, want)
