@@ -32,7 +32,6 @@ Usage (from the repository root)
 
 from __future__ import annotations
 
-import argparse
 import copy
 import json
 import math
@@ -42,8 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_italy_1942 import FINLAND, FINLAND_CUT, ITALY_COLOURS, cut_ring, inside  # noqa: E402
-from build_lhtr_map import dumps_map, dumps_scenario  # noqa: E402
+from build_italy_1942 import FINLAND, FINLAND_CUT, ITALY_COLOURS, cut_ring, inside, run  # noqa: E402
 
 BASE = ROOT / "rulesets" / "aarhe" / "lhtr"
 OUT = BASE / "aarhe-1939"
@@ -236,22 +234,7 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--check", action="store_true", help="exit 1 if the committed files are stale")
-    args = ap.parse_args(argv)
-    m, sc = build()
-    files = {OUT / "map.json": dumps_map(m), OUT / "scenario.json": dumps_scenario(sc)}
-    if args.check:
-        stale = [str(p.relative_to(ROOT)) for p, text in files.items() if not p.is_file() or p.read_text() != text]
-        if stale:
-            print("stale: " + ", ".join(stale) + " (run scripts/build_aarhe_1939.py)")
-            return 1
-        return 0
-    OUT.mkdir(exist_ok=True)
-    for p, text in files.items():
-        p.write_text(text)
-        print(f"wrote {p.relative_to(ROOT)}")
-    return 0
+    return run(build, OUT, "scripts/build_aarhe_1939.py", argv)
 
 
 if __name__ == "__main__":

@@ -225,23 +225,29 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
     return m, sc
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run(build_files: Any, out: Path, script: str, argv: list[str] | None = None) -> int:
+    """Write the map and scenario `build_files()` makes into `out`, or with --check say
+    whether the committed ones are stale (exit 1). The 1939 build runs the same way."""
+    ap = argparse.ArgumentParser(description=f"write or check {out.relative_to(ROOT)}")
     ap.add_argument("--check", action="store_true", help="exit 1 if the committed files are stale")
     args = ap.parse_args(argv)
-    m, sc = build()
-    files = {OUT / "map.json": dumps_map(m), OUT / "scenario.json": dumps_scenario(sc)}
+    m, sc = build_files()
+    files = {out / "map.json": dumps_map(m), out / "scenario.json": dumps_scenario(sc)}
     if args.check:
         stale = [str(p.relative_to(ROOT)) for p, text in files.items() if not p.is_file() or p.read_text() != text]
         if stale:
-            print("stale: " + ", ".join(stale) + " (run scripts/build_italy_1942.py)")
+            print("stale: " + ", ".join(stale) + f" (run {script})")
             return 1
         return 0
-    OUT.mkdir(exist_ok=True)
+    out.mkdir(exist_ok=True)
     for p, text in files.items():
         p.write_text(text)
         print(f"wrote {p.relative_to(ROOT)}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(build, OUT, "scripts/build_italy_1942.py", argv)
 
 
 if __name__ == "__main__":
