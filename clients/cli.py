@@ -21,6 +21,7 @@ from clients.seats import SeatError
 from engine import plugins, save
 from engine.actions import IllegalAction
 from engine.game import Game, ScenarioError
+from engine.scenario import ScenarioDataError
 
 #: what `main` returns when its output was closed (`wargame info bulge | head -1`): 128 + SIGPIPE
 EXIT_PIPE = 141
@@ -38,7 +39,7 @@ class PlayError(Exception):
 #: errors whose message is written for the player as it is
 _CLEAN: tuple[type[BaseException], ...] = (
     plugins.RulesetNotFound, plugins.ManifestError, plugins.UntrustedCode, save.SaveError, ScenarioError,
-    OptionError, SeatError, PlayError)
+    ScenarioDataError, OptionError, SeatError, PlayError)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

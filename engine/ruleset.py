@@ -252,7 +252,12 @@ class LoadedRuleset:
                   if k in specs and self.options.get(k) == specs[k].default}
         if all(self.rules.options.get(k) == v for k, v in wanted.items()):
             return self
-        rules = self.rules.with_options(wanted)
+        try:
+            rules = self.rules.with_options(wanted)
+        except Exception as e:          # a value of the wrong type, an order naming a power twice
+            from engine.scenario import ScenarioDataError
+
+            raise ScenarioDataError(f"scenario `{info.name}` ({info.path.name}): its `options`: {e}") from None
         answers = [a for a in self.plugins.hook.wargame_logic(rules=rules, info=self.info) if a is not None]
         if answers:
             logic: GameLogic = answers[-1]

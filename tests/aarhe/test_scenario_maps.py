@@ -230,3 +230,24 @@ def test_the_terminal_shows_the_new_territories_and_italys_turn(italy: Game) -> 
 def test_the_terminal_shows_the_1939_maps_new_territories() -> None:
     _, console = play_in_terminal(Game(aarhe(), Y1939, seed=1), ["map Tunisia", "map Iwo Jima", "quit", "y"])
     assert "Tunisia" in console.text and ("SZ 51" in console.text or "Sea Zone 51" in console.text)
+
+
+@pytest.mark.parametrize(("options", "says"), [
+    ({"power_sides": {"USSR": 3}}, "option `power_sides` is `map[str, str]`: got int 3"),
+    ({"turn_order": ["USSR", "Germany", "UK", "Japan", "US", "USSR"]}, "names `USSR` twice"),
+], ids=["wrong type", "power twice"])
+def test_a_scenario_whose_options_do_not_fit_is_one_clear_line(tmp_path: Path, options: dict[str, object],
+                                                                says: str) -> None:
+    mod = tmp_path / "badmap"
+    mod.mkdir()
+    (mod / "ruleset.json").write_text(json.dumps({
+        "name": "badmap", "extends": "lhtr", "rules": ["x.rules"], "sides": ["Allies", "Axis"],
+        "scenarios": [{"name": "bad", "file": "scenario.json"}]}))
+    (mod / "x.rules").write_text("extends lhtr\n")
+    sc = json.loads((ROOT / "rulesets" / "aarhe" / "lhtr" / "scenario.json").read_text())
+    (mod / "scenario.json").write_text(json.dumps({**sc, "name": "bad", "map": "lhtr:map.json", "options": options}))
+    for command in (["info", "badmap"], ["play", "badmap", "--ai", "Allies", "--ai", "Axis", "--max-turns", "1"]):
+        done = cli("--mod", str(mod), *command)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        lines = done.stderr.strip().splitlines()
+        assert len(lines) == 1 and "scenario `bad` (scenario.json): its `options`:" in lines[0] and says in lines[0], lines
