@@ -30,6 +30,8 @@ PACIFIC = ["Japan", "Okinawa", "Philipine Islands", "Wake Island", "Midway", "Ha
 REFERENCE: dict[str, tuple[Any, str, str]] = {
     # The round
     "team_turns": (False, U, "B Round order: LHTR's order; earlier versions' team turns (S5, S7), UNCONFIRMED"),
+    "team_turn_order": (["USSR", "Germany", "Japan", "UK", "US"], U,
+                        "B Round order: with team turns, the USSR, then the Axis, then the Allies (S5, S7)"),
     # Phase 1: collect income
     "lend_lease_cap": (12, U, "B1 Lend-Lease: UNCONFIRMED, best value 12 (12, 13, 14, 21, 31 or 41)"),
     "lend_lease_losses_from_cap": (False, U, "C2: whether convoy losses come off the cap or the amount sent"),
