@@ -331,6 +331,7 @@ def cmd_info(args: argparse.Namespace) -> int:
         return _units_info(rs, args.json)
     given = parse_options(args.option)
     scenario = rs.info.scenario(args.scenario)
+    rs = rs.for_scenario(scenario.name)
     state = rs.logic.new_state(scenario.name, 0)
     options: dict[str, Any] = {}
     for name, spec in rs.rules.option_specs.items():

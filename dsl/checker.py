@@ -572,10 +572,14 @@ class _Checker:
         if p.powers is not None:
             # a game written only in rules names its powers here: each becomes a text constant
             # (and so does each name an entry can give: `if team_turns then Japan else UK`)
-            for e in p.powers.powers:
-                for n in power_names(e):
-                    if self.value_kind(n.name) is None and valid_power_name(n.name):
-                        self.reg.constant(n.name, "str", n.name, doc="a power of this game")
+            # and so does each name in the value of an option an entry gives: `turn order
+            # [turn_order]` with `option turn_order: list[str] = [USSR, Germany, ...]`
+            listed = [n for e in p.powers.powers for n in power_names(e)]
+            values = [p.options[n.name].value for n in listed if n.name in p.options]
+            listed += [i for v in values if isinstance(v, A.ListLit) for i in v.items if isinstance(i, A.Name)]
+            for n in listed:
+                if self.value_kind(n.name) is None and valid_power_name(n.name):
+                    self.reg.constant(n.name, "str", n.name, doc="a power of this game")
         for tag, tpos in self.pending_tags:
             if tag not in p.tags:
                 self.err(tpos, f"unknown tag `{tag}`", did_you_mean(tag, p.tags) or "declare it with `tag " + tag + "`")
@@ -1067,10 +1071,17 @@ class _Checker:
             if p.turns.count is not None and p.turns.names and len(p.turns.names) != p.turns.count:
                 self.err(p.turns.pos, f"{p.turns.count} turns but {len(p.turns.names)} turn names")
         if p.powers is not None:
+            # an entry is a power, or a list of powers given in their order (an option a
+            # scenario sets: `turn order [turn_order]`), spliced in where it stands
             for n in p.powers.powers:
-                self.expect_type(n, [], STR, "a power")
+                t = self.expr(n, [])
+                if not (assignable(t, STR) or assignable(t, ListType(STR))):
+                    self.err(n.pos, f"a power must be `str` (or a `list[str]` of powers), got `{t}`")
+            named: list[Any] = []
             try:        # (an entry that reads an option is checked when the options are known)
-                named = [self.static(n, env) for n in p.powers.powers]
+                for n in p.powers.powers:
+                    value = self.static(n, env)
+                    named += list(value) if isinstance(value, (list, tuple)) else [value]
             except (NotStatic, TypeError):
                 named = []
             twice = sorted({x for x in named if named.count(x) > 1})

@@ -368,7 +368,9 @@ class _Gen:
             self.charge(1, None, self.callee_cost(name), pr.pos)
             self.function_body(pr.body, 1, pr.params)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
-        powers = ", ".join(self.expr(n) for n in p.powers.powers) if p.powers else ""
+        # a list of powers (`turn order [turn_order]`) is spliced in where it stands
+        powers = ", ".join(("*" if isinstance(self.info.types.get(id(n)), ListType) else "") + self.expr(n)
+                           for n in p.powers.powers) if p.powers else ""
         self.emit(0, f"SEQ_TURN_NAMES = [{names}]", p.turns.pos if p.turns else None)
         self.emit(0, f"SEQ_POWERS = [{powers}]", p.powers.pos if p.powers else None)
         # the powers in their turns' order, where they take turns (what `current_power` reads)

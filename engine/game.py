@@ -16,6 +16,8 @@ from engine.state import Event, GameState
 
 class Game:
     def __init__(self, ruleset: LoadedRuleset, scenario: str | None = None, seed: int = 0) -> None:
+        # a scenario's own options (its powers and their order) are part of its rules
+        ruleset = ruleset.for_scenario(scenario)
         self.ruleset = ruleset
         self.scenario = ruleset.info.scenario(scenario).name
         self.seed = seed

@@ -99,6 +99,25 @@ class RulesLogic(GameLogic):
             out[str(name)] = value
         return out
 
+    def facts(self, state: GameState) -> dict[str, Any]:
+        """The engine's facts, and each power's starting resources (with `turn order`, in that
+        order), and what the rules' `procedure income(p: str) -> int` gives it, where they
+        have one (`wargame info`: each power's IPCs and income)."""
+        facts = super().facts(state)
+        owners = list(self.structure.powers) if self.structure.per_power else []
+        owners += sorted({o for o, _ in state.resources} - set(owners))
+        income = self.rules.procedure("income") if self.rules.has_procedure("income") else None
+        powers: dict[str, dict[str, int]] = {}
+        for o in owners:
+            row = {name: v for (who, name), v in sorted(state.resources.items()) if who == o}
+            if income is not None:
+                row["income"] = int(income(state, o))
+            if row:
+                powers[o] = row
+        if powers:
+            facts["powers"] = powers
+        return facts
+
     def final_result(self, state: GameState) -> Result:
         return Result(None, "the last turn was played: a draw", self.score(state))
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -242,3 +242,36 @@ class LoadedRuleset:
                 h.update(path.name.encode())
                 h.update(path.read_bytes())
         return h.hexdigest()
+
+    def for_scenario(self, scenario: str | None) -> LoadedRuleset:
+        """These rules as the scenario plays them: a scenario file's `options` (its powers and
+        their order, on a map with other powers) are its defaults, so each option still at its
+        declared default takes the scenario's value; one given otherwise (--option) is kept.
+        The same ruleset when the scenario sets nothing new."""
+        info = self.info.scenario(scenario) if self.info.scenarios else None
+        if info is None or info.path is None:
+            return self
+        from engine.scenario import read_scenario
+
+        # an option these rules do not declare is a layer's (a base's scenario may set the
+        # options of the house rules played over it): left out
+        specs = self.rules.option_specs
+        wanted = {k: v for k, v in read_scenario(info.path).options.items()
+                  if k in specs and self.options.get(k) == specs[k].default}
+        if all(self.rules.options.get(k) == v for k, v in wanted.items()):
+            return self
+        try:
+            rules = self.rules.with_options(wanted)
+        except Exception as e:          # a value of the wrong type, an order naming a power twice
+            from engine.scenario import ScenarioDataError
+
+            raise ScenarioDataError(f"scenario `{info.name}` ({info.path.name}): its `options`: {e}") from None
+        answers = [a for a in self.plugins.hook.wargame_logic(rules=rules, info=self.info) if a is not None]
+        if answers:
+            logic: GameLogic = answers[-1]
+        else:
+            from engine.rules import structure_from_rules
+            from engine.rules_logic import RulesLogic
+
+            logic = RulesLogic(rules, self.info, structure_from_rules(rules))
+        return replace(self, rules=rules, logic=logic, options=dict(rules.options))

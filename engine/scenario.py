@@ -6,7 +6,8 @@
      "resources": {"Red": {"gold": 5}},
      "pieces": [{"kind": "Infantry", "owner": "Red", "space": "A1", "count": 2, "group": "", "marks": []}],
      "areas": [{"id": "offboard:Red", "name": "Red reserve"}],
-     "vars": {"to_attack": "Red"}}
+     "vars": {"to_attack": "Red"},
+     "options": {"turn_order": ["Red", "Blue"]}}
 
 Off-board areas (reserves, reinforcement charts) are spaces with a `:` in their id; pieces
 may start there. Everything is checked against the map and the rules: unknown unit types,
@@ -64,6 +65,9 @@ class ScenarioFile(_Strict):
     pieces: list[PieceEntry] = Field(default_factory=list, max_length=100_000)
     areas: list[AreaEntry] = Field(default_factory=list)
     vars: dict[str, Any] = Field(default_factory=dict)
+    #: option values the scenario is played with unless the player gives others (its powers,
+    #: their order and sides: `turn_order`, `power_sides`)
+    options: dict[str, Any] = Field(default_factory=dict)
 
 
 class ScenarioDataError(MapDataError):

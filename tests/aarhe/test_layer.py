@@ -53,9 +53,12 @@ def test_a_broken_map_change_names_the_file_and_the_entry(tmp_path: Path) -> Non
     changes["spaces"].append({"id": "Atlantis", "attrs": {"terrain": "desert"}})
     (mod / "map-changes.json").write_text(json.dumps(changes))
     messages = [d.message for d in plugins.check(mod) if d.severity == "error"]
-    assert messages == ["scenario `revised-1942`: map-changes.json: remove_links[1]: `SZ 5` and `Japan` are not linked on the map"]
+    # AARHE's map changes apply to every map it plays: each scenario says so
+    assert messages == [f"scenario `{sc}`: map-changes.json: remove_links[1]: `SZ 5` and `Japan` are not linked on the map"
+                        for sc in ("revised-1942", "italy-1942", "aarhe-1939")]
     changes["remove_links"].pop()
     (mod / "map-changes.json").write_text(json.dumps(changes))
     messages = [d.message for d in plugins.check(mod) if d.severity == "error"]
     last = len(changes["spaces"]) - 1
-    assert messages == [f"scenario `revised-1942`: map-changes.json: spaces[{last}]: the map has no space `Atlantis`"]
+    assert messages == [f"scenario `{sc}`: map-changes.json: spaces[{last}]: the map has no space `Atlantis`"
+                        for sc in ("revised-1942", "italy-1942", "aarhe-1939")]

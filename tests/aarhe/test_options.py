@@ -33,6 +33,8 @@ REFERENCE: dict[str, tuple[Any, str, str]] = {
     "team_combat_together": (True, U, "B Round order: 'all Axis together, then all Allies together' (S5, S7); "
                                       "how together (S5/S7: each phase at its own speed, conduct combat jointly) "
                                       "is not in RULES.md"),
+    "team_turn_order": (["USSR", "Germany", "Japan", "UK", "US"], U,
+                        "B Round order: with team turns, the USSR, then the Axis, then the Allies (S5, S7)"),
     # Phase 1: collect income
     "lend_lease_cap": (12, U, "B1 Lend-Lease: UNCONFIRMED, best value 12 (12, 13, 14, 21, 31 or 41)"),
     "lend_lease_losses_from_cap": (False, U, "C2: whether convoy losses come off the cap or the amount sent"),

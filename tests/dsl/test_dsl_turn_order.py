@@ -1,6 +1,7 @@
 """A `turn order` whose entries read an option: a layer reorders the powers of its base
-(`if swap then Blue else Red`), each set of options gets its own order, and a broken entry
-is a checker message at its file:line:col."""
+(`if swap then Blue else Red`), each set of options gets its own order, an entry may be a
+list of powers (an option a scenario sets), and a broken entry is a checker message at its
+file:line:col."""
 
 from __future__ import annotations
 
@@ -53,7 +54,7 @@ def test_a_power_named_only_in_a_branch_is_a_power_too() -> None:
 @pytest.mark.parametrize(("order", "message"), [
     ("[if swap then 3 else Red, Blue, Green]",
      "layer.rules:3:22: both branches of `if ... then ... else` must have one type, got `int` and `str`"),
-    ("[Red, swap, Green]", "layer.rules:3:27: a power must be `str`, got `bool`"),
+    ("[Red, swap, Green]", "layer.rules:3:27: a power must be `str` (or a `list[str]` of powers), got `bool`"),
     ("[if swp then Blue else Red, Blue, Green]", "layer.rules:3:25: unknown name `swp`"),
     ("[if swap then Blue else Red, if swap then 2 > 1 else Blue, Green]",
      "layer.rules:3:50: both branches of `if ... then ... else` must have one type, got `bool` and `str`"),
@@ -99,3 +100,17 @@ def test_a_team_that_is_no_run_of_the_turn_order_is_refused(decl: str, message: 
     with pytest.raises(RulesError) as info:
         teams(decl)
     assert any(message in f"{d.pos}: {d.message}" for d in info.value.diagnostics), info.value.diagnostics
+
+
+ORDERED = ('option order: list[str] = [Red, Blue] "the powers in turn order"\n'
+           'turn order [order, Green]\nphase p { steps [s] }\nstep s { }\n')
+
+
+def test_an_entry_that_is_a_list_of_powers_is_spliced_in_and_its_names_are_powers() -> None:
+    rules = load_rules([("ordered.rules", ORDERED)], registry())
+    assert rules.sequence.powers == ("Red", "Blue", "Green")
+    assert rules.constants["Red"] == "Red" and rules.constants["Blue"] == "Blue"
+    # a scenario with another power gives another list
+    assert rules.with_options({"order": ["Blue", "Yellow", "Red"]}).sequence.powers == ("Blue", "Yellow", "Red", "Green")
+    with pytest.raises(RulesError, match=r"names `Green` twice"):
+        rules.with_options({"order": ["Green", "Red"]})

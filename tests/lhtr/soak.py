@@ -50,11 +50,13 @@ class RandomPlay:
 MOST_IN_A_ROUND = 5000
 
 
-def play(rs: LoadedRuleset, seed: int, bold: bool = False, check: bool = True) -> tuple[Game, Invariants]:
-    """One game of `rs` (give it a `last_round`), checked after every action unless `check`
-    is false. Raises AssertionError naming the seed, the action and the broken invariants,
-    or the round that never ends."""
-    game = Game(rs, SCENARIO, seed)
+def play(rs: LoadedRuleset, seed: int, bold: bool = False, check: bool = True,
+         scenario: str = SCENARIO) -> tuple[Game, Invariants]:
+    """One game of `rs` (give it a `last_round`) on `scenario`, checked after every action
+    unless `check` is false. Raises AssertionError naming the seed, the action and the broken
+    invariants, or the round that never ends."""
+    game = Game(rs, scenario, seed)
+    rs = game.ruleset                   # as the scenario plays it (its powers are options)
     inv = Invariants(rs)
     player = RandomPlay(seed, bold)
     if check:
@@ -80,7 +82,7 @@ def where(game: Game) -> str:
 
 
 def replay(rs: LoadedRuleset, game: Game) -> Game:
-    again = Game(rs, SCENARIO, game.seed)
+    again = Game(rs, game.scenario, game.seed)
     for a in game.actions:
         again.play(a)
     return again
