@@ -1097,9 +1097,11 @@ class _Checker:
         if p.teams is not None:
             if p.powers is None or p.powers.mode != "order":
                 self.err(p.teams.pos, "`teams` needs a `turn order`: a team is powers next to each other in it")
-            for team in p.teams.teams:
+            for team in p.teams.teams:      # a power, or a list of powers spliced in (an option)
                 for n in team:
-                    self.expect_type(n, [], STR, "a power of a team")
+                    t = self.expr(n, [])
+                    if not (assignable(t, STR) or assignable(t, ListType(STR))):
+                        self.err(n.pos, f"a power of a team must be `str` (or a `list[str]` of powers), got `{t}`")
             if p.teams.when is not None:
                 self.expect_type(p.teams.when, [], BOOL, "the `when` condition of `teams`")
             names = [ph.name for ph in p.phases]

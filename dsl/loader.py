@@ -275,7 +275,9 @@ def _compiled_pos(exc: BaseException, program: Program) -> Pos | None:
 def _teams(p: Any, powers: tuple[str, ...], given: list[list[str]]) -> tuple[tuple[str, ...], ...]:
     """The teams `teams` gives with these options, each a run of powers next to each other
     in the turn order (RulesError otherwise)."""
-    teams = tuple(tuple(team) for team in given)
+    # an entry that is a list of powers (an option a scenario sets) is spliced in where it stands
+    spliced = [[x for entry in team for x in (entry if isinstance(entry, (list, tuple)) else [entry])] for team in given]
+    teams = tuple(tuple(team) for team in spliced if team)
     seen: list[str] = []
     for team in teams:
         problem = ""

@@ -228,6 +228,7 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
                          "Tunisia, Malta, Iwo Jima and Finland added. Derived from the Revised map; see README.md "
                          "beside this file.")
     sc["options"] = {"turn_order": TURN_ORDER, "power_sides": SIDES, "team_turn_order": TEAM_TURN_ORDER,
+                     "team_axis": ["Germany", "Italy", "Japan"], "team_allies": ["UK", "France", "China", "US"],
                      "infantry_price_capital": {"USSR": 2, "Germany": 2, "Japan": 2, "Italy": 2},
                      "infantry_price_other": {"USSR": 4, "Germany": 4, "Japan": 4, "Italy": 4, "UK": 4, "US": 4}}
     return m, sc

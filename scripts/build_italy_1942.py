@@ -221,6 +221,7 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
                          "Libya with the German units there, Finland cut from Norway. Derived from the Revised "
                          "map; see README.md beside this file.")
     sc["options"] = {"turn_order": TURN_ORDER, "power_sides": SIDES, "team_turn_order": TEAM_TURN_ORDER,
+                     "team_axis": ["Germany", "Italy", "Japan"], "team_allies": ["UK", "US"],
                      **AARHE_OPTIONS}
     return m, sc
 

@@ -35,6 +35,8 @@ REFERENCE: dict[str, tuple[Any, str, str]] = {
                                       "is not in RULES.md"),
     "team_turn_order": (["USSR", "Germany", "Japan", "UK", "US"], U,
                         "B Round order: with team turns, the USSR, then the Axis, then the Allies (S5, S7)"),
+    "team_axis": (["Germany", "Japan"], U, "B Round order: all Axis together (S5, S7)"),
+    "team_allies": (["UK", "US"], U, "B Round order: all Allies together, the USSR alone (S5, S7)"),
     # Phase 1: collect income
     "lend_lease_cap": (12, U, "B1 Lend-Lease: UNCONFIRMED, best value 12 (12, 13, 14, 21, 31 or 41)"),
     "lend_lease_losses_from_cap": (False, U, "C2: whether convoy losses come off the cap or the amount sent"),

@@ -99,6 +99,8 @@ def test_the_powers_their_order_and_sides_come_from_the_scenario(italy: Game) ->
     assert rs.logic.side_of("Italy") == "Axis" and rs.logic.side_of("UK") == "Allies"
     team = Game(aarhe(team_turns=True), ITALY, seed=1).ruleset
     assert list(team.structure.powers) == ["USSR", "Germany", "Italy", "Japan", "UK", "US"]
+    # the teams are the scenario's too: Italy plays in the Axis team
+    assert team.rules.sequence.teams == (("Germany", "Italy", "Japan"), ("UK", "US"))
     # the standard map keeps Revised's five
     assert list(Game(aarhe(), "revised-1942", seed=1).ruleset.structure.powers) == ["USSR", "Germany", "UK", "Japan", "US"]
 
