@@ -155,6 +155,9 @@ class NewGameScreen:
         if not self.infos:
             b.label("(no rulesets installed)", bx + 10, ly - 6, size=10.5, color=DIM)
             ly -= 30
+        for problem in self.launcher.problems:     # a mod left out is said, not silently missing
+            lb = b.label(problem, bx + 10, ly - 6, size=9, color=REFUSED, width=col - 20)
+            ly -= lb.content_height + 8
 
         # right: scenario and sides
         rx = bx + col + 20

@@ -171,3 +171,19 @@ def test_the_save_file_of_the_command_line_goes_to_the_first_game_only(make_bare
     press(win, key.N, key.MOD_CTRL)
     assert win.menu.unsaved                                   # played, no file: the screen says so
     assert any("no save file" in getattr(i, "text", "") for i in win.menu.builder.items)
+
+
+def test_the_screen_offers_aarhe_and_says_which_mod_it_cannot(make_bare, tmp_path):
+    orphan = tmp_path / "orphan"
+    orphan.mkdir()
+    (orphan / "orphan.rules").write_text("")
+    (orphan / "ruleset.json").write_text('{"name": "orphan", "title": "An orphan", "extends": "nowhere", '
+                                         '"rules": ["orphan.rules"]}')
+    win = make_bare(launcher=Launcher(mods=[orphan]))
+    draw(win, tmp_path / "new_game_mods.png")
+    click(win, *hit(win, "ruleset", "aarhe"))
+    assert win.menu.ruleset == "aarhe" and win.menu.scenario == "revised-1942"
+    texts = [getattr(i, "text", "") for i in win.menu.builder.items]
+    assert any(t.startswith("orphan cannot be played: no base ruleset") for t in texts)
+    click(win, *hit(win, "start"))
+    assert win.game is not None and win.game.ruleset.name == "aarhe"
