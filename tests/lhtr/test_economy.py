@@ -109,11 +109,14 @@ def test_a_new_complex_goes_where_there_is_none_in_a_territory_held_since_the_tu
 
 def test_units_not_placed_are_lost_when_mobilize_ends_or_with_the_option_wait() -> None:
     g = placing(["Tank", "Infantry"])
+    # the end of the step says what it loses before it is chosen: how many units, what they cost
+    assert g.decision.finish.label == "done placing: 2 units not placed (8 IPCs) will be lost"
     g.log = []
     g.finish()
     assert g.kinds_at("pending:USSR") == {}
     assert [e["message"] for k, e in g.log if k == "note"][0] == "USSR could not place Tank, Infantry: lost"
     g = placing(["Tank"], unplaced_units_wait=True)
+    assert g.decision.finish.label == "done placing"                 # they wait: nothing lost
     g.finish()
     assert g.kinds_at("pending:USSR") == {"Tank": 1}
 
