@@ -202,8 +202,10 @@ class Panel:
         """The panel, made again for the game as it stands. Its shapes are made anew; its
         labels are kept where they show the same text in the same style (see `_label`)."""
         self._spare_labels, self._labels = self._labels, {}
+        scroll, cursor = self.scroll, self.cursor       # each try starts from the same list position
         try:
             for fold in range(len(FOLDS)):        # fold the lower blocks until the options have room
+                self.scroll, self.cursor = scroll, cursor
                 for item in self._panel_items:
                     if id(item) not in self._pooled:
                         item.delete()
