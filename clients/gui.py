@@ -47,7 +47,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import seats
+from clients import seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -302,6 +302,7 @@ class GameWindow(Panel, pyglet.window.Window):
         self.computer = dict(computer or {})
         self.saver = saver
         self.logic = game.ruleset.logic
+        self.words = words.for_ruleset(game.ruleset)      # unit names as players read them
         self.sides = seats.sides(game.ruleset)
         powers = [p for p in game.ruleset.structure.powers if p not in self.sides]
         self.colours = side_colours(self.sides + powers)
@@ -691,6 +692,11 @@ class GameWindow(Panel, pyglet.window.Window):
         """Take back the person's last action of this step and the computer's answers to it.
         The decision is then the person's own again; a computer seat to move moves again."""
         if not self.can_undo():
+            if self.game is not None:           # U always says what happened: here, why nothing
+                self.notice = ("Nothing to undo: the game is over" if self.game.over else
+                               "Nothing of yours to undo in this step (dice were rolled or the step began since)"
+                               if self.game.can_undo() else "Nothing to undo in this step")
+                self.refresh(map_changed=False)
             return False
         pyglet.clock.unschedule(self._computer_tick)
         self._computer_pending = False
@@ -763,8 +769,12 @@ class GameWindow(Panel, pyglet.window.Window):
         if self.saver is None:
             self.ask_save_file()
             return False
+        n = len(self.game.actions)
         if self._save():
-            self.notice = "Saved."
+            self.notice = (f"Saved ({n} action{'s' if n != 1 else ''})"
+                           + (f" to {self.save_target}" if self.save_target else ""))
+        else:
+            self.notice = "Not saved: " + (self.refusal or "the save file could not be written")
         self.refresh(map_changed=False)
         return True
 
@@ -978,6 +988,7 @@ class GameWindow(Panel, pyglet.window.Window):
             return "could not save: " + error_message(e).removeprefix("wargame: ")
         self.saver = saver
         self._kept_actions = list(self.game.actions)
+        self.save_target = name
         self.prompt = None
         self.notice = f"Saved to {name} (and after every action from now on)"
         self.refresh(map_changed=False)
@@ -1270,7 +1281,7 @@ class GameWindow(Panel, pyglet.window.Window):
             self.banner_rect = (bx, by, bw, bh)
             items += framed(bx, by, bw, bh, 3, (20, 22, 26), ACCENT[:3], self.top)
             items += [big, small, hint]
-        tip = self.hover_text if self.hovered is not None else self.row_tip
+        tip = self.words(self.hover_text if self.hovered is not None else self.row_tip)
         if tip:
             mx, my = self._mouse
             label = pyglet.text.Label(tip, x=0, y=0, width=340, multiline=True, anchor_y="top",

@@ -126,6 +126,7 @@ class Panel:
     at_rest: Callable[[], tuple[set[str], set[str]]]
     place_name: Callable[[str], str]
     _noun: Callable[..., str]
+    words: Callable[[str], str]
     _lit: Callable[[], list[str]]
 
     # what it keeps of its own (GameWindow.__init__ and set_game make them)
@@ -164,6 +165,7 @@ class Panel:
         """A label of the panel (or of `batch`), shortened with an ellipsis to `fit` pixels if
         given. A panel label the panel's last build made with the same text and style is
         moved rather than made again: laying text out is most of what a rebuild costs."""
+        text = self.words(text)             # unit names spaced as players read them
         pooled = batch is None or batch is self.panel
         key = (text, size, color, bold, width, anchor_x, anchor_y, group.order if group is not None else None, fit)
         spare = self._spare_labels.get(key) if pooled else None
@@ -365,7 +367,16 @@ class Panel:
         if pick.counter is not None:
             owner, kind = pick.counter
             n = len(pick.pieces)
-            what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
+            pieces = self.game.state.pieces
+            kinds: dict[str, int] = {}
+            for pid in sorted(pick.pieces):
+                if pid in pieces:
+                    kinds[pieces[pid].kind] = kinds.get(pieces[pid].kind, 0) + 1
+            if len(kinds) > 1:             # a mixed stack is said as mixed, each kind counted
+                what = (f"{owner} units ×{n} (" + ", ".join(f"{k} ×{c}" if c > 1 else k for k, c in kinds.items())
+                        + f") in {where}")
+            else:
+                what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
         else:
             what = where
         return what
@@ -431,11 +442,11 @@ class Panel:
         blocks: list[tuple[str, Any]] = []          # ("text", str) or ("dice", [Roll, ...])
         for _, item in battle.items:
             if isinstance(item, Roll):
-                if blocks and blocks[-1][0] == "dice" and not item.why:
+                if blocks and blocks[-1][0] == "dice" and not item.words:
                     blocks[-1][1].append(item)
                 else:
-                    if item.why:
-                        blocks.append(("text", f"{item.why}:"))
+                    if item.words:
+                        blocks.append(("text", f"{item.words}:" if item.at is None else item.words))
                     blocks.append(("dice", [item]))
             else:
                 blocks.append(("text", item))

@@ -14,9 +14,10 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from clients import seats, textmap
+from clients import seats, textmap, words
 from engine import save as saves
 from engine.actions import Action, Decision, IllegalAction
+from engine.asking import space_name
 from engine.board import fold_name
 from engine.game import Game
 
@@ -103,7 +104,8 @@ class TerminalGame:
         self.computer = dict(computer)
         self.saver = saver
         self.read = read
-        self.write = write
+        self.words = words.for_ruleset(game.ruleset)        # unit names spaced as players read them
+        self.write = lambda text: write(self.words(text))
         self.logic = game.ruleset.logic
         self.seen = len(game.log)
         self.changes = 0             # actions played and taken back, to know when to save
@@ -293,11 +295,9 @@ class TerminalGame:
             str(what or "piece")
 
     def space_name(self, sid: Any) -> str:
-        board = self.game.state.board
-        if isinstance(sid, str) and sid in board:
-            name = board.space(sid).name
-            return f"{name} ({sid})" if name and name != sid else sid
-        return str(sid)
+        """What players call a space or an off-board area (its name, and its id where the
+        two differ)."""
+        return space_name(self.game.state, sid) if isinstance(sid, str) else str(sid)
 
     # -- asking ----------------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
@@ -403,7 +403,7 @@ class TerminalGame:
                     continue
                 return action
             low = line.lower()
-            exact = [a for a in options if _label(a).lower() == low]
+            exact = [a for a in options if _label(a).lower() == low or self.words(_label(a)).lower() == low]
             if exact:
                 action = exact[0]
                 if self._is_finish(decision, action) and not self._may_finish(decision, by_word=True):
@@ -415,8 +415,8 @@ class TerminalGame:
                     write(f"no option names {self.space_name(sid)} (`look {line}` shows what is there)")
                     continue
             else:
-                words = fold_name(line).split()
-                matches = [a for a in options if all(w in fold_name(_label(a)) for w in words)]
+                typed = fold_name(line).split()
+                matches = [a for a in options if all(w in fold_name(_label(a)) for w in typed)]
             if not matches:
                 write(f"no option matches `{line}`; type `help` for commands")
                 continue

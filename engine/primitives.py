@@ -65,6 +65,17 @@ def roll(state: GameState, n: int, sides: int) -> list[int]:
     return state.roll(n, sides)
 
 
+def roll_to_hit(state: GameState, n: int, sides: int, at: int, who: str) -> list[int]:
+    """Dice rolled to hit on `at` or less, in the name of `who` ("Germany attacks"): the log
+    says whose dice they are, what they hit on and how many hit."""
+    if not (0 <= n <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+        _count("the number of dice to roll", n, 0, MAX_DICE)
+        _count("the sides of a die", sides, 2, MAX_SIDES)
+    if n > FREE_ITEMS:
+        charge(n)
+    return state.roll(n, sides, why=who, at=at)
+
+
 def pieces_at(state: GameState, space: str) -> list[Piece]:
     found = state.pieces_at(space)
     if len(found) > FREE_ITEMS:
@@ -432,6 +443,10 @@ def register_core(registry: Any) -> None:
     P = registry.primitive
     P("roll", roll, changes=True, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
       doc="roll n dice with the given number of sides; every roll is logged")
+    P("roll_to_hit", roll_to_hit, changes=True, params=[("n", "int"), ("sides", "int"), ("at", "int"), ("who", "str")],
+      returns="list[int]", context=True,
+      doc="roll n dice that hit on `at` or less, for `who` (\"Germany attacks\"): the log says whose dice, "
+          "what they hit on and how many hit")
     P("pieces_at", pieces_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area")
     P("destroy", destroy, changes=True, params=[("unit", "Unit")], returns="none", context=True, doc="remove a piece from the game")

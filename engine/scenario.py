@@ -105,6 +105,9 @@ def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario
     """Put a scenario's starting position on a fresh state."""
     board = state.board
     areas = {a.id for a in sc.areas}
+    for a in sc.areas:          # what players read for an area (space_name): its name, not its id
+        if a.name:
+            board.titles.setdefault(a.id, a.name)
 
     def place(where: str, what: str) -> None:
         if where not in board and where not in areas:

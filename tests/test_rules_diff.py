@@ -223,3 +223,17 @@ def test_an_option_says_how_sure_its_new_value_is(capsys):
     assert "  lend_lease_cap: changed (lend-lease.rules:6)\n    12 -> 24\n" in out
     assert any(ln.startswith("    status: ") and ln.endswith(' -> "house"') for ln in out.splitlines())
     assert '    source: ' in out and '-> "our table\'s house rule"' in out
+
+
+def test_a_long_diff_opens_with_a_one_screen_summary_for_players(capsys):
+    code, out, _ = run(capsys, "rules", "diff", "lhtr", "aarhe")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) <= 60 and max(len(ln) for ln in lines) <= 100
+    # the house rules in the layer's own words (its README's table of files), then each kind of change
+    assert any(ln.startswith("  economy.rules: phase 1: income first") for ln in lines)
+    assert any("convoy raids, partisans" in ln for ln in lines)
+    assert "what changes:" in lines and any(ln.startswith("  procedures: ") for ln in lines)
+    assert lines[-1] == "(every change with its rules text: wargame rules diff lhtr aarhe --full)"
+    assert "--- " not in out                                   # no procedure's text
+    code, full, _ = run(capsys, "rules", "diff", "lhtr", "aarhe", "--full")
+    assert full.count("\n") > 1000 and "    +++ aarhe: " in full

@@ -294,7 +294,7 @@ def test_a_world_map_game_starts_short_and_looks_at_a_territory():
     from engine import plugins
 
     game = Game(plugins.load("lhtr"), None, seed=1)
-    code, c = play(game, ["look germany", "map sz 5", "look anglo-egypt"])
+    code, c = play(game, ["look germany", "map sz 5", "look afghanistan"])
     before = c.text.split("> ")[0]
     assert before.count("\n") < 40 and "`map NAME`" in before       # no list of every space at the start
     germany = c.text.split("> look germany")[1]
@@ -302,3 +302,16 @@ def test_a_world_map_game_starts_short_and_looks_at_a_territory():
     assert "next to: " in germany and "Western Europe" in germany.split("next to: ")[1].split("\n")[0]
     assert "Sea Zone 5" in c.text.split("> map sz 5")[1].split("\n")[0] + c.text.split("> map sz 5")[1]
     assert "no space called" not in c.text
+    # unit names spaced as players read them, a name said once
+    assert "1 Germany Industrial Complex" in germany and "1 Germany AA Gun" in germany
+    assert "IndustrialComplex" not in c.text and "AAGun" not in c.text
+    assert "Afghanistan (Afghanistan)" not in c.text and "Afghanistan; impassable" in c.text
+
+
+def test_unit_names_are_spaced_only_where_a_unit_type_is_named():
+    from clients.words import spaced, unit_words
+
+    assert [spaced(k) for k in ("AAGun", "IndustrialComplex", "Infantry", "B17Bomber")] == [
+        "AA Gun", "Industrial Complex", "Infantry", "B17 Bomber"]
+    words = unit_words(["AAGun", "Infantry", "AircraftCarrier"])
+    assert words("2 AAGun, 1 AircraftCarrier; AAGunner") == "2 AA Gun, 1 Aircraft Carrier; AAGunner"

@@ -151,6 +151,16 @@ def test_save_asks_for_a_file_when_there_is_none(make_window, tmp_path):
     assert win.prompt is None and path.is_file() and win.saver is not None
     assert win.choose(game.decision.options[0])
     assert len(save.load(path).actions) == 1
+    # Ctrl+S and U always say what they did
+    press(win, key.S, key.MOD_CTRL)
+    assert win.notice == f"Saved (1 action) to {path}"
+    win.refusal = ""
+    game2 = Game(plugins.load("bulge"), None, seed=2)
+    win2 = make_window(game2, width=1280, height=720)
+    press(win2, key.U)
+    assert win2.notice == "Nothing to undo in this step"
+    draw(win2)
+    assert any(getattr(i, "text", "") == "Nothing to undo in this step" for i in win2._panel_items)
 
 
 def test_play_with_no_ruleset_draws_the_new_game_screen(tmp_path, capsys):

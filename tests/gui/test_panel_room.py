@@ -85,3 +85,19 @@ def test_the_panel_never_draws_over_itself(bulge_rs, make_window, tmp_path, size
     assert all(r[3] >= ROW_H - 2 for _, _, r in win.option_rows)
     if height >= 1000:
         assert win.fold == 0                       # a tall window folds nothing
+
+
+def test_a_mixed_stack_is_said_as_mixed(bulge_rs, make_window):
+    from engine.game import Game
+
+    game = Game(bulge_rs, None, seed=1)
+    win = make_window(game, width=1280, height=720)
+    draw(win)
+    dasburg = game.state.board.find("Dasburg")
+    counters = [c for c in win.layer.counters if c[0] == dasburg]
+    assert counters
+    pick = win.pick_at(dasburg, counters[0][:3])
+    kinds = {game.state.pieces[p].kind for p in pick.pieces}
+    assert len(kinds) > 1                                   # Dasburg holds several kinds of unit
+    words = win._pick_words(pick)
+    assert f"units ×{len(pick.pieces)} (" in words and all(k in words for k in kinds)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.asking import space_name
 from tests.lhtr.play import Play
 
 
@@ -22,6 +23,10 @@ def test_buying_pays_and_puts_the_unit_in_the_pending_area() -> None:
     assert g.ipc("USSR") == 16
     assert g.kinds_at("pending:USSR") == {"Infantry": 1, "Tank": 1}
     assert g.step == "purchase"          # buying goes on until the power says it is done
+    # each purchase is in the log, and the pending area is read by its name
+    notes = [e["message"] for k, e in g.log if k == "note"]
+    assert notes == ["USSR buys Tank for 5 IPCs (19 left)", "USSR buys Infantry for 3 IPCs (16 left)"]
+    assert space_name(g.state, "pending:USSR") == "USSR mobilization pool"
 
 
 def test_only_what_the_power_can_pay_for_is_offered_and_the_rest_is_refused() -> None:
@@ -128,6 +133,7 @@ def test_income_is_the_value_of_the_territories_held() -> None:
     g.walk_to("Germany", "purchase")
     assert g.ipc("USSR") == 22
     assert g.proc("income", "Germany") == 42
+    assert "USSR collects 22 IPCs (now 22)" in [e["message"] for k, e in g.log if k == "note"]
 
 
 def test_no_income_without_the_capital() -> None:
