@@ -57,7 +57,8 @@ COMPUTER_INK = (255, 150, 240, 255)
 
 #: the room the question and its options keep at least: the player, the prompt, the count
 #: line and four rows. The blocks under them fold (see FOLDS) rather than take it.
-MIN_OPTIONS = 64 + 4 * ROW_H
+MIN_ROWS = 4
+MIN_OPTIONS = 64 + MIN_ROWS * ROW_H
 #: how the blocks under the options fold when the window is short, one level after another
 #: until the options keep MIN_OPTIONS: the log's most height (a share of the window's, at
 #: least 40 px; None: as room allows, 0: none), the computer's moves listed (None: all), the
@@ -339,6 +340,8 @@ class Panel:
             self._build_result(lx, y, inner, fg)
             return
         self._build_options(lx, y, inner, yb, bg, fg)
+        # the question's rows as built (its prompt may take several lines): MIN_ROWS of them
+        self.panel_fits = self.panel_fits and len(self.option_rows) >= min(MIN_ROWS, len(self.visible_options()))
 
     def _chart(self, chart: Callable[..., float], x: float, y: float, width: int) -> float:
         """A world map's chart (turn order, phases, treasuries) at (x, y), in a batch of its
@@ -445,9 +448,9 @@ class Panel:
                 if blocks and blocks[-1][0] == "dice" and not item.words:
                     blocks[-1][1].append(item)
                 else:
-                    if item.words:
-                        blocks.append(("text", f"{item.words}:" if item.at is None else item.words))
-                    blocks.append(("dice", [item]))
+                    if item.words and item.at is None:
+                        blocks.append(("text", f"{item.words}:"))
+                    blocks.append(("dice", [item]))     # dice rolled to hit carry their words
             else:
                 blocks.append(("text", item))
         fates = [(f"{owner} {fate}: {self._unit_words(units)}", FATE_INK[fate])
@@ -466,7 +469,7 @@ class Panel:
             used += fh + 2
         # then the dice, the newest first while they fit, then the words between them: a line
         # that does not fit is left to the log
-        heights = [self._text_height(p, width) if w == "text" else self._dice_rows(p, width) * (DIE + 3)
+        heights = [self._text_height(p, width) if w == "text" else self._dice_height(p, width)
                    for w, p in blocks]
         keep: set[int] = set()
         for kinds in (("dice",), ("text",)):
@@ -503,7 +506,12 @@ class Panel:
             elif what == "text":
                 self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
             else:
+                words = payload[0].words if payload[0].at is not None else ""
+                if words:                  # whose dice, what they hit on, how many hit: above them
+                    self._label(words, lx + pad, ty, size=9, width=width, color=DIM, group=fg)
+                    ty -= self._text_height(words, width) + 2
                 self._draw_dice(payload, lx + pad, ty, width, dice_group, face_group)
+                ty += (self._text_height(words, width) + 2) if words else 0
             ty -= h + 2
         return y + box_h
 
@@ -540,6 +548,11 @@ class Panel:
             got = self._heights[key_] = (label.content_height, text)
             label.delete()
         return got[0]
+
+    def _dice_height(self, rolls: list[Roll], width: int) -> int:
+        """A block of dice: their rows, under the words of dice rolled to hit."""
+        words = rolls[0].words if rolls[0].at is not None else ""
+        return self._dice_rows(rolls, width) * (DIE + 3) + ((self._text_height(words, width) + 2) if words else 0)
 
     @staticmethod
     def _dice_rows(rolls: list[Roll], width: int) -> int:

@@ -101,3 +101,14 @@ def test_a_mixed_stack_is_said_as_mixed(bulge_rs, make_window):
     assert len(kinds) > 1                                   # Dasburg holds several kinds of unit
     words = win._pick_words(pick)
     assert f"units ×{len(pick.pieces)} (" in words and all(k in words for k in kinds)
+
+
+def test_unit_names_are_spaced_in_the_world_map_legend_and_the_options(lhtr_rs, make_window):
+    from engine.game import Game
+
+    game = Game(lhtr_rs, None, seed=1)
+    win = make_window(game, width=1280, height=720)
+    draw(win)
+    assert {"AA Gun", "Aircraft Carrier"} <= set(win.map.legend_rows) and "AAGun" not in win.map.legend_rows
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    assert not any("AAGun" in t or "IndustrialComplex" in t for t in texts)
