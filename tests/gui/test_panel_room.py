@@ -112,3 +112,28 @@ def test_unit_names_are_spaced_in_the_world_map_legend_and_the_options(lhtr_rs, 
     assert {"AA Gun", "Aircraft Carrier"} <= set(win.map.legend_rows) and "AAGun" not in win.map.legend_rows
     texts = [getattr(i, "text", "") for i in win._panel_items]
     assert not any("AAGun" in t or "IndustrialComplex" in t for t in texts)
+
+
+@pytest.mark.parametrize("name", ["lhtr", "aarhe"])
+@pytest.mark.parametrize("size", [(1280, 720), (1600, 1000)])
+def test_a_world_map_panel_after_a_battle_keeps_its_blocks_apart(make_window, tmp_path, name, size):
+    from clients import seats
+    from engine import plugins
+    from engine.game import Game
+
+    rs = plugins.load(name)
+    game = Game(rs, None, seed=1)
+    width, height = size
+    win = make_window(game, computer=seats.assign(rs, ["all"]), width=width, height=height)
+    for _ in range(400):                     # the computer plays to the first battle, and on a little
+        assert win.step_computer()
+        if win.battles.battle is not None and len(win.computer_moves) >= 3 and len(game.decision.options) > 4:
+            break
+    assert win.battles.battle is not None
+    win.computer = {}                        # a person's turn now: the question and its rows
+    win.refresh()
+    draw(win, tmp_path / f"{name}_{width}x{height}.png")
+    found = blocks(win)
+    names = sorted(found)
+    assert [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if overlap(found[a], found[b])] == []
+    assert len(win.option_rows) >= 4 and win.panel_fits
