@@ -161,7 +161,7 @@ class Board:
     def find(self, name: str) -> str | None:
         """The id of the space with this id or name, as a player types it: exactly, or
         without case, accents or punctuation ("prum" is Prüm, "st vith" St. Vith, "sz 5"
-        SZ 5)."""
+        SZ 5), or the first words of one space's name alone ("karelia")."""
         if name in self.spaces:
             return name
         low = name.lower()
@@ -174,4 +174,6 @@ class Board:
         for s in self.spaces.values():
             if folded in (fold_name(s.name), fold_name(s.id)):
                 return s.id
-        return None
+        # the first words of one name only ("karelia" is Karelia S.S.R.; "west" is no one space)
+        starts = [s.id for s in self.spaces.values() if fold_name(s.name).startswith(folded + " ")]
+        return starts[0] if len(starts) == 1 else None
