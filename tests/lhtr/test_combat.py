@@ -84,6 +84,9 @@ def test_anti_aircraft_fire_shoots_first_at_attacking_aircraft() -> None:
     # and 2; the infantry defends with 6
     fight(g, "Russia", [1, 4, 5, 2, 6])
     assert rolls(g) == [[1, 4], [5, 2], [6]]
+    said = [g.rs.logic.narrate(e) for e in g.log if e[0] == "roll"]
+    assert said[0] == "USSR's AA guns in Russia: 2 dice hitting on 1: 1 4 — 1 hit"
+    assert said[1] == "Germany attacks: 2 dice hitting on 3 or less: 5 2 — 1 hit"
     assert g.kinds_at("Russia", "Germany") == {"AAGun": 1, "Fighter": 1, "Tank": 1}    # AA gun captured
     assert g.state.control["Russia"] == "Germany"
 
