@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.ruleset import hitting_words
+
 Event = tuple[str, dict[str, Any]]
 
 #: how many lines from before the first roll are kept as the battle's lead-in
@@ -35,6 +37,17 @@ class Roll:
     faces: tuple[int, ...]
     sides: int
     why: str = ""
+    #: rolled to hit: the face they hit on or under (None: a roll for something else)
+    at: int | None = None
+
+    @property
+    def words(self) -> str:
+        """What the roll was for, in words: whose dice, what they hit on and how many hit."""
+        if self.at is None:
+            return self.why
+        hits = sum(1 for f in self.faces if f <= self.at)
+        return ((f"{self.why}, " if self.why else "") + hitting_words(self.at)
+                + f": {hits} hit{'' if hits == 1 else 's'}")
 
 
 #: what can become of a unit in a battle, in the order a box shows them ("fighting": the
@@ -148,8 +161,9 @@ class BattleLog:
                     self.open = followed = True
                     self._enlist(self.battle, before, where, gone)
                 assert self.battle is not None
+                at = data.get("at")
                 self.battle.items.append((i, Roll(tuple(data.get("faces", ())), int(data.get("sides", 6)),
-                                                  str(data.get("why") or ""))))
+                                                  str(data.get("why") or ""), None if at is None else int(at))))
                 del self.battle.items[:-MOST]
                 continue
             if kind.endswith("_start") or kind.endswith("_end"):

@@ -208,6 +208,8 @@ def _parser() -> argparse.ArgumentParser:
     d.add_argument("diff_base", metavar="BASE")
     d.add_argument("diff_mod", metavar="MOD")
     d.add_argument("--json", action="store_true", help="print JSON")
+    d.add_argument("--full", action="store_true",
+                   help="every change with its rules text (a long diff otherwise shows a one-screen summary)")
     d.set_defaults(func=cmd_rules_diff)
     h = rules_sub.add_parser("hooks", help="the procedures a ruleset means layers to override, with their docs",
                              description="The procedures RULESET (or its bases) marks `hook procedure`: those a "
@@ -360,6 +362,12 @@ def cmd_info(args: argparse.Namespace) -> int:
             facts["teams"] = [" and ".join(t) for t in teams]
             facts["played_together"] = list(rs.structure.together)
     facts.update(rs.logic.facts(state))
+    if rs.info.extends:              # a layer: the house rules it adds, in its own README's words
+        from engine.layer_docs import house_rules
+
+        facts["house_rules"] = house_rules(rs.info) or [f"(no table of files in {rs.name}'s README.md: "
+                                                         f"`wargame rules diff {rs.info.extends} {rs.name}` "
+                                                         "lists what it changes)"]
     if args.json:
         print(json.dumps(facts, indent=1, ensure_ascii=False, default=str))
     else:
@@ -496,7 +504,9 @@ def cmd_rules_diff(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(d.to_json(), indent=1, ensure_ascii=False, default=str))
     else:
-        print(d.render())
+        full = d.render()
+        print(full if args.full or full.count("\n") < rules_diff.SCREEN_LINES else
+              d.render_summary(f"wargame rules diff {args.diff_base} {args.diff_mod} --full"))
     return 0
 
 

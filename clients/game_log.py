@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from engine import asking
 from engine.game import Game
 
 
@@ -40,12 +41,9 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
 
 
 def space_name(game: Game, sid: Any) -> str:
-    """A space as players read it: `Bastogne (x12)`, or its id where it has no other name."""
-    board = game.state.board
-    if isinstance(sid, str) and sid in board:
-        name = board.space(sid).name
-        return f"{name} ({sid})" if name and name != sid else sid
-    return str(sid)
+    """A space or an off-board area as players read it (its title: `Bastogne (x12)`, an area's
+    name), never an internal id such as `offboard:Allies`."""
+    return asking.space_name(game.state, sid) if isinstance(sid, str) else str(sid)
 
 
 def _move_of(game: Game, data: Mapping[str, Any]) -> tuple[tuple[str, str, str], str] | None:

@@ -47,7 +47,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import seats
+from clients import seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -302,6 +302,7 @@ class GameWindow(Panel, pyglet.window.Window):
         self.computer = dict(computer or {})
         self.saver = saver
         self.logic = game.ruleset.logic
+        self.words = words.for_ruleset(game.ruleset)      # unit names as players read them
         self.sides = seats.sides(game.ruleset)
         powers = [p for p in game.ruleset.structure.powers if p not in self.sides]
         self.colours = side_colours(self.sides + powers)
@@ -358,6 +359,10 @@ class GameWindow(Panel, pyglet.window.Window):
         self._seen = 0
         self._computer_stopped = False
         self._saved_end = False
+        #: the actions as last loaded or saved to a file (closing asks when they changed)
+        self._kept_actions: list[Action] = []
+        #: the file a loaded game came from, offered (never used unasked) to save it to
+        self.save_target = ""
         self._map_dirty = True
         self.menu = None
         self.set_caption(self._title_of(game))
@@ -657,10 +662,41 @@ class GameWindow(Panel, pyglet.window.Window):
             return False
         return self.choose(d.finish)
 
+    def ask_finish(self) -> bool:
+        """E or the finish button: end the step, first asking when other options are still
+        open (as the terminal does when `done` is typed), in the rules' words for the step's
+        end (what it loses) and with how many options go unused. True if it ended at once."""
+        d = self.decision
+        if d is None or d.finish is None or not self.human_turn():
+            return False
+        others = sum(1 for a in d.options if a != d.finish)
+        if not others:
+            return self.finish()
+        finish = d.finish
+
+        def yes(_: str) -> str | None:
+            self.prompt = None
+            if self.decision is d:
+                self.choose(finish)
+            return None
+
+        self.prompt = TextPrompt(f"End the step: {finish.label or finish}?", yes, entry=False,
+                                 hint=f"{others} other option{'s' if others != 1 else ''} of {d.player} "
+                                      f"{'are' if others != 1 else 'is'} still open and will not be played.",
+                                 ok="End the step (Enter, E)", cancel="Go on playing (Esc)", ok_keys=(key.E,))
+        self.prompt.build(self.width, self.height)
+        self.invalidate()
+        return False
+
     def undo(self) -> bool:
         """Take back the person's last action of this step and the computer's answers to it.
         The decision is then the person's own again; a computer seat to move moves again."""
         if not self.can_undo():
+            if self.game is not None:           # U always says what happened: here, why nothing
+                self.notice = ("Nothing to undo: the game is over" if self.game.over else
+                               "Nothing of yours to undo in this step (dice were rolled or the step began since)"
+                               if self.game.can_undo() else "Nothing to undo in this step")
+                self.refresh(map_changed=False)
             return False
         pyglet.clock.unschedule(self._computer_tick)
         self._computer_pending = False
@@ -733,8 +769,12 @@ class GameWindow(Panel, pyglet.window.Window):
         if self.saver is None:
             self.ask_save_file()
             return False
+        n = len(self.game.actions)
         if self._save():
-            self.notice = "Saved."
+            self.notice = (f"Saved ({n} action{'s' if n != 1 else ''})"
+                           + (f" to {self.save_target}" if self.save_target else ""))
+        else:
+            self.notice = "Not saved: " + (self.refusal or "the save file could not be written")
         self.refresh(map_changed=False)
         return True
 
@@ -870,8 +910,24 @@ class GameWindow(Panel, pyglet.window.Window):
         return True
 
     def _unsaved(self) -> bool:
-        """Whether the game in the window would be lost by another: played, going on, no save file."""
-        return bool(self.game is not None and self.saver is None and self.game.actions and not self.game.over)
+        """Whether the game in the window would be lost by another, or by closing: going on,
+        no save file, and its actions not as they were when it was loaded or last saved."""
+        return bool(self.game is not None and self.saver is None and not self.game.over
+                    and list(self.game.actions) != self._kept_actions)
+
+    def _default_save_name(self) -> str:
+        """Where a game with no save file is offered to be saved: the file it was loaded from,
+        or a new file in the current folder named after the ruleset and the time."""
+        if self.save_target:
+            return self.save_target
+        import time
+
+        stem = f"{self.game.ruleset.name}-{time.strftime('%Y%m%d-%H%M')}"
+        name, n = f"{stem}.json", 1
+        while Path(name).exists():
+            n += 1
+            name = f"{stem}-{n}.json"
+        return name
 
     def ask_load_file(self) -> None:
         """Ask for a saved game's file name (Ctrl+O)."""
@@ -901,16 +957,21 @@ class GameWindow(Panel, pyglet.window.Window):
         computer = launcher.computer_for(game, sides)
         self.prompt = None
         self.menu = None
-        self.set_game(game, computer, launcher.saver_to(name))
-        self.notice = f"Loaded {name} ({len(game.actions)} actions); saved there after every action"
+        # the save is written over only when the player says so (Ctrl+S offers it)
+        self.set_game(game, computer, None)
+        self._kept_actions, self.save_target = list(game.actions), name
+        self.notice = f"Loaded {name} ({len(game.actions)} actions); Ctrl+S saves your moves (it asks where)"
         self.refresh(map_changed=False)
         return None
 
     def ask_save_file(self) -> None:
         """Ask for the file to save the game to (Ctrl+S with no save file yet)."""
-        self.prompt = TextPrompt("Save the game to a file", self.save_file, text="game.json",
+        target = self._default_save_name()
+        over = (f" {target} is the save it was loaded from: Enter writes over it." if self.save_target
+                and target == self.save_target and Path(target).exists() else "")
+        self.prompt = TextPrompt("Save the game to a file", self.save_file, text=target,
                                  hint="A file name, relative to " + os.getcwd()
-                                      + ". The game is saved there after every action from now on.")
+                                      + ". The game is saved there after every action from now on." + over)
         self.prompt.build(self.width, self.height)
         self.invalidate()
 
@@ -926,6 +987,8 @@ class GameWindow(Panel, pyglet.window.Window):
 
             return "could not save: " + error_message(e).removeprefix("wargame: ")
         self.saver = saver
+        self._kept_actions = list(self.game.actions)
+        self.save_target = name
         self.prompt = None
         self.notice = f"Saved to {name} (and after every action from now on)"
         self.refresh(map_changed=False)
@@ -1218,7 +1281,7 @@ class GameWindow(Panel, pyglet.window.Window):
             self.banner_rect = (bx, by, bw, bh)
             items += framed(bx, by, bw, bh, 3, (20, 22, 26), ACCENT[:3], self.top)
             items += [big, small, hint]
-        tip = self.hover_text if self.hovered is not None else self.row_tip
+        tip = self.words(self.hover_text if self.hovered is not None else self.row_tip)
         if tip:
             mx, my = self._mouse
             label = pyglet.text.Label(tip, x=0, y=0, width=340, multiline=True, anchor_y="top",
@@ -1368,7 +1431,7 @@ class GameWindow(Panel, pyglet.window.Window):
             self.undo()
             return
         if self._inside(self.finish_rect, x, y):
-            self.finish()
+            self.ask_finish()
             return
         row = self.row_at(x, y)
         if row is not None and self.human_turn():
@@ -1431,13 +1494,20 @@ class GameWindow(Panel, pyglet.window.Window):
             return
         if what == "cancel":
             self.prompt = None
+            self._schedule_computer()
+        elif what == "other" and prompt.other is not None:
+            self.prompt = None
+            prompt.other[2]()
+            if self._closed:
+                return
         elif what == "submit":
             error = prompt.submit(prompt.text)
             if error is not None and self.prompt is prompt:
                 prompt.error = error
         if self.prompt is not None:
             self.prompt.build(self.width, self.height)
-        self.invalidate()
+        if not self._closed:
+            self.invalidate()
 
     def _screen_do(self, what: str | None) -> None:
         if what is None or self.menu is None:
@@ -1512,7 +1582,7 @@ class GameWindow(Panel, pyglet.window.Window):
             self.undo()
             return True
         if symbol == key.E:
-            self.finish()
+            self.ask_finish()
             return True
         if symbol == key.H:
             self.show_ids = not self.show_ids
@@ -1555,9 +1625,33 @@ class GameWindow(Panel, pyglet.window.Window):
         self.refresh()
 
     def on_close(self) -> None:
+        """Close the window; a game with moves that no file keeps is not lost unasked: the
+        player saves it to a file it names, closes without saving (asked a second time), or
+        goes back to it."""
         if self.game is not None and not self._saved_end:
             self._save()
-        self.close()
+        asked = self.prompt is not None and self.prompt.other is not None and self.prompt.other[1] == key.Q
+        if asked or not self._unsaved():
+            self.close()
+            return
+        pyglet.clock.unschedule(self._computer_tick)
+        self._computer_pending = False
+        self.menu = None
+        n = len(self.game.actions)
+
+        def save_and_close(name: str) -> str | None:
+            error = self.save_file(name)
+            if error is None:
+                self.close()
+            return error
+
+        self.prompt = TextPrompt("Save the game before closing?", save_and_close, text=self._default_save_name(),
+                                 hint=f"This game ({n} action{'s' if n != 1 else ''}) has moves no file keeps. "
+                                      "Enter saves it to this file (relative to " + os.getcwd() + ") and closes.",
+                                 ok="Save and close (Enter)", cancel="Back to the game (Esc)",
+                                 other=("Close without saving (Ctrl+Q)", key.Q, self.close))
+        self.prompt.build(self.width, self.height)
+        self.invalidate()
 
     def close(self) -> None:
         self._closed = True

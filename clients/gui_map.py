@@ -21,6 +21,7 @@ from pyglet import shapes
 
 from clients.textmap import space_noun
 from clients.view_frame import ViewFrame
+from clients.words import spaced
 from engine import hexgrid
 from engine.board import Board
 from engine.hexgrid import Hex
@@ -759,7 +760,8 @@ def build_legend(x: float, y: float, sides: Sequence[str], colours: SideColours,
         look = looks.get(kind)
         if look is not None:
             name = SYMBOL_NAMES.get(look.symbol, "")
-            text = kind if not name or name.lower() == kind.lower() else f"{kind} ({name})"
+            shown = spaced(kind)            # "AA Gun", not the rules' one word "AAGun"
+            text = shown if not name or name.lower() == kind.lower() else f"{shown} ({name})"
             rows.append((text, ("unit", kind)))
     links = [a for _, _, a in board.links() if a]
     if any(a.get("road") for a in links):

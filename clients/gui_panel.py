@@ -55,6 +55,21 @@ PIP = (28, 28, 32, 255)
 #: the words of the computer's last moves
 COMPUTER_INK = (255, 150, 240, 255)
 
+#: the room the question and its options keep at least: the player, the prompt, the count
+#: line and four rows. The blocks under them fold (see FOLDS) rather than take it.
+MIN_ROWS = 4
+MIN_OPTIONS = 64 + MIN_ROWS * ROW_H
+#: how the blocks under the options fold when the window is short, one level after another
+#: until the options keep MIN_OPTIONS: the log's most height (a share of the window's, at
+#: least 40 px; None: as room allows, 0: none), the computer's moves listed (None: all), the
+#: battle box's share of the height (0: its title and fates only), the help in full or one line
+FOLDS: tuple[tuple[float | None, int | None, float, bool], ...] = (
+    (None, None, 0.17, True),
+    (0.06, 2, 0.12, True),
+    (0.04, 1, 0.08, False),
+    (0.0, 0, 0.0, False),
+)
+
 
 
 def help_text(noun: str) -> str:
@@ -112,6 +127,7 @@ class Panel:
     at_rest: Callable[[], tuple[set[str], set[str]]]
     place_name: Callable[[str], str]
     _noun: Callable[..., str]
+    words: Callable[[str], str]
     _lit: Callable[[], list[str]]
 
     # what it keeps of its own (GameWindow.__init__ and set_game make them)
@@ -135,6 +151,8 @@ class Panel:
     refusal_label: pyglet.text.Label | None
     why_label: pyglet.text.Label | None
     finish_label: pyglet.text.Label | None
+    fold: int                # how far the lower blocks are folded this build (an index of FOLDS)
+    panel_fits: bool         # the options kept MIN_OPTIONS in this build
 
     @property
     def panel_x(self) -> int:
@@ -148,6 +166,7 @@ class Panel:
         """A label of the panel (or of `batch`), shortened with an ellipsis to `fit` pixels if
         given. A panel label the panel's last build made with the same text and style is
         moved rather than made again: laying text out is most of what a rebuild costs."""
+        text = self.words(text)             # unit names spaced as players read them
         pooled = batch is None or batch is self.panel
         key = (text, size, color, bold, width, anchor_x, anchor_y, group.order if group is not None else None, fit)
         spare = self._spare_labels.get(key) if pooled else None
@@ -185,14 +204,23 @@ class Panel:
     def _build_panel(self) -> None:
         """The panel, made again for the game as it stands. Its shapes are made anew; its
         labels are kept where they show the same text in the same style (see `_label`)."""
-        for item in self._panel_items:
-            if id(item) not in self._pooled:
-                item.delete()
         self._spare_labels, self._labels = self._labels, {}
-        self._pooled = set()
-        self._panel_items = []
+        scroll, cursor = self.scroll, self.cursor       # each try starts from the same list position
         try:
-            self._fill_panel()
+            for fold in range(len(FOLDS)):        # fold the lower blocks until the options have room
+                self.scroll, self.cursor = scroll, cursor
+                for item in self._panel_items:
+                    if id(item) not in self._pooled:
+                        item.delete()
+                self._pooled = set()
+                self._panel_items = []
+                self.fold = fold
+                self._fill_panel()
+                if self.panel_fits:
+                    break
+                for key, labels in self._labels.items():     # this build's labels serve the next
+                    self._spare_labels.setdefault(key, []).extend(labels)
+                self._labels = {}
         finally:
             for labels in self._spare_labels.values():
                 for label in labels:
@@ -243,18 +271,26 @@ class Panel:
         y -= 8
 
         # bottom, upwards: help, log, the last battle, refusal, why not, undo, the finish button
+        log_share, moves_most, battle_share, full_help = FOLDS[self.fold]
         yb = PAD
-        helpl = self._label(help_text(self._noun()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom", group=fg)
+        if full_help:
+            helpl = self._label(help_text(self._noun()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom",
+                                group=fg)
+        else:                   # a short window: the keys on one line, the rest when it is taller
+            helpl = self._fit_text(help_text(self._noun()), inner, x=lx, y=yb, size=8, color=DIM,
+                                   anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
         battle = self.battles.battle
-        log_top = self._build_log(lx, yb, inner, fg, short=battle is not None or bool(self.computer_moves),
-                                  shorter=battle is not None and bool(self.computer_moves))
-        yb = log_top + 6
-        if self.computer_moves:
-            yb = self._build_computer_moves(lx, yb, inner, fg, most=3 if battle is not None else None) + 6
+        if log_share != 0:
+            log_top = self._build_log(lx, yb, inner, fg, short=battle is not None or bool(self.computer_moves),
+                                      shorter=battle is not None and bool(self.computer_moves), share=log_share)
+            yb = log_top + 6
+        if self.computer_moves and moves_most != 0:
+            most = moves_most if moves_most is not None else 3 if battle is not None else None
+            yb = self._build_computer_moves(lx, yb, inner, fg, most=most) + 6
         self.battle_rect = None
         if battle is not None:
-            yb = self._build_battle(lx, yb, inner, bg, fg) + 6
+            yb = self._build_battle(lx, yb, inner, bg, fg, share=battle_share) + 6
         items.append(shapes.Rectangle(lx, yb, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
         yb += 8
         self.refusal_label = None
@@ -298,11 +334,14 @@ class Panel:
                             (200, 160, 60) if on else (70, 72, 78), self.panel, bg)
             yb += fh + 8
 
+        self.panel_fits = y - yb >= MIN_OPTIONS
         if game.over:
             self.option_rows = []
             self._build_result(lx, y, inner, fg)
             return
         self._build_options(lx, y, inner, yb, bg, fg)
+        # the question's rows as built (its prompt may take several lines): MIN_ROWS of them
+        self.panel_fits = self.panel_fits and len(self.option_rows) >= min(MIN_ROWS, len(self.visible_options()))
 
     def _chart(self, chart: Callable[..., float], x: float, y: float, width: int) -> float:
         """A world map's chart (turn order, phases, treasuries) at (x, y), in a batch of its
@@ -331,7 +370,16 @@ class Panel:
         if pick.counter is not None:
             owner, kind = pick.counter
             n = len(pick.pieces)
-            what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
+            pieces = self.game.state.pieces
+            kinds: dict[str, int] = {}
+            for pid in sorted(pick.pieces):
+                if pid in pieces:
+                    kinds[pieces[pid].kind] = kinds.get(pieces[pid].kind, 0) + 1
+            if len(kinds) > 1:             # a mixed stack is said as mixed, each kind counted
+                what = (f"{owner} units ×{n} (" + ", ".join(f"{k} ×{c}" if c > 1 else k for k, c in kinds.items())
+                        + f") in {where}")
+            else:
+                what = f"{owner} {kind or 'units'}" + (f" ×{n}" if n > 1 else "") + f" in {where}"
         else:
             what = where
         return what
@@ -346,12 +394,16 @@ class Panel:
         return "   ".join(f"{o}: {', '.join(by_owner[o])}" for o in order)
 
     def _build_log(self, lx: float, y: float, inner: int, fg: pyglet.graphics.Group, short: bool = False,
-                   shorter: bool = False) -> float:
+                   shorter: bool = False, share: float | None = None) -> float:
         """The last narrated events, newest at the bottom, in less room when the panel holds
-        more (`short`, `shorter`); returns the top of the block."""
+        more (`short`, `shorter`) or the window is short (`share` of its height, folded);
+        returns the top of the block."""
         lines = self.narration[-LOG_LINES:]
-        share = 0.1 if shorter else 0.14 if short else 0.24
-        budget = max(70, min(LOG_LINES * 16, int(self.height * share)))
+        if share is None:
+            share = 0.1 if shorter else 0.14 if short else 0.24
+            budget = max(70, min(LOG_LINES * 16, int(self.height * share)))
+        else:
+            budget = max(40, int(self.height * share))
         top = y
         for i, text in enumerate(reversed(lines)):
             colour = TEXT if i == 0 else DIM
@@ -379,25 +431,26 @@ class Panel:
         return top + 3 + head.content_height
 
     def _build_battle(self, lx: float, y: float, inner: int, bg: pyglet.graphics.Group,
-                      fg: pyglet.graphics.Group) -> float:
+                      fg: pyglet.graphics.Group, share: float = 0.17) -> float:
         """The last battle's box, its bottom at `y`: what began it, the dice rolled (faces
-        drawn as dice) and what came of them, the newest kept when it does not all fit.
-        Returns the top of the box."""
+        drawn as dice) and what came of them, the newest kept when it does not all fit in
+        `share` of the window's height (0: what began it and what became of the units, the
+        dice left to the log). Returns the top of the box."""
         battle = self.battles.battle
         assert battle is not None
         self.dice_labels = []
         pad = 7
         width = inner - 2 * pad
-        budget = max(90, int(self.height * 0.17))
+        budget = max(90, int(self.height * share)) if share else 0
         blocks: list[tuple[str, Any]] = []          # ("text", str) or ("dice", [Roll, ...])
         for _, item in battle.items:
             if isinstance(item, Roll):
-                if blocks and blocks[-1][0] == "dice" and not item.why:
+                if blocks and blocks[-1][0] == "dice" and not item.words:
                     blocks[-1][1].append(item)
                 else:
-                    if item.why:
-                        blocks.append(("text", f"{item.why}:"))
-                    blocks.append(("dice", [item]))
+                    if item.words and item.at is None:
+                        blocks.append(("text", f"{item.words}:"))
+                    blocks.append(("dice", [item]))     # dice rolled to hit carry their words
             else:
                 blocks.append(("text", item))
         fates = [(f"{owner} {fate}: {self._unit_words(units)}", FATE_INK[fate])
@@ -416,7 +469,7 @@ class Panel:
             used += fh + 2
         # then the dice, the newest first while they fit, then the words between them: a line
         # that does not fit is left to the log
-        heights = [self._text_height(p, width) if w == "text" else self._dice_rows(p, width) * (DIE + 3)
+        heights = [self._text_height(p, width) if w == "text" else self._dice_height(p, width)
                    for w, p in blocks]
         keep: set[int] = set()
         for kinds in (("dice",), ("text",)):
@@ -442,7 +495,8 @@ class Panel:
         head.y = round(ty)
         ty -= head.content_height + 4
         if cut:
-            self._label("(more in Recent events)", lx + pad, ty, size=8, color=DIM, group=fg)
+            self._label("(more in Recent events)" if FOLDS[self.fold][0] != 0 else "(more in a taller window)",
+                        lx + pad, ty, size=8, color=DIM, group=fg)
             ty -= 14
         dice_group = pyglet.graphics.Group(order=2)
         face_group = pyglet.graphics.Group(order=3)
@@ -452,7 +506,12 @@ class Panel:
             elif what == "text":
                 self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
             else:
+                words = payload[0].words if payload[0].at is not None else ""
+                if words:                  # whose dice, what they hit on, how many hit: above them
+                    self._label(words, lx + pad, ty, size=9, width=width, color=DIM, group=fg)
+                    ty -= self._text_height(words, width) + 2
                 self._draw_dice(payload, lx + pad, ty, width, dice_group, face_group)
+                ty += (self._text_height(words, width) + 2) if words else 0
             ty -= h + 2
         return y + box_h
 
@@ -489,6 +548,11 @@ class Panel:
             got = self._heights[key_] = (label.content_height, text)
             label.delete()
         return got[0]
+
+    def _dice_height(self, rolls: list[Roll], width: int) -> int:
+        """A block of dice: their rows, under the words of dice rolled to hit."""
+        words = rolls[0].words if rolls[0].at is not None else ""
+        return self._dice_rows(rolls, width) * (DIE + 3) + ((self._text_height(words, width) + 2) if words else 0)
 
     @staticmethod
     def _dice_rows(rolls: list[Roll], width: int) -> int:

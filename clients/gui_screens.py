@@ -73,6 +73,13 @@ class _Builder:
         return (x, y, w, h)
 
 
+def _text_width(text: str, size: float, bold: bool = False) -> int:
+    label = pyglet.text.Label(text, font_name=FONT, font_size=size, weight="bold" if bold else "normal")
+    width = int(label.content_width)
+    label.delete()
+    return width
+
+
 class NewGameScreen:
     """Choose a ruleset, a scenario and which sides the computer plays; start, or load a save.
 
@@ -155,6 +162,9 @@ class NewGameScreen:
         if not self.infos:
             b.label("(no rulesets installed)", bx + 10, ly - 6, size=10.5, color=DIM)
             ly -= 30
+        for problem in self.launcher.problems:     # a mod left out is said, not silently missing
+            lb = b.label(problem, bx + 10, ly - 6, size=9, color=REFUSED, width=col - 20)
+            ly -= lb.content_height + 8
 
         # right: scenario and sides
         rx = bx + col + 20
@@ -248,16 +258,27 @@ class NewGameScreen:
 
 class TextPrompt:
     """A one-line text entry over the window: a title, the text typed, a hint and the last
-    error. `submit(text)` returns an error to show (the entry stays open) or None (done)."""
+    error. `submit(text)` returns an error to show (the entry stays open) or None (done).
 
-    def __init__(self, title: str, submit: Callable[[str], str | None], text: str = "", hint: str = "") -> None:
+    With `entry=False` it is a question with no text to type (`submit("")` is the yes). Its
+    buttons say what they do (`ok`, `cancel`); `ok_keys` are keys besides Enter that answer
+    yes; `other` is a third answer: its words, its key (with Ctrl) and what it does."""
+
+    def __init__(self, title: str, submit: Callable[[str], str | None], text: str = "", hint: str = "", *,
+                 entry: bool = True, ok: str = "OK (Enter)", cancel: str = "Cancel (Esc)",
+                 ok_keys: tuple[int, ...] = (), other: tuple[str, int, Callable[[], None]] | None = None) -> None:
         self.title = title
         self.submit = submit
         self.text = text
         self.hint = hint
+        self.entry = entry
+        self.ok, self.cancel = ok, cancel
+        self.ok_keys = ok_keys
+        self.other = other
         self.error = ""
         self.ok_rect: Rect | None = None
         self.cancel_rect: Rect | None = None
+        self.other_rect: Rect | None = None
         self.builder = _Builder()
 
     @property
@@ -273,10 +294,10 @@ class TextPrompt:
         labels = []
         title = b.label(self.title, bx + pad, 0, size=13, bold=True, color=ACCENT, width=bw - 2 * pad)
         labels.append(title)
-        field_h = 30
+        field_h = 30 if self.entry else 0
         shown = self.text
-        entry = b.label(shown + "▏", bx + pad + 8, 0, size=11, anchor_y="center")
-        while entry.content_width > bw - 2 * pad - 16 and len(shown) > 1:
+        entry = b.label(shown + "▏", bx + pad + 8, 0, size=11, anchor_y="center") if self.entry else None
+        while entry is not None and entry.content_width > bw - 2 * pad - 16 and len(shown) > 1:
             shown = shown[1:]
             entry.text = "…" + shown + "▏"
         hint = b.label(self.hint, bx + pad, 0, size=9.5, color=DIM, width=bw - 2 * pad) if self.hint else None
@@ -290,28 +311,38 @@ class TextPrompt:
         y = by + bh - pad
         title.y = round(y)
         y -= title.content_height + 10
-        b.rect(bx + pad, y - field_h, bw - 2 * pad, field_h, (18, 20, 24), (140, 146, 160))
-        entry.y = round(y - field_h / 2)
-        y -= field_h + 10
+        if entry is not None:
+            b.rect(bx + pad, y - field_h, bw - 2 * pad, field_h, (18, 20, 24), (140, 146, 160))
+            entry.y = round(y - field_h / 2)
+            y -= field_h + 10
         if hint:
             hint.y = round(y)
             y -= hint.content_height + 8
         if err:
             err.y = round(y)
             y -= err.content_height + 8
-        self.ok_rect = b.button("OK (Enter)", bx + pad, by + pad, 130, button_h, GO)
-        self.cancel_rect = b.button("Cancel (Esc)", bx + pad + 140, by + pad, 130, button_h, BUTTON)
+        x = bx + pad
+        widths = [max(130, _text_width(t, 10.5, bold=True) + 24)
+                  for t in (self.ok, self.cancel, self.other[0] if self.other else "")]
+        self.ok_rect = b.button(self.ok, x, by + pad, widths[0], button_h, GO)
+        x += widths[0] + 10
+        self.cancel_rect = b.button(self.cancel, x, by + pad, widths[1], button_h, BUTTON)
+        x += widths[1] + 10
+        self.other_rect = b.button(self.other[0], x, by + pad, widths[2], button_h, BUTTON) if self.other else None
 
     def on_text(self, text: str) -> None:
-        self.text += "".join(c for c in text if c.isprintable())
+        if self.entry:
+            self.text += "".join(c for c in text if c.isprintable())
 
     def on_key(self, symbol: int, modifiers: int) -> str | None:
-        """"submit", "cancel", "changed" or None."""
-        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
+        """"submit", "cancel", "other", "changed" or None."""
+        if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER) or symbol in self.ok_keys:
             return "submit"
         if symbol == key.ESCAPE:
             return "cancel"
-        if symbol == key.BACKSPACE:
+        if self.other is not None and symbol == self.other[1] and modifiers & (key.MOD_CTRL | key.MOD_COMMAND):
+            return "other"
+        if symbol == key.BACKSPACE and self.entry:
             self.text = self.text[:-1]
             return "changed"
         return None
@@ -321,4 +352,6 @@ class TextPrompt:
             return "submit"
         if inside(self.cancel_rect, x, y):
             return "cancel"
+        if inside(self.other_rect, x, y):
+            return "other"
         return None

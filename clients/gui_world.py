@@ -59,6 +59,7 @@ from clients.gui_map import (
 )
 from clients.gui_mesh import GlyphText, Mesh, ScaledGroup, text_width
 from clients.view_frame import ViewFrame
+from clients.words import spaced
 from clients.world_geometry import WorldGeometry, geometry, is_world
 from engine.board import Board
 from engine.state import GameState
@@ -1164,7 +1165,7 @@ def build_world_legend(view: WorldView, x: float, y: float, state: GameState, co
     order = {k: i for i, k in enumerate(units)}
     for kind in sorted((k for k in kinds_here if not is_factory(k, units)), key=lambda k: (order.get(k, len(order)), k)):
         if kind in looks:
-            rows.append((kind, ("unit", kind)))
+            rows.append((spaced(kind), ("unit", kind)))          # "AA Gun", not the rules' "AAGun"
     view.legend_rows = [label for label, _ in rows]
     row_h, pad, swatch, px = 18, 7, 36, 11.5
     note = "L: this legend   H: space ids   wheel: zoom   drag: pan"

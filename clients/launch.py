@@ -30,21 +30,29 @@ class Launcher:
         self.save_path = save_path
         self._infos: list[RulesetInfo] | None = None
         self._sides: dict[str, list[str]] = {}
+        #: one line for each ruleset found that cannot be offered, and why (a mod whose base is
+        #: missing, a circle of rulesets extending each other...), for the screen to show
+        self.problems: list[str] = []
 
     def rulesets(self) -> list[RulesetInfo]:
-        """The rulesets there are to play, by name (the built-in ones and the mods)."""
+        """The rulesets there are to play, by name (the built-in ones and the mods, a layer
+        over another ruleset with its base's scenarios and sides). One that cannot be played
+        is left out and said in `problems`."""
         if self._infos is None:
             found = plugins.discover(self.mods, self.trust_code)
-            infos = []
+            infos, problems = [], []
             for name, (_, info) in sorted(found.items()):
-                if not info.scenarios and info.extends:
+                if info.extends:
                     try:           # a layer over another ruleset plays its base's scenarios
-                        info = plugins._inherit_scenarios(plugins.chain_of(name, found))
-                    except Exception:  # noqa: BLE001,S112 - a broken chain: `wargame check` says why
+                        info = plugins.inherited_info(plugins.chain_of(name, found))
+                    except (plugins.ManifestError, plugins.RulesetNotFound) as e:
+                        problems.append(f"{name} cannot be played: {e}")
                         continue
                 if info.scenarios:
                     infos.append(info)
-            self._infos = infos
+                else:
+                    problems.append(f"{name} cannot be played: it has no scenario")
+            self._infos, self.problems = infos, problems
         return self._infos
 
     def default_ruleset(self) -> str:

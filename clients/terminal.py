@@ -14,15 +14,19 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from clients import game_log, seats, textmap
+from clients import game_log, seats, textmap, words
 from clients.printable import printable
 from engine import save as saves
 from engine.actions import Action, Decision, IllegalAction
+from engine.asking import space_name
+from engine.board import fold_name
 from engine.game import Game
 
 HELP = """\
-Answer with the number of an option, or type words from its name: one match is shown and
-asked before it is done; several make a narrower list (`all` shows every option again).
+Answer with the number of an option (an option keeps its number while the question is
+asked), or type words from its name, in any case, with or without accents and punctuation:
+one match is shown and asked before it is done; several make a narrower list (`all` shows
+every option again). A space's id or name alone lists the options that name it.
   done          end this step (also `pass`, `finish`, `end`): the option marked `done`
   {map_line}
   {look_line}log        the last events
@@ -42,12 +46,15 @@ def help_text(board: Any) -> str:
     if any(sp.hex is not None for sp in board.spaces.values()):
         map_line = f"map           the board            map {word:<6} the {textmap.plural(noun)} around {word} (id or name)"
     else:
-        map_line = "map           the board (its spaces, each with its neighbours)"
-    look_line = f"look {word}".ljust(14) + f"what stands in a {noun}".ljust(32)
+        map_line = (f"map           the board (its {textmap.plural(noun)}, one a line)   map {word}   that {noun} "
+                    "and its neighbours")
+    look_line = f"look {word}".ljust(14) + f"what stands in a {noun}, its worth, its neighbours".ljust(32) + "\n  "
     return HELP.format(map_line=map_line, look_line=look_line)
 
 
 MAX_SHOWN = 40
+#: a board drawn at the start at most this tall; a longer one is only offered (`map`)
+START_MAP_LINES = 60
 FINISH_WORDS = frozenset(("done", "pass", "finish", "end"))
 YES = frozenset(("y", "yes"))
 
@@ -99,7 +106,8 @@ class TerminalGame:
         self.computer = dict(computer)
         self.saver = saver
         self.read = read
-        self.write = write
+        self.words = words.for_ruleset(game.ruleset)        # unit names spaced as players read them
+        self.write = lambda text: write(self.words(text))
         self.logic = game.ruleset.logic
         self.seen = len(game.log)
         self.changes = 0             # actions played and taken back, to know when to save
@@ -113,7 +121,13 @@ class TerminalGame:
         fidelity = info.scenario(game.scenario).fidelity
         if fidelity != "exact":
             self.write(f"Map fidelity: {fidelity} (a designer's approximation, not the printed board)")
-        self.write(textmap.hex_map(game.state, self.logic))
+        board = textmap.hex_map(game.state, self.logic)
+        if board.count("\n") < START_MAP_LINES:
+            self.write(board)
+        else:                       # a long list of spaces (a world map): said how to see it
+            noun = textmap.space_noun(game.state.board)
+            self.write(f"The board has {len(game.state.board.spaces)} spaces: `map` lists them, `map NAME` "
+                       f"shows one {noun} and its neighbours, `look NAME` what stands there.")
         self.narrate()
         while True:
             if game.over:
@@ -137,6 +151,8 @@ class TerminalGame:
             except _Quit:
                 if self.save(quiet=True):
                     self.write("saved.")
+                else:
+                    self.keep_on_quit()
                 return 0
             if answer is UNDO:
                 self.undo()
@@ -195,6 +211,25 @@ class TerminalGame:
         self.saved_at = self.changes
         return True
 
+    def keep_on_quit(self) -> None:
+        """Quitting a game whose moves no file keeps: ask where to save it (a file named
+        after the ruleset and the time is offered), or say that they are not kept."""
+        if self.saver is not None or self.changes == 0 or self.game.over:
+            return
+        import time
+
+        n = self.changes
+        name = f"{self.game.ruleset.name}-{time.strftime('%Y%m%d-%H%M')}.json"
+        try:
+            answer = self.read(f"this game's moves ({n}) are in no file: save them to {name}? "
+                               "(y, n, or a file name) ").strip()
+        except (EOFError, KeyboardInterrupt):
+            answer = "n"
+        if answer.lower() in ("n", "no", ""):
+            self.write("not saved (`wargame play --save FILE` keeps a game as it is played)")
+            return
+        self.save_to(name if answer.lower() in YES else answer)
+
     def save_to(self, path: str) -> None:
         def saver(game: Game) -> None:
             saves.save(game, path)        # as the command line's --save does
@@ -224,7 +259,9 @@ class TerminalGame:
         return game_log.log_lines(self.game, events)
 
     def space_name(self, sid: Any) -> str:
-        return game_log.space_name(self.game, sid)
+        """What players call a space or an off-board area (its name, and its id where the
+        two differ)."""
+        return space_name(self.game.state, sid) if isinstance(sid, str) else str(sid)
 
     # -- asking ----------------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
@@ -263,9 +300,8 @@ class TerminalGame:
             write(textmap.hex_map(game.state, logic, around=focus, radius=3, legend=False))
         write(logic.status(game.state))
         write(f"{decision.player}: {decision.prompt}")
-        shown = list(decision.options)
-        narrowed = False
-        self._list(decision, shown, narrowed)
+        options = list(decision.options)         # numbered 1.. while this question is asked
+        self._list(decision, options, options)
         while True:
             line = self._read("> ").strip()
             if not line:
@@ -282,11 +318,14 @@ class TerminalGame:
                 if rest and around is None:
                     write(f"no space called `{rest}`")
                     continue
+                if around is not None and game.state.board.space(around).hex is None:
+                    write(self.look(around))           # a space of a world map: it and its neighbours
+                    continue
                 write(textmap.hex_map(game.state, logic, around=around))
                 continue
             if word in ("look", "l") and rest:
                 sid = game.state.board.find(rest)
-                write(logic.describe_space(game.state, sid) if sid else f"no space called `{rest}`")
+                write(self.look(sid) if sid else f"no space called `{rest}`")
                 continue
             if word == "odds":
                 write(self.odds(decision, rest))
@@ -311,8 +350,7 @@ class TerminalGame:
                     write("save FILE: name the file to save to, e.g. `save game.json`")
                 continue
             if word in ("all", "list", "options") and not rest:
-                shown, narrowed = list(decision.options), False
-                self._list(decision, shown, narrowed)
+                self._list(decision, options, options)
                 continue
             if word in FINISH_WORDS and not rest:
                 if decision.finish is None:
@@ -321,24 +359,31 @@ class TerminalGame:
                 if self._may_finish(decision, by_word=True):
                     return decision.finish
                 continue
-            if line.isascii() and line.isdigit():       # (`²` and `١` are digits too, to isdigit)
+            sid = self._space_typed(line, len(options))
+            if line.isascii() and line.isdigit() and sid is None:       # (`²` and `١` are digits too, to isdigit)
                 n = int(line) if len(line) <= 9 else 0
-                if not 1 <= n <= len(shown):
-                    write(f"choose a number from 1 to {len(shown)}")
+                if not 1 <= n <= len(options):
+                    write(f"choose a number from 1 to {len(options)}")
                     continue
-                action = shown[n - 1]
+                action = options[n - 1]
                 if self._is_finish(decision, action) and not self._may_finish(decision, by_word=False):
                     continue
                 return action
             low = line.lower()
-            exact = [a for a in decision.options if _label(a).lower() == low]
+            exact = [a for a in options if _label(a).lower() == low or self.words(_label(a)).lower() == low]
             if exact:
                 action = exact[0]
                 if self._is_finish(decision, action) and not self._may_finish(decision, by_word=True):
                     continue
                 return action
-            words = low.split()
-            matches = [a for a in decision.options if all(w in _label(a).lower() for w in words)]
+            if sid is not None:           # a space alone: the options that name it
+                matches = [a for a in options if self._names_space(a, sid)]
+                if not matches:
+                    write(f"no option names {self.space_name(sid)} (`look {line}` shows what is there)")
+                    continue
+            else:
+                typed = fold_name(line).split()
+                matches = [a for a in options if all(w in fold_name(_label(a)) for w in typed)]
             if not matches:
                 write(f"no option matches `{line}`; type `help` for commands")
                 continue
@@ -348,15 +393,39 @@ class TerminalGame:
                     if self._may_finish(decision, by_word=True):
                         return action
                     continue
-                number = decision.options.index(action) + 1
+                number = options.index(action) + 1
                 write(f"  that is: {number}. {_label(action)}")
                 if self._confirm("  do it? (y/n) "):
                     return action
                 continue
-            shown, narrowed = matches, True
-            write(f"  {len(matches)} of {len(decision.options)} options match `{line}` — a narrowed list: "
-                  "its numbers are the ones below (`all` lists every option again)")
-            self._list(decision, shown, narrowed)
+            write(f"  {len(matches)} of {len(options)} options match `{line}` — a narrowed list, each "
+                  "option with its own number (`all` lists every option again)")
+            self._list(decision, options, matches)
+
+    def _space_typed(self, line: str, n_options: int) -> str | None:
+        """The space a line names when it is a space's id or name: a number is an option's
+        while it could be one (1 to the options' count, no leading zero), else a space id
+        ("1318", "0101")."""
+        board = self.game.state.board
+        if line.isascii() and line.isdigit() and not line.startswith("0") and len(line) <= 9 and 1 <= int(line) <= n_options:
+            return None
+        return board.find(line)
+
+    def _names_space(self, action: Action, sid: str) -> bool:
+        """Whether an option names space `sid`: in its arguments, or its id or name in its words."""
+        for value in action.args.values():
+            if value == sid or (isinstance(value, (list, tuple, frozenset, set)) and sid in value):
+                return True
+        words = f" {fold_name(_label(action))} "
+        sp = self.game.state.board.space(sid)
+        return f" {fold_name(sid)} " in words or (bool(sp.name) and f" {fold_name(sp.name)} " in words)
+
+    def look(self, sid: str) -> str:
+        """A space in words (the rules' line on it: what stands there, its worth) and its
+        neighbours."""
+        board = self.game.state.board
+        around = ", ".join(sorted(self.space_name(n) for n in board.neighbours(sid)))
+        return self.logic.describe_space(self.game.state, sid) + (f"\n  next to: {around}" if around else "")
 
     def odds(self, decision: Decision, rest: str) -> str:
         """The odds of a battle the decision offers to fight (clients.odds, from the rules)."""
@@ -401,22 +470,39 @@ class TerminalGame:
         return self._confirm(f"  {_label(finish)}: this ends the step with {n} other option"
                              f"{'s' if n != 1 else ''} unused — really end? (y/n) ")
 
-    def _list(self, decision: Decision, options: list[Action], narrowed: bool) -> None:
+    def _list(self, decision: Decision, options: list[Action], shown: list[Action]) -> None:
+        """The options `shown` (all of them, or a narrowed list), each by its number among
+        all the `options`, so that a number means the same option all the question long."""
         write = self.write
         finish = decision.finish
         listed_finish = False
-        for i, a in enumerate(options[:MAX_SHOWN], 1):
+        numbers = _numbers(options, shown)
+        for n, a in zip(numbers[:MAX_SHOWN], shown[:MAX_SHOWN], strict=True):
             mark = ""
             if finish is not None and a == finish:
                 mark, listed_finish = "   (or type `done`)", True
-            write(f"  {i:>3}. {_label(a)}{mark}")
-        if len(options) > MAX_SHOWN:
-            write(f"  ... and {len(options) - MAX_SHOWN} more: type words from a name to narrow the list")
+            write(f"  {n:>3}. {_label(a)}{mark}")
+        if len(shown) > MAX_SHOWN:
+            write(f"  ... and {len(shown) - MAX_SHOWN} more: type words from a name to narrow the list")
         if finish is not None and not listed_finish:
-            if not narrowed and finish in options:
+            if finish in options:
                 write(f"  {options.index(finish) + 1:>3}. {_label(finish)}   (or type `done`)")
             else:
                 write(f"  done: {_label(finish)}")
+
+
+def _numbers(options: list[Action], shown: list[Action]) -> list[int]:
+    """The number of each shown option among all the options (1 the first)."""
+    if shown is options:
+        return list(range(1, len(options) + 1))
+    out, start = [], 0
+    for a in shown:                 # a narrowed list keeps the options' order: look on from the last
+        i = next((j for j in range(start, len(options)) if options[j] == a), None)
+        if i is None:
+            i = options.index(a)
+        out.append(i + 1)
+        start = i + 1
+    return out
 
 
 def _label(action: Action) -> str:

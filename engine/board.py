@@ -7,6 +7,7 @@ It is built once from scenario data and shared, never copied, by every game stat
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -21,6 +22,13 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 class NoSpace(RulesRuntimeError, LookupError):
     """A space asked for by a name the board does not have: when rules ask (`neighbours`,
     `space_int`), an error in the rules at the statement that asked."""
+
+
+def fold_name(text: str) -> str:
+    """A name as players type it, to compare: lower case, accents dropped, punctuation a
+    space, spaces single ("St.-Vith" and "st vith" are both "st vith", "Prüm" is "prum")."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return " ".join("".join(c if c.isalnum() else " " for c in plain.lower()).split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,11 +168,21 @@ class Board:
         return direction(ha, hb)
 
     def find(self, name: str) -> str | None:
-        """The id of the space with this id or (case-insensitive) name."""
+        """The id of the space with this id or name, as a player types it: exactly, or
+        without case, accents or punctuation ("prum" is Prüm, "st vith" St. Vith, "sz 5"
+        SZ 5), or the first words of one space's name alone ("karelia")."""
         if name in self.spaces:
             return name
         low = name.lower()
         for s in self.spaces.values():
             if s.name.lower() == low:
                 return s.id
-        return None
+        folded = fold_name(name)
+        if not folded:
+            return None
+        for s in self.spaces.values():
+            if folded in (fold_name(s.name), fold_name(s.id)):
+                return s.id
+        # the first words of one name only ("karelia" is Karelia S.S.R.; "west" is no one space)
+        starts = [s.id for s in self.spaces.values() if fold_name(s.name).startswith(folded + " ")]
+        return starts[0] if len(starts) == 1 else None

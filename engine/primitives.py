@@ -65,12 +65,13 @@ def roll(state: GameState, n: int, sides: int) -> list[int]:
     return state.roll(n, sides)
 
 
-def roll_hits(state: GameState, values: list[int], sides: int) -> int:
+def roll_hits(state: GameState, values: list[int], sides: int, who: str) -> int:
     """One die for each value, those of one value rolled together, the lowest value first
     (as a player rolls by strength); how many show their value or less. A value above
     `sides` hits without a die, one below 1 misses without one. Only the count matters, so a
     battle calculator (`GameState.hits_hook`, engine.chance) may give the count from its
-    distribution (binomials added up) instead of enumerating every face."""
+    distribution (binomials added up) instead of enumerating every face. `who` says whose
+    dice they are in the log ("Germany attacks"), as `roll_to_hit`'s."""
     if not (len(values) <= MAX_DICE and 2 <= sides <= MAX_SIDES):
         _count("the number of dice to roll", len(values), 0, MAX_DICE)
         _count("the sides of a die", sides, 2, MAX_SIDES)
@@ -86,8 +87,19 @@ def roll_hits(state: GameState, values: list[int], sides: int) -> int:
         elif v >= 1:
             groups[v] = groups.get(v, 0) + 1
     for v in sorted(groups):
-        hits += sum(1 for d in state.roll(groups[v], sides) if d <= v)
+        hits += sum(1 for d in state.roll(groups[v], sides, why=who, at=v) if d <= v)
     return hits
+
+
+def roll_to_hit(state: GameState, n: int, sides: int, at: int, who: str) -> list[int]:
+    """Dice rolled to hit on `at` or less, in the name of `who` ("Germany attacks"): the log
+    says whose dice they are, what they hit on and how many hit."""
+    if not (0 <= n <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+        _count("the number of dice to roll", n, 0, MAX_DICE)
+        _count("the sides of a die", sides, 2, MAX_SIDES)
+    if n > FREE_ITEMS:
+        charge(n)
+    return state.roll(n, sides, why=who, at=at)
 
 
 def pieces_at(state: GameState, space: str) -> list[Piece]:
@@ -473,9 +485,14 @@ def register_core(registry: Any) -> None:
     P = registry.primitive
     P("roll", roll, changes=True, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
       doc="roll n dice with the given number of sides; every roll is logged")
-    P("roll_hits", roll_hits, changes=True, params=[("values", "list[int]"), ("sides", "int")], returns="int",
-      context=True, doc="one die for each value (rolled by value, the lowest first): how many show their value "
-                        "or less; a value above the sides hits without a die")
+    P("roll_hits", roll_hits, changes=True, params=[("values", "list[int]"), ("sides", "int"), ("who", "str")],
+      returns="int", context=True,
+      doc="one die for each value (rolled by value, the lowest first), for `who` (\"Germany attacks\"): how many "
+          "show their value or less; a value above the sides hits without a die")
+    P("roll_to_hit", roll_to_hit, changes=True, params=[("n", "int"), ("sides", "int"), ("at", "int"), ("who", "str")],
+      returns="list[int]", context=True,
+      doc="roll n dice that hit on `at` or less, for `who` (\"Germany attacks\"): the log says whose dice, "
+          "what they hit on and how many hit")
     P("pieces_at", pieces_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
       doc="the pieces in a space or off-board area")
     P("destroy", destroy, changes=True, params=[("unit", "Unit")], returns="none", context=True, doc="remove a piece from the game")

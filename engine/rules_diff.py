@@ -16,6 +16,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+import textwrap
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -24,9 +25,15 @@ from typing import Any
 
 from dsl.errors import Pos
 from engine import plugins
+from engine.layer_docs import house_rules
 from engine.ruleset import LoadedRuleset, RulesetInfo, ScenarioInfo
 
 #: the sections of a diff, in the order they are shown, with their headings
+#: a diff longer than this many lines is shown as a summary first (`--full`: all of it)
+SCREEN_LINES = 60
+#: the summary's widest line
+SUMMARY_WIDTH = 100
+
 SECTIONS = {
     "stats": "stats",
     "tags": "tags",
@@ -91,6 +98,8 @@ class RulesDiff:
     mod_chain: list[str]
     changes: list[Change] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: what the mod's layers say they add, from their READMEs (engine.layer_docs)
+    house: list[str] = field(default_factory=list)
 
     @property
     def empty(self) -> bool:
@@ -121,9 +130,42 @@ class RulesDiff:
             "mod_chain": self.mod_chain,
             "extends": self.base in self.mod_chain,
             "notes": self.notes,
+            "house_rules": self.house,
             "summary": self.summary(),
             "changes": {s: [c.to_json() for c in self.section(s)] for s in SECTIONS if self.section(s)},
         }
+
+    def render_summary(self, full_command: str = "", house: list[str] | None = None) -> str:
+        """One screen for players: the house rules the mod's own README names (`house`, read
+        with engine.layer_docs when not given), then each kind of change counted and named,
+        and how to see them all (`full_command`)."""
+        lines = [f"{self.mod} against {self.base} (layers: {', '.join(self.mod_chain)})"]
+        lines += [f"note: {n}" for n in self.notes]
+        if house is None:
+            house = self.house
+        if house:
+            lines += ["", f"what {self.mod} adds, in its README's words:"]
+            for h in house:
+                lines += textwrap.wrap(h, SUMMARY_WIDTH, initial_indent="  ", subsequent_indent="      ")
+        lines += ["", "what changes:"]
+        for section, heading in SECTIONS.items():
+            changes = self.section(section)
+            if not changes:
+                continue
+            counts = Counter(c.change for c in changes)
+            head = f"  {heading}: " + ", ".join(f"{n} {what}" for what, n in counts.items()) + ": "
+            names, shown = [c.name for c in changes], ""
+            for i, name in enumerate(names):
+                more = f" and {len(names) - i} more"
+                if len(head) + len(shown) + len(name) + 2 + len(more) > SUMMARY_WIDTH and shown:
+                    shown += more
+                    break
+                shown += (", " if shown else "") + name
+            lines.append(head + shown)
+        lines += ["", *textwrap.wrap(self.summary(), SUMMARY_WIDTH, subsequent_indent="  ")]
+        if full_command:
+            lines.append(f"(every change with its rules text: {full_command})")
+        return "\n".join(lines)
 
     def render(self) -> str:
         lines = [f"{self.mod} against {self.base} (layers: {', '.join(self.mod_chain)})"]
@@ -254,6 +296,9 @@ def diff(base: LoadedRuleset, mod: LoadedRuleset) -> RulesDiff:
         if info.plugin and info.name not in out.base_chain:
             out.notes.append(f"`{info.name}` has a Python plugin (`{info.plugin}`): it may change the game "
                              f"beyond what its rules and data files show")
+    for info in mod.chain:
+        if info.name not in out.base_chain:
+            out.house += house_rules(info)
     d = _Differ(base, mod, out)
     d.stats()
     d.tags()

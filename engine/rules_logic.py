@@ -136,6 +136,16 @@ class RulesLogic(GameLogic):
             line += " | " + ", ".join(part for part in parts if part)
         return line
 
+    def facts(self, state: GameState) -> dict[str, Any]:
+        """The engine's facts for `wargame info`, then the rules' own where they have a
+        `procedure scenario_facts() -> map[str, list[str]]` (LHTR: each power's IPCs, income
+        and capital, and the victory cities), each a heading and its lines."""
+        facts = super().facts(state)
+        if self.rules.has_procedure("scenario_facts"):
+            for heading, lines in dict(self.rules.procedure("scenario_facts")(state)).items():
+                facts[str(heading)] = [str(line) for line in lines]
+        return facts
+
     def describe_space(self, state: GameState, space: str) -> str:
         """The engine's line on a space (its name, holder and pieces), followed by the rules'
         `procedure space_notes(s: str) -> list[str]` where they have one (AARHE: its terrain,

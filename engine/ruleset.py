@@ -190,7 +190,7 @@ class GameLogic:
             key = f"{p.owner} {p.kind}"
             counts[key] = counts.get(key, 0) + 1
         held = state.control.get(space)
-        text = f"{sp.name} ({sp.id})" + (f", held by {held}" if held else "")
+        text = state.board.titles.get(sp.id, sp.name) + (f", held by {held}" if held else "")
         if counts:
             text += ": " + ", ".join(f"{n} {k}" for k, n in counts.items())
         return text
@@ -199,8 +199,14 @@ class GameLogic:
         """Words for a logged event, or None to keep it out of the players' view."""
         kind, data = event
         if kind == "roll":
+            faces = " ".join(map(str, data["faces"]))
+            if data.get("at") is not None:          # rolled to hit: whose, at what, how many hit
+                hits = sum(1 for f in data["faces"] if f <= data["at"])
+                who = f"{data['why']}: " if data.get("why") else ""
+                return (f"{who}{data['n']} {'die' if data['n'] == 1 else 'dice'} {hitting_words(data['at'])}: "
+                        f"{faces} — {hits} hit{'' if hits == 1 else 's'}")
             why = f" for {data['why']}" if data.get("why") else ""
-            return f"rolled {data['n']}d{data['sides']}{why}: {' '.join(map(str, data['faces']))}"
+            return f"rolled {data['n']}d{data['sides']}{why}: {faces}"
         if kind == "note":
             return str(data.get("message", ""))
         if kind == "warning":
@@ -212,6 +218,11 @@ class GameLogic:
         if kind == "turn_start":
             return f"== {self.structure.turn_name(int(data['turn']))} (turn {data['turn']}) =="
         return None
+
+
+def hitting_words(at: int) -> str:
+    """What dice rolled to hit hit on: "hitting on 1", "hitting on 3 or less"."""
+    return f"hitting on {at}" + (" or less" if at > 1 else "")
 
 
 @dataclass

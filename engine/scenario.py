@@ -116,6 +116,9 @@ def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario
     board = state.board
     areas = {a.id for a in sc.areas}
     problems: list[DataProblem] = []
+    for a in sc.areas:          # what players read for an area (space_name): its name, not its id
+        if a.name:
+            board.titles.setdefault(a.id, a.name)
 
     def problem(entry: tuple[str | int, ...], text: str) -> None:
         problems.append(DataProblem(path, entry, f"{name}: {text}"))

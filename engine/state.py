@@ -337,13 +337,14 @@ class GameState:
         return d
 
     # -- dice and events ---------------------------------------------------------------------
-    def roll(self, n: int, sides: int, why: str = "") -> list[int]:
-        """Roll `n` dice with `sides` faces, logging the roll."""
+    def roll(self, n: int, sides: int, why: str = "", at: int | None = None) -> list[int]:
+        """Roll `n` dice with `sides` faces, logging the roll: `why` (whose dice, what for),
+        and `at`, the face they hit on or under, when they are rolled to hit."""
         if not isinstance(n, int) or not isinstance(sides, int) or n < 0 or n > 10_000 or sides < 2 or sides > 1_000:
             raise IllegalAction(f"cannot roll {n} dice of {sides} sides: 0 to 10000 dice of 2 to 1000 sides")
         if self.dice_hook is not None:
             faces = self.dice_hook(n, sides)
-            self.events.append(("roll", {"n": n, "sides": sides, "faces": faces, "why": why}))
+            self.events.append(("roll", _roll_event(n, sides, faces, why, at)))
             return faces
         if self._loaded:
             take, self._loaded = self._loaded[:n], self._loaded[n:]
@@ -354,7 +355,7 @@ class GameState:
                     raise ValueError(f"loaded die {f} is not a face of a d{sides}")
         else:
             self.rng, faces = dice.roll(self.rng, n, sides)
-        self.events.append(("roll", {"n": n, "sides": sides, "faces": faces, "why": why}))
+        self.events.append(("roll", _roll_event(n, sides, faces, why, at)))
         return faces
 
     def load_dice(self, faces: Iterable[int]) -> None:
@@ -437,3 +438,11 @@ def _put_in_order(index: dict[Any, dict[int, Piece]], of: dict[int, Piece], key:
     of[piece.id] = piece
     if last > piece.id:
         index[key] = {i: of[i] for i in sorted(of)}
+
+
+def _roll_event(n: int, sides: int, faces: list[int], why: str, at: int | None) -> dict[str, Any]:
+    """A roll's event: its dice, why, and (rolled to hit) the face they hit on or under."""
+    data: dict[str, Any] = {"n": n, "sides": sides, "faces": faces, "why": why}
+    if at is not None:
+        data["at"] = at
+    return data

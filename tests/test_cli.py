@@ -80,11 +80,12 @@ def test_check_a_broken_mod_prints_every_error_with_its_position(capsys, tmp_pat
 
 
 def test_play_in_the_terminal_reads_answers(monkeypatch, capsys):
-    answers = iter(["help", "map", "1", "quit"])
+    answers = iter(["help", "map", "1", "quit", "n"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code, out, _ = run(capsys, *MOD, "play", "skirmish", "--no-gui", "--seed", "1")
     assert code == 0
     assert "Red: Move" in out and "map HEX" in out
+    assert "not saved" in out                  # a move no file keeps: quitting asked, and said so
 
 
 @pytest.mark.parametrize("argv", [["replay", "/nonexistent.json"], ["info", "nosuchgame"]])
@@ -163,3 +164,16 @@ def test_a_mod_whose_files_changed_is_refused_for_a_save(capsys, tmp_path):
         f.write("\n# one more line\n")
     code, _, err = run(capsys, "--mod", str(changed), "replay", str(saved))
     assert code == 1 and "is not the one this game was played with" in err and "refused" in err
+
+
+def test_info_tells_the_powers_the_victory_cities_and_a_layers_house_rules(capsys):
+    assert main(["info", "lhtr"]) == 0
+    out = capsys.readouterr().out
+    assert "  - Germany (Axis): 40 IPCs, income 40, capital Germany" in out
+    assert "  - Berlin in Germany, held by Germany" in out and "holding 9 of them" in out
+    assert "house_rules" not in out
+    assert main(["info", "aarhe"]) == 0
+    out = capsys.readouterr().out
+    rules = out.split("house_rules:\n")[1]
+    assert "  - economy.rules: phase 1: income first, economic damage" in rules
+    assert "scorched earth" in rules and "xenophobia" in rules

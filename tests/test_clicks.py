@@ -89,3 +89,24 @@ def test_the_launcher_lists_starts_and_loads(tmp_path):
     assert launcher.load(tmp_path / "new.json").state.signature() == game.state.signature()
     _, nobody, _ = launcher.new_game("bulge", None, set(), seed=3)
     assert nobody == {}                                      # people at every side
+
+
+def test_the_launcher_offers_every_layer_and_says_which_it_cannot(tmp_path):
+    from pathlib import Path
+
+    house = Path(__file__).parent / "rulesets" / "skirmish_house"
+    broken = tmp_path / "orphan"
+    broken.mkdir()
+    (broken / "orphan.rules").write_text("")
+    (broken / "ruleset.json").write_text('{"name": "orphan", "title": "An orphan", "extends": "nowhere", '
+                                         '"rules": ["orphan.rules"]}')
+    launcher = Launcher(mods=[house.parent / "skirmish", house, broken], trust_code=True)
+    infos = {i.name: i for i in launcher.rulesets()}
+    # AARHE plays LHTR's scenarios, the test house rule its base's: both are offered
+    assert {"aarhe", "lhtr", "bulge", "skirmish-house"} <= set(infos)
+    assert [s.name for s in infos["aarhe"].scenarios] == [s.name for s in infos["lhtr"].scenarios]
+    assert launcher.sides("aarhe") == launcher.sides("lhtr")
+    # the mod whose base is missing is named with the reason, not dropped without a word
+    assert "orphan" not in infos
+    assert len(launcher.problems) == 1 and launcher.problems[0].startswith("orphan cannot be played:")
+    assert "nowhere" in launcher.problems[0]

@@ -231,3 +231,17 @@ def test_a_mod_that_makes_teams_names_them_and_the_phases_played_together(capsys
     code, out, _ = run(capsys, "rules", "diff", str(CROSSING), str(mod))
     assert code == 0, out
     assert "  teams: no teams -> teams [[Blue, Red]] together [combat] (allies.rules:2)" in out
+
+
+def test_a_long_diff_opens_with_a_one_screen_summary_for_players(capsys):
+    code, out, _ = run(capsys, "rules", "diff", "lhtr", "aarhe")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) <= 60 and max(len(ln) for ln in lines) <= 100
+    # the house rules in the layer's own words (its README's table of files), then each kind of change
+    assert any(ln.startswith("  economy.rules: phase 1: income first") for ln in lines)
+    assert any("convoy raids, partisans" in ln for ln in lines)
+    assert "what changes:" in lines and any(ln.startswith("  procedures: ") for ln in lines)
+    assert lines[-1] == "(every change with its rules text: wargame rules diff lhtr aarhe --full)"
+    assert "--- " not in out                                   # no procedure's text
+    code, full, _ = run(capsys, "rules", "diff", "lhtr", "aarhe", "--full")
+    assert full.count("\n") > 1000 and "    +++ aarhe: " in full

@@ -138,13 +138,53 @@ def test_a_partial_name_shows_what_it_will_do_and_asks(duel):
 
 
 def test_a_narrowed_list_says_so_and_resets_after_an_action(duel):
-    first_infantry = next(a for a in duel.decision.options if a.kind == "move" and "Infantry" in a.label)
-    code, c = play(duel, ["move infantry", "1"], computer={"Allied": FirstOption()})
-    assert "options match `move infantry`" in c.text and "narrowed" in c.text
-    assert duel.actions[0] == first_infantry
+    options = list(duel.decision.options)
+    tanks = [a for a in options if a.kind == "move" and "Tank" in a.label]
+    second = tanks[1]
+    number = options.index(second) + 1
+    code, c = play(duel, ["MOVE tank", str(number)], computer={"Allied": FirstOption()})
+    assert "options match `MOVE tank`" in c.text and "narrowed" in c.text
+    # the narrowed list numbers each option as the whole list did: the number typed is the one seen
+    narrowed = c.text.split("options match `MOVE tank`")[1].split("> ")[0]
+    assert f"{number:>3}. {second.label}" in narrowed and "  1. " not in narrowed
+    assert duel.actions[0] == second
     # the next question lists every option again, numbered from the full list
     after = c.text.split("Allied (computer)")[1]
     assert f"{len(duel.decision.options):>3}." in after
+
+
+def test_a_space_typed_lists_the_options_that_name_it(duel):
+    options = list(duel.decision.options)
+    code, c = play(duel, ["7,3"])
+    narrowed = c.text.split("options match `7,3`")[1]
+    for n, a in enumerate(options, 1):           # the two moves into 7,3, by their own numbers
+        assert (f"{n:>3}. {a.label}" in narrowed) == (a.args.get("to") == "7,3" or a == duel.decision.finish)
+    # a name, without case, accents or punctuation, is read the same way: St. Vith is 7,2
+    code, c = play(duel, ["st vith"])
+    assert "options match `st vith`" in c.text and "move Infantry #1 from 7,2 to 6,1" in c.text
+
+
+def test_look_and_map_name_a_space_with_its_neighbours(duel):
+    code, c = play(duel, ["look ST-VITH", "map nowhere"])
+    assert "St. Vith (7,2)" in c.text
+    near = duel.state.board.neighbours("7,2")
+    line = c.text.split("next to: ")[1].split("\n")[0]
+    assert all(duel.state.board.space(n).name in line for n in near)
+    assert "no space called `nowhere`" in c.text
+
+
+def test_quitting_with_moves_no_file_keeps_asks(skirmish, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    game = Game(skirmish, "hill", seed=2)
+    code, c = play(game, ["1", "quit", "n"])
+    assert "are in no file: save them to" in c.text and "not saved" in c.text
+    assert list(tmp_path.iterdir()) == []
+    game = Game(skirmish, "hill", seed=2)
+    code, c = play(game, ["1", "quit", "kept.json"])
+    assert save.load(tmp_path / "kept.json", [SKIRMISH], trust_code=True).actions == game.actions
+    # nothing played: nothing asked
+    code, c = play(Game(skirmish, "hill", seed=2), ["quit"])
+    assert "no file" not in c.text
 
 
 def test_an_exact_name_acts(duel):
@@ -254,3 +294,30 @@ def test_game_undo_for_a_player_takes_back_the_answers_after_it(duel):
     duel.play(next(a for a in duel.decision.options if a.kind == "move"))
     duel.play(duel.decision.options[0])
     assert duel.undo() == 1 and duel.decision.player == "Allied"
+
+
+def test_a_world_map_game_starts_short_and_looks_at_a_territory():
+    from engine import plugins
+
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    code, c = play(game, ["look germany", "map sz 5", "look afghanistan"])
+    before = c.text.split("> ")[0]
+    assert before.count("\n") < 40 and "`map NAME`" in before       # no list of every space at the start
+    germany = c.text.split("> look germany")[1]
+    assert "worth 10 IPCs" in germany and "victory city (Berlin)" in germany and "capital of Germany" in germany
+    assert "next to: " in germany and "Western Europe" in germany.split("next to: ")[1].split("\n")[0]
+    assert "Sea Zone 5" in c.text.split("> map sz 5")[1].split("\n")[0] + c.text.split("> map sz 5")[1]
+    assert "no space called" not in c.text
+    # unit names spaced as players read them, a name said once
+    assert "1 Germany Industrial Complex" in germany and "1 Germany AA Gun" in germany
+    assert "IndustrialComplex" not in c.text and "AAGun" not in c.text
+    assert "Afghanistan (Afghanistan)" not in c.text and "Afghanistan; impassable" in c.text
+
+
+def test_unit_names_are_spaced_only_where_a_unit_type_is_named():
+    from clients.words import spaced, unit_words
+
+    assert [spaced(k) for k in ("AAGun", "IndustrialComplex", "Infantry", "B17Bomber")] == [
+        "AA Gun", "Industrial Complex", "Infantry", "B17 Bomber"]
+    words = unit_words(["AAGun", "Infantry", "AircraftCarrier"])
+    assert words("2 AAGun, 1 AircraftCarrier; AAGunner") == "2 AA Gun, 1 Aircraft Carrier; AAGunner"

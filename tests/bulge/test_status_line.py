@@ -48,3 +48,13 @@ def test_a_mod_words_the_whole_line(tmp_path: Path) -> None:
     assert game.status() == "Red: 0 VP"
     assert rs.rules.procedure("turn_words")(game.state, "attacks") == "the attacks"
     assert rs.rules.procedure("turn_words")(game.state, "front_line") == "front line"
+
+
+def test_off_board_areas_are_read_by_their_names() -> None:
+    from engine import plugins
+    from engine.asking import space_name
+    from engine.game import Game
+
+    game = Game(plugins.load("bulge"), None, seed=1)
+    assert space_name(game.state, "offboard:Allies") == "Allies off-board area"
+    assert space_name(game.state, "chart:Axis:2") == "Axis reinforcement chart, turn 2"

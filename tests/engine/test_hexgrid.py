@@ -59,3 +59,18 @@ def test_ring_has_six_times_radius_hexes():
     for r in range(1, 5):
         hs = ring(Hex(0, 0), r)
         assert len(hs) == 6 * r and all(distance(Hex(0, 0), h) == r for h in hs)
+
+
+def test_a_space_is_found_as_a_player_types_its_name():
+    from engine.board import Board, Space, fold_name
+
+    board = Board([Space("1910", "Prüm", "hex"), Space("1709", "St. Vith", "hex"), Space("SZ 5", "Sea Zone 5", "sea")],
+                  {})
+    assert [board.find(t) for t in ("prum", "PRÜM", "st vith", "St.-Vith", "sz 5", "sz5", "sea zone 5", "1709")] == [
+        "1910", "1910", "1709", "1709", "SZ 5", None, "SZ 5", "1709"]
+    assert fold_name("  Anglo-Egypt ") == "anglo egypt" and board.find("...") is None
+    # the first words of one name alone; of several, none
+    assert board.find("sea") == "SZ 5" and board.find("st") == "1709" and board.find("zone") is None
+    two = Board([Space("a", "West Russia", "land"), Space("b", "Western Europe", "land"),
+                 Space("c", "West Indies", "land")], {})
+    assert two.find("west") is None and two.find("western") == "b"

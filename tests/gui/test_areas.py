@@ -58,9 +58,14 @@ def counter_point(c) -> tuple[int, int]:  # type: ignore[no-untyped-def]
 
 
 def click_finish(win) -> None:  # type: ignore[no-untyped-def]
+    """The finish button, and when it asks (other options still open), its yes."""
     draw(win)
     assert win.finish_rect is not None, win.decision
     click(win, *centre(win.finish_rect))
+    if win.prompt is not None:
+        draw(win)
+        click(win, *centre(win.prompt.ok_rect))
+        assert win.prompt is None
 
 
 def click_row(win, index: int = 0) -> None:  # type: ignore[no-untyped-def]

@@ -119,19 +119,27 @@ def test_loading_a_save_from_the_window_and_a_damaged_one(make_window, tmp_path)
     assert win.prompt is None and win.game is not current
     assert win.game.actions == saved.actions and win.game.state.signature() == saved.state.signature()
     assert "Loaded" in win.notice
-    # and from now on it is saved there
-    n = len(win.game.actions)
+    # the save is not written over unasked: a move leaves it as it was ...
+    n, before = len(win.game.actions), good.read_text()
     win.computer.clear()
     assert win.choose(win.game.decision.options[0])
-    assert len(save.load(good).actions) == n + 1
+    assert good.read_text() == before
+    # ... and Ctrl+S offers it, saying so; Enter is the player's yes, and from then on it is saved there
+    press(win, key.S, key.MOD_CTRL)
+    assert win.prompt is not None and win.prompt.text == str(good) and "writes over it" in win.prompt.hint
+    press(win, key.ENTER)
+    assert win.prompt is None and len(save.load(good).actions) == n + 1
+    assert win.choose(win.game.decision.options[0])
+    assert len(save.load(good).actions) == n + 2
 
 
 def test_save_asks_for_a_file_when_there_is_none(make_window, tmp_path):
     game = Game(plugins.load("bulge"), None, seed=2)
     win = make_window(game, width=1400, height=880)
     press(win, key.S, key.MOD_CTRL)
-    assert win.prompt is not None and win.prompt.text == "game.json"
-    for _ in range(len("game.json")):
+    offered = win.prompt.text          # a new file named after the ruleset and the time
+    assert win.prompt is not None and offered.startswith("bulge-") and offered.endswith(".json")
+    for _ in range(len(offered)):
         press(win, key.BACKSPACE)
     type_text(win, str(tmp_path / "no" / "such" / "folder.json"))
     press(win, key.ENTER)
@@ -143,6 +151,16 @@ def test_save_asks_for_a_file_when_there_is_none(make_window, tmp_path):
     assert win.prompt is None and path.is_file() and win.saver is not None
     assert win.choose(game.decision.options[0])
     assert len(save.load(path).actions) == 1
+    # Ctrl+S and U always say what they did
+    press(win, key.S, key.MOD_CTRL)
+    assert win.notice == f"Saved (1 action) to {path}"
+    win.refusal = ""
+    game2 = Game(plugins.load("bulge"), None, seed=2)
+    win2 = make_window(game2, width=1280, height=720)
+    press(win2, key.U)
+    assert win2.notice == "Nothing to undo in this step"
+    draw(win2)
+    assert any(getattr(i, "text", "") == "Nothing to undo in this step" for i in win2._panel_items)
 
 
 def test_play_with_no_ruleset_draws_the_new_game_screen(tmp_path, capsys):
@@ -171,3 +189,50 @@ def test_the_save_file_of_the_command_line_goes_to_the_first_game_only(make_bare
     press(win, key.N, key.MOD_CTRL)
     assert win.menu.unsaved                                   # played, no file: the screen says so
     assert any("no save file" in getattr(i, "text", "") for i in win.menu.builder.items)
+
+
+def test_the_screen_offers_aarhe_and_says_which_mod_it_cannot(make_bare, tmp_path):
+    orphan = tmp_path / "orphan"
+    orphan.mkdir()
+    (orphan / "orphan.rules").write_text("")
+    (orphan / "ruleset.json").write_text('{"name": "orphan", "title": "An orphan", "extends": "nowhere", '
+                                         '"rules": ["orphan.rules"]}')
+    win = make_bare(launcher=Launcher(mods=[orphan]))
+    draw(win, tmp_path / "new_game_mods.png")
+    click(win, *hit(win, "ruleset", "aarhe"))
+    assert win.menu.ruleset == "aarhe" and win.menu.scenario == "revised-1942"
+    texts = [getattr(i, "text", "") for i in win.menu.builder.items]
+    assert any(t.startswith("orphan cannot be played: no base ruleset") for t in texts)
+    click(win, *hit(win, "start"))
+    assert win.game is not None and win.game.ruleset.name == "aarhe"
+
+
+def test_closing_a_game_no_file_keeps_asks(make_window, tmp_path):
+    game = Game(plugins.load("bulge"), None, seed=2)
+    win = make_window(game, width=1280, height=720)
+    win.dispatch_event("on_close")
+    win.dispatch_events()                   # nothing played: nothing to lose, it closes
+    assert win.has_exit or win._closed
+    game = Game(plugins.load("bulge"), None, seed=2)
+    win = make_window(game, width=1280, height=720)
+    assert win.choose(game.decision.options[0])
+    win.dispatch_event("on_close")
+    win.dispatch_events()
+    assert not win._closed and win.prompt is not None and win.prompt.title == "Save the game before closing?"
+    assert "1 action" in win.prompt.hint and win.prompt.text.startswith("bulge-")
+    draw(win, tmp_path / "close_asks.png")
+    press(win, key.ESCAPE)                           # back to the game
+    assert win.prompt is None and not win._closed
+    win.dispatch_event("on_close")
+    win.dispatch_events()
+    win.prompt.text = str(tmp_path / "kept.json")
+    press(win, key.ENTER)                            # saved where it says, then closed
+    assert win._closed and save.load(tmp_path / "kept.json").actions == game.actions
+    # a second close (Ctrl+Q) closes without saving
+    game = Game(plugins.load("bulge"), None, seed=2)
+    win = make_window(game, width=1280, height=720)
+    assert win.choose(game.decision.options[0])
+    press(win, key.Q, key.MOD_CTRL)
+    assert win.prompt is not None and not win._closed
+    press(win, key.Q, key.MOD_CTRL)
+    assert win._closed

@@ -120,10 +120,25 @@ def test_the_finish_button_and_key_end_the_step(duel, make_window):
     draw(win)
     assert win.finish_rect is not None and "end the orders" in win.finish_label.text
     x, y, w, h = win.finish_rect
+    others = len([a for a in duel.decision.options if a != duel.decision.finish])
+    assert others
+    # with other options open, the button asks first, as the terminal does for `done`
     win.dispatch_event("on_mouse_press", int(x + w / 2), int(y + h / 2), mouse.LEFT, 0)
     win.dispatch_events()
-    assert duel.actions[-1] == Action("done")
-    # the next turn: the E key does the same
+    assert duel.actions == [] and win.prompt is not None
+    assert win.prompt.title == f"End the step: {duel.decision.finish.label}?"
+    assert win.prompt.hint.startswith(f"{others} other option")
+    win.dispatch_event("on_key_press", key.ESCAPE, 0)          # no: the step goes on
+    win.dispatch_events()
+    assert win.prompt is None and duel.actions == []
+    win.dispatch_event("on_mouse_press", int(x + w / 2), int(y + h / 2), mouse.LEFT, 0)
+    win.dispatch_event("on_key_press", key.ENTER, 0)           # yes
+    win.dispatch_events()
+    assert duel.actions[-1] == Action("done") and win.prompt is None
+    # the next turn: the E key asks the same, and E again says yes
+    win.dispatch_event("on_key_press", key.E, 0)
+    win.dispatch_events()
+    assert len(duel.actions) == 1 and win.prompt is not None
     win.dispatch_event("on_key_press", key.E, 0)
     win.dispatch_events()
     assert duel.actions[-1] == Action("done") and len(duel.actions) == 2
@@ -242,7 +257,7 @@ def test_save_key(demo, make_window):
     win = make_window(demo, saver=saved.append)
     win.dispatch_event("on_key_press", key.S, key.MOD_CTRL)
     win.dispatch_events()
-    assert saved == [demo] and win.notice == "Saved."
+    assert saved == [demo] and win.notice == "Saved (0 actions)"      # what it did, always said
 
 
 def test_save_screenshot_writes_a_png(demo, tmp_path, capsys):

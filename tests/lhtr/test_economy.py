@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.asking import space_name
 from tests.lhtr.play import Play
 
 
@@ -22,6 +23,10 @@ def test_buying_pays_and_puts_the_unit_in_the_pending_area() -> None:
     assert g.ipc("USSR") == 16
     assert g.kinds_at("pending:USSR") == {"Infantry": 1, "Tank": 1}
     assert g.step == "purchase"          # buying goes on until the power says it is done
+    # each purchase is in the log, and the pending area is read by its name
+    notes = [e["message"] for k, e in g.log if k == "note"]
+    assert notes == ["USSR buys Tank for 5 IPCs (19 left)", "USSR buys Infantry for 3 IPCs (16 left)"]
+    assert space_name(g.state, "pending:USSR") == "USSR mobilization pool"
 
 
 def test_only_what_the_power_can_pay_for_is_offered_and_the_rest_is_refused() -> None:
@@ -109,11 +114,14 @@ def test_a_new_complex_goes_where_there_is_none_in_a_territory_held_since_the_tu
 
 def test_units_not_placed_are_lost_when_mobilize_ends_or_with_the_option_wait() -> None:
     g = placing(["Tank", "Infantry"])
+    # the end of the step says what it loses before it is chosen: how many units, what they cost
+    assert g.decision.finish.label == "done placing: 2 units not placed (8 IPCs) will be lost"
     g.log = []
     g.finish()
     assert g.kinds_at("pending:USSR") == {}
     assert [e["message"] for k, e in g.log if k == "note"][0] == "USSR could not place Tank, Infantry: lost"
     g = placing(["Tank"], unplaced_units_wait=True)
+    assert g.decision.finish.label == "done placing"                 # they wait: nothing lost
     g.finish()
     assert g.kinds_at("pending:USSR") == {"Tank": 1}
 
@@ -125,6 +133,7 @@ def test_income_is_the_value_of_the_territories_held() -> None:
     g.walk_to("Germany", "purchase")
     assert g.ipc("USSR") == 22
     assert g.proc("income", "Germany") == 42
+    assert "USSR collects 22 IPCs (now 22)" in [e["message"] for k, e in g.log if k == "note"]
 
 
 def test_no_income_without_the_capital() -> None:

@@ -78,7 +78,9 @@ def test_headers(board, scenario):
     assert scenario["fidelity"] == "exact"
     assert scenario["map"] == "map.json"
     assert scenario["start"] == {"turn": 1}
-    assert scenario["areas"] == []
+    # each power's units bought and not yet placed wait in an area the players read by its name
+    assert scenario["areas"] == [{"id": f"pending:{p}", "name": f"{p} mobilization pool"}
+                                 for p in ("USSR", "Germany", "UK", "Japan", "US")]
 
 
 def test_space_counts_and_ids(board, spaces):
