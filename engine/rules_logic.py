@@ -99,25 +99,6 @@ class RulesLogic(GameLogic):
             out[str(name)] = value
         return out
 
-    def facts(self, state: GameState) -> dict[str, Any]:
-        """The engine's facts, and each power's starting resources (with `turn order`, in that
-        order), and what the rules' `procedure income(p: str) -> int` gives it, where they
-        have one (`wargame info`: each power's IPCs and income)."""
-        facts = super().facts(state)
-        owners = list(self.structure.powers) if self.structure.per_power else []
-        owners += sorted({o for o, _ in state.resources} - set(owners))
-        income = self.rules.procedure("income") if self.rules.has_procedure("income") else None
-        powers: dict[str, dict[str, int]] = {}
-        for o in owners:
-            row = {name: v for (who, name), v in sorted(state.resources.items()) if who == o}
-            if income is not None:
-                row["income"] = int(income(state, o))
-            if row:
-                powers[o] = row
-        if powers:
-            facts["powers"] = powers
-        return facts
-
     def final_result(self, state: GameState) -> Result:
         return Result(None, "the last turn was played: a draw", self.score(state))
 
@@ -137,10 +118,24 @@ class RulesLogic(GameLogic):
         return line
 
     def facts(self, state: GameState) -> dict[str, Any]:
-        """The engine's facts for `wargame info`, then the rules' own where they have a
-        `procedure scenario_facts() -> map[str, list[str]]` (LHTR: each power's IPCs, income
-        and capital, and the victory cities), each a heading and its lines."""
+        """The engine's facts for `wargame info`; each power's starting resources (with `turn
+        order`, in that order) and what the rules' `procedure income(p: str) -> int` gives it,
+        where they have one (`powers`, for every scenario); then the rules' own words where they
+        have a `procedure scenario_facts() -> map[str, list[str]]` (LHTR: each power's IPCs,
+        income and capital, and the victory cities), each a heading and its lines."""
         facts = super().facts(state)
+        owners = list(self.structure.powers) if self.structure.per_power else []
+        owners += sorted({o for o, _ in state.resources} - set(owners))
+        income = self.rules.procedure("income") if self.rules.has_procedure("income") else None
+        powers: dict[str, dict[str, int]] = {}
+        for o in owners:
+            row = {name: v for (who, name), v in sorted(state.resources.items()) if who == o}
+            if income is not None:
+                row["income"] = int(income(state, o))
+            if row:
+                powers[o] = row
+        if powers:
+            facts["powers"] = powers
         if self.rules.has_procedure("scenario_facts"):
             for heading, lines in dict(self.rules.procedure("scenario_facts")(state)).items():
                 facts[str(heading)] = [str(line) for line in lines]

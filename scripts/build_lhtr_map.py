@@ -403,7 +403,9 @@ def build(xml_path: Path, shapes: dict[str, dict]) -> tuple[dict, dict]:
         "control": {sid: owners[sid] for sid in sorted(owners, key=order_key)},
         "resources": {p: {"ipc": resources[p]} for p in facts["players"]},
         "pieces": pieces,
-        "areas": [],
+        # where a power's purchases wait for mobilize (the rules' `pending:POWER`), named as
+        # players read them
+        "areas": [{"id": f"pending:{p}", "name": f"{p} mobilization pool"} for p in facts["players"]],
     }
     return map_doc, scenario_doc
 
