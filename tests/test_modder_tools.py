@@ -106,7 +106,7 @@ def test_play_log_and_replay_log_tell_the_same_game(capsys, tmp_path):
 
 
 def test_play_log_of_a_terminal_game_prints_the_log_at_the_end(capsys, monkeypatch):
-    answers = iter(["1", "quit"])
+    answers = iter(["1", "quit", "n"])        # (quitting asks whether to save the moves)
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     code, out, _ = run(capsys, "play", "bulge", "--no-gui", "--seed", "1", "--log")
     assert code == 0
