@@ -77,7 +77,7 @@ def policy(order: str, units: Mapping[str, Any], attacker: str) -> Callable[[str
             return options[0]
         best: tuple[Any, ...] | None = None
         chosen = options[0]
-        for i, o in enumerate(options):
+        for o in options:
             if not isinstance(o, Piece):
                 return options[0]
             r = ranked.get((o.kind, o.owner, o.hits))
