@@ -130,7 +130,7 @@ class _Gen:
         #: of those, the ones that walk the board (they call `distances`, `reach`...): their
         #: every call remembers, not only the calls a primitive makes
         self.walkers = {name for name, pr in sorted(program.procedures.items())
-                        if (self.walks(pr) or self.surveys(pr)) and self.remembers(pr)} if REMEMBER else set()
+                        if self.walks(pr) and self.remembers(pr)} if REMEMBER else set()
         self.remembered = {name for name in sorted(self.info.passed)
                            if name in program.procedures and self.remembers(program.procedures[name])} \
             | self.walkers if REMEMBER else set()
@@ -621,13 +621,6 @@ class _Gen:
                 if any(t.startswith("fn(") for _, t in spec.params):
                     return True
         return False
-
-    def surveys(self, pr: A.ProcedureDecl) -> bool:
-        """Is the procedure a question about the game as a whole: given nothing, and looping
-        (over the board, the units)? The entries that list one decision ask such questions
-        again and again (its player, its choices, its guards: dsl.runtime.held), and their
-        answers last through that listing; one given nothing costs one look-up to remember."""
-        return not pr.params and self.callee_loops(pr.name)
 
     def remembers(self, pr: A.ProcedureDecl) -> bool:
         if pr.ret is None or pr.name in self.kept or pr.name in self.p.interactive:

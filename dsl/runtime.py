@@ -26,9 +26,8 @@ The counter is one per process: calls into the rules from several threads at onc
 
 from __future__ import annotations
 
-import contextlib
 import functools
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from types import MappingProxyType, TracebackType
 from typing import Any
@@ -73,43 +72,16 @@ class _Budget:
     so that rules called from inside rules (a primitive calling back) share the budget of
     the outermost call, and `ns` is the module of that call."""
 
-    __slots__ = ("depth", "steps", "items", "ns", "held")
+    __slots__ = ("depth", "steps", "items", "ns")
 
     def __init__(self) -> None:
         self.steps = DEFAULT_STEPS
         self.items = DEFAULT_ITEMS
         self.depth = 0
         self.ns: dict[str, Any] | None = None
-        #: while the engine lists one decision (see `held`): the compiled modules entered
-        #: since, by id; else None
-        self.held: dict[int, dict[str, Any]] | None = None
 
 
 BUDGET = _Budget()
-
-
-@contextlib.contextmanager
-def held() -> Iterator[None]:
-    """A span in which the engine changes no game state between its calls into the rules
-    (the entries that list one decision: its player, its moves' choices and guards, its
-    prompt). The answers the compiled rules remember (see dsl.compiler, "answers
-    remembered") then last from one entry to the next, not just within one; they are
-    forgotten when the span ends, and whenever a primitive changes the game within it."""
-    b = BUDGET
-    if b.held is not None:      # (already inside one)
-        yield
-        return
-    entered: dict[int, dict[str, Any]] = {}
-    b.held = entered
-    try:
-        yield
-    finally:
-        b.held = None
-        for g in entered.values():
-            g["_G"] += 1
-            for answers in g.get("_AS") or ():
-                if answers:
-                    answers.clear()
 
 
 def limits() -> Limits:
@@ -497,11 +469,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
         if inner:
             left = g["_L"] = g["_L"] - cost
         else:
-            if b.held is None:
-                g["_G"] += 1    # answers remembered in an earlier entry are not given again
-            elif id(g) not in b.held:
-                g["_G"] += 1    # (nor those of an entry before the span)
-                b.held[id(g)] = g
+            g["_G"] += 1        # answers remembered in an earlier entry are not given again
             left = g["_L"] = b.steps - cost
             g["_I"] = b.items
             b.ns = g
@@ -519,7 +487,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
             b.depth -= 1
             if not inner:
                 b.ns = caller
-                if remembered and b.held is None:
+                if remembered:
                     for answers in remembered:
                         if answers:
                             answers.clear()     # (they hold the state they were asked on)

@@ -25,7 +25,7 @@ from typing import Any
 
 from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec, TaskSpec
-from dsl.runtime import Offered, held
+from dsl.runtime import Offered
 from dsl.types import ListType, RecordType, Type
 from engine.actions import FIND_FINISH, Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
@@ -196,18 +196,17 @@ class RulesLogic(GameLogic):
                 if spec.while_ is not None and not spec.while_(state):
                     state.started = (key, "done")
                     continue
-                with held():    # (nothing changes the state while its decision is listed)
-                    blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
-                    if ready or self._any_passes(name, blocks):
-                        finish = None
-                        if spec.finish is not None:
-                            # (its words made when a player reads them, as the moves' are)
-                            finish = Action(FINISH, {}, label="finish") if spec.finish_label is None else \
-                                Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
-                        # (a step with no finish of its own: the Decision looks among the moves for one)
-                        return Decision(self._player(state, spec), name, self.prompt(state, spec),
-                                        Options(blocks, (finish,) if finish is not None else ()),
-                                        _step_context(name), finish=finish if finish is not None else FIND_FINISH)
+                blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
+                if ready or self._any_passes(name, blocks):
+                    finish = None
+                    if spec.finish is not None:
+                        # (its words made when a player reads them, as the moves' are)
+                        finish = Action(FINISH, {}, label="finish") if spec.finish_label is None else \
+                            Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
+                    # (a step with no finish of its own: the Decision looks among the moves for one)
+                    return Decision(self._player(state, spec), name, self.prompt(state, spec),
+                                    Options(blocks, (finish,) if finish is not None else ()), _step_context(name),
+                                    finish=finish if finish is not None else FIND_FINISH)
                 if spec.finish is not None:
                     if self._run(state, ("finish",), spec.finish, ()):
                         continue
