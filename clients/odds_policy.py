@@ -68,9 +68,23 @@ def policy(order: str, units: Mapping[str, Any], attacker: str) -> Callable[[str
             return (not absorbs(p), cost, value(p), i)
         return (not absorbs(p), ranks.get(p.kind, len(ranks)), i)
 
+    # a unit's place in the order depends only on its kind, side and damage: worked out once
+    # for each (the policy is asked at every hit of every battle sampled)
+    ranked: dict[tuple[str, str, int], tuple[Any, ...]] = {}
+
     def answer(player: str, prompt: str, options: list[Any]) -> Any:
-        if how == "first" or not all(isinstance(o, Piece) for o in options):
+        if how == "first":
             return options[0]
-        return min(enumerate(options), key=lambda io: key(*io))[1]
+        best: tuple[Any, ...] | None = None
+        chosen = options[0]
+        for o in options:
+            if not isinstance(o, Piece):
+                return options[0]
+            r = ranked.get((o.kind, o.owner, o.hits))
+            if r is None:
+                r = ranked[(o.kind, o.owner, o.hits)] = key(0, o)[:-1]
+            if best is None or r < best:      # (the first of equals, as min over (rank, i))
+                best, chosen = r, o
+        return chosen
 
     return answer

@@ -39,6 +39,12 @@ class Piece:
         p.__class__ = Piece      # type: ignore[assignment]
         return p  # type: ignore[return-value]
 
+    def changed_status(self, status: frozenset[str]) -> Piece:
+        """This piece with other marks (`changed` for the commonest change)."""
+        p = _Draft(self.id, self.kind, self.owner, self.space, self.hits, self.group, status, self.carrier)
+        p.__class__ = Piece      # type: ignore[assignment]
+        return p  # type: ignore[return-value]
+
     def marked(self, mark: str) -> bool:
         return mark in self.status
 

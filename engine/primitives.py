@@ -176,15 +176,11 @@ def set_owner(state: GameState, unit: Piece, owner: str) -> None:
 
 
 def mark(state: GameState, unit: Piece, name: str) -> None:
-    p = state.piece(unit.id)
-    if name not in p.status:
-        state.update(p.id, status=p.status | {name})
+    state.set_mark(unit.id, name, True)
 
 
 def unmark(state: GameState, unit: Piece, name: str) -> None:
-    p = state.piece(unit.id)
-    if name in p.status:
-        state.update(p.id, status=p.status - {name})
+    state.set_mark(unit.id, name, False)
 
 
 def marked(state: GameState, unit: Piece, name: str) -> bool:

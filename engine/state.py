@@ -251,6 +251,27 @@ class GameState:
         self.pieces[pid] = new
         return new
 
+    def set_mark(self, pid: int, name: str, on: bool) -> Piece:
+        """Put a mark on a piece or take it off (`update`'s commonest change written out: the
+        piece stays in its entries, and only this mark's count moves)."""
+        old = self.piece(pid)
+        if (name in old.status) is on:
+            return old
+        new = old.changed_status(old.status | {name} if on else old.status - {name})
+        if not self._mine:
+            self._take()
+        marks = self._marks
+        n = marks.get(name, 0) + (1 if on else -1)
+        if n:
+            marks[name] = n
+        else:
+            del marks[name]
+        _own_entry(self._at, self._own, new.space)[pid] = new
+        _own_entry(self._by, self._own_by, new.owner)[pid] = new
+        _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
+        self.pieces[pid] = new
+        return new
+
     def move(self, pid: int, space: str) -> Piece:
         return self.update(pid, space=space)
 

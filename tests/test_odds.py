@@ -176,6 +176,19 @@ def test_the_casualty_policy_changes_what_is_left() -> None:
     assert triplea.attacker_wins > planes_first.attacker_wins
 
 
+def test_the_policy_takes_a_damaged_battleship_after_a_fresh_one() -> None:
+    # the policy keeps each unit's place in its order by kind, side and damage: a battleship
+    # takes its first hit before anything is lost, but once damaged it is the costliest loss
+    battle = set_up(ruleset("lhtr"), "1 bb, 1 dd", "2 sub", "SZ 7")
+    state = battle.state
+    bb = next(p for p in state.pieces.values() if p.kind == "Battleship")
+    dd = next(p for p in state.pieces.values() if p.kind == "Destroyer")
+    assert battle.answer(bb.owner, "", [dd, bb]) is bb
+    damaged = state.update(bb.id, hits=1)
+    assert battle.answer(bb.owner, "", [damaged, dd]) is dd
+    assert battle.answer(bb.owner, "", [dd, bb]) is bb
+
+
 # -- names as players write them -------------------------------------------------------------------------
 @pytest.mark.parametrize("text, kind", [
     ("inf", "Infantry"), ("Infantry", "Infantry"), ("INFANTRIES", "Infantry"), ("art", "Artillery"),

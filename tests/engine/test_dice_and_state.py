@@ -81,10 +81,12 @@ def test_pieces_index_follows_moves_and_removals():
     assert s.occupied_on_board() == ["0,0", "2,2"]
 
 
-@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "retype", "mark", "drop", "copy", "become"]),
+@given(st.lists(st.tuples(st.sampled_from(["add", "move", "own", "retype", "mark", "set_mark", "drop", "copy",
+                                           "become"]),
                           st.integers(0, 50), st.sampled_from(["Red", "Blue", "Grey"])), max_size=60))
 @example([("add", 0, "Red"), ("add", 0, "Blue"), ("own", 0, "Blue")])     # a capture: kept in id order
 @example([("add", 1, "Red"), ("add", 0, "Red"), ("retype", 0, "Red")])    # and a piece that changes type
+@example([("add", 0, "Red"), ("copy", 0, "Red"), ("set_mark", 0, "Red"), ("set_mark", 1, "Red")])   # on, then off
 def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(ops):
     # pieces_of reads an index by owner kept like the one by space (pieces_of_kinds one by
     # owner and unit type), and all of them hold the pieces themselves: whatever happens to
@@ -110,6 +112,8 @@ def test_each_owners_pieces_are_indexed_in_id_order_through_changes_and_copies(o
             s.update(pid, kind=KINDS[n % len(KINDS)])
         elif op == "mark":
             s.update(pid, status=s.pieces[pid].status ^ {owner})
+        elif op == "set_mark":      # (mark and unmark's way: the mark put on, or taken off)
+            s.set_mark(pid, owner, owner not in s.pieces[pid].status)
         elif op == "drop":
             s.remove(pid)
         elif op == "copy":
