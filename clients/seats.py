@@ -42,11 +42,24 @@ def assign(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False, seed: in
         raise SeatError("--hotseat and --ai do not go together")
     if not ai and not hotseat:
         wanted = {s: default for s in all_sides[1:]}
+    budgets: dict[str, float] = {}
     for item in ai:
         side, _, kind = item.partition("=")
-        kind = kind.strip() or default
+        kind, _, seconds = (kind.strip() or default).partition(":")
+        kind = kind.strip()
         if kind not in players:
             raise SeatError(f"no computer player `{kind}` (this ruleset has: {', '.join(players)})")
+        if seconds:
+            if not getattr(players[kind], "takes_seconds", False):
+                raise SeatError(f"--ai {item}: the `{kind}` player takes no time per decision")
+            try:
+                budget = float(seconds)
+            except ValueError:
+                budget = -1.0
+            if not 0 < budget <= 3600:
+                raise SeatError(f"--ai {item}: `{seconds}` is not a time per decision in seconds (say 0.5)")
+            kind = f"{kind}:{seconds}"
+            budgets[kind] = budget
         if side.strip().lower() == "all":
             wanted.update({s: kind for s in all_sides})
             continue
@@ -54,4 +67,8 @@ def assign(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False, seed: in
         if not match:
             raise SeatError(f"--ai {item}: no side `{side}` (the sides are: {', '.join(all_sides)}, or all)")
         wanted[match[0]] = kind
-    return {side: players[kind](seed + i + 1) for i, (side, kind) in enumerate(sorted(wanted.items()))}
+    seated: dict[str, Any] = {}
+    for i, (side, kind) in enumerate(sorted(wanted.items())):
+        factory = players[kind.partition(":")[0]]
+        seated[side] = factory(seed + i + 1, budgets[kind]) if kind in budgets else factory(seed + i + 1)
+    return seated
