@@ -36,7 +36,7 @@ class RandomPlayer:
 
 
 def _search(seed: int = 0, seconds: float | None = None) -> Player:
-    from clients.search import SearchPlayer     # (loaded when a game seats it)
+    from clients.search import SearchPlayer  # (loaded when a game seats it)
 
     return SearchPlayer(seed, seconds)
 

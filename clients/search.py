@@ -30,10 +30,13 @@ ALL_AT_ONCE = 12
 FIRST_DRAW = 8
 #: ... and one more is drawn each time the samples pass WIDEN * options-searched ** 2
 WIDEN = 0.5
-#: decisions a sample plays past its option (the default policy's), at most
+#: decisions a sample plays past its option (the default policy's), at most, within the
+#: current power's turn, when the rules judge positions (`evaluate` or a score by side)
 HORIZON = 6
+#: the same when they do not: a sample then plays on, across turns, toward the game's end
+BLIND_HORIZON = 400
 #: how often the default policy ends a step where it can, rather than play a random move
-FINISH_RATE = 0.5
+FINISH_RATE = 0.9
 #: exploration constant of UCB1 on the (-1, 1) scale
 EXPLORE = 0.7
 
@@ -170,8 +173,9 @@ class _Search:
             state, decision = flow.apply(rs, self.state, arm.action, dice=rng.getrandbits(64))
         except IllegalAction:
             return None
-        for _ in range(self.player.horizon):
-            if decision is None or (state.turn, state.power_index) != self.where:
+        informed = self.judge.informed
+        for _ in range(self.player.horizon if informed else BLIND_HORIZON):
+            if decision is None or (informed and (state.turn, state.power_index) != self.where):
                 break
             moved = self.default_move(state, decision)
             if moved is None:
