@@ -35,8 +35,13 @@ WIDEN = 0.5
 HORIZON = 6
 #: the same when they do not: a sample then plays on, across turns, toward the game's end
 BLIND_HORIZON = 400
-#: how often the default policy ends a step where it can, rather than play a random move
+#: how often the default policy ends a step where it can, rather than play a random move,
+#: in a game whose rules do not judge positions
 FINISH_RATE = 0.9
+#: options the default policy draws and weighs with the rules' evaluation (besides the finish)
+GREEDY_DRAWS = 3
+#: a finished game's worth to the default policy, in the rules' units: beyond any position
+BEYOND = 1e12
 #: exploration constant of UCB1 on the (-1, 1) scale
 EXPLORE = 0.7
 
@@ -187,19 +192,34 @@ class _Search:
         return ("raw", self.judge.raw(state, self.side))
 
     def default_move(self, state: GameState, decision: Decision) -> tuple[GameState, Decision | None] | None:
-        """The cheap policy a sample plays on: end the step where it can half the time, else
-        a random option (a few tries if the rules refuse what it drew)."""
-        rng = self.rng
-        for tries in range(3):
-            if tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE:
-                action = decision.finish
-            else:
-                action = decision.sample(rng)
+        """The cheap policy a sample plays on. Where the rules judge positions, the better for
+        the deciding side of a few options drawn at random and the step's finish (one look
+        ahead each: a unit activated is then moved); else the finish most of the time, or a
+        random option. None if the rules refuse every option it tried."""
+        rng, rs = self.rng, self.rs
+        if not self.judge.informed:
+            for tries in range(3):
+                finish = tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE
+                try:
+                    return flow.apply(rs, state, decision.finish if finish else decision.sample(rng))  # type: ignore[arg-type]
+                except IllegalAction:
+                    continue
+            return None
+        side = rs.logic.side_of(decision.player)
+        tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
+        if decision.finish is not None:
+            tried.append(decision.finish)
+        best: tuple[float, tuple[GameState, Decision | None]] | None = None
+        for action in tried:
             try:
-                return flow.apply(self.rs, state, action)
+                after = flow.apply(rs, state, action)
             except IllegalAction:
                 continue
-        return None
+            end = self.judge.outcome(after[0], side)
+            value = end * BEYOND if end is not None else self.judge.raw(after[0], side)
+            if best is None or value > best[0]:
+                best = (value, after)
+        return best[1] if best else None
 
     # -- values ---------------------------------------------------------------------------------------------
     def record(self, arm: Arm, value: tuple[str, float]) -> None:
