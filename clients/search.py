@@ -81,6 +81,8 @@ class SearchPlayer:
         self._judges: dict[int, Judge] = {}
         #: what the last decisions cost: (samples, CPU seconds) each, for benchmarks
         self.spent: list[tuple[int, float]] = []
+        #: decisions with one option, answered with no search
+        self.answered_at_once = 0
 
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
@@ -94,6 +96,7 @@ class SearchPlayer:
         if n == 0:
             raise RuntimeError(f"decision `{decision.kind}` for {decision.player} offers no options")
         if n == 1:
+            self.answered_at_once += 1
             return options[0]
         return _Search(self, ruleset, state, decision, n).run()
 
