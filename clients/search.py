@@ -32,7 +32,7 @@ FIRST_DRAW = 8
 WIDEN = 0.5
 #: decisions a sample plays past its option (the default policy's), at most, within the
 #: current power's turn, when the rules judge positions (`evaluate` or a score by side)
-HORIZON = 6
+HORIZON = 10
 #: the same when they do not: a sample then plays on, across turns, toward the game's end
 BLIND_HORIZON = 400
 #: how often the default policy ends a step where it can, rather than play a random move,
