@@ -143,6 +143,8 @@ def test_a_game_whose_rules_never_end_stops_at_max_turns(tmp_path: Path, capsys:
 def test_a_time_budget_that_is_no_time_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--mod", str(RIVER), "play", "river-crossing", "--ai", "Blue=search:soon", "--no-gui"]) != 0
     assert "is not a time per decision" in capsys.readouterr().err
+    assert main(["--mod", str(RIVER), "play", "river-crossing", "--ai", "Blue=random:1", "--no-gui"]) != 0
+    assert "the `random` player takes no time per decision" in capsys.readouterr().err
 
 
 def test_a_broken_evaluate_is_reported_at_check_with_its_position(tmp_path: Path,
