@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.against != "random" and args.against not in players:
         ap.error(f"no computer player `{args.against}` (this ruleset has: {', '.join(players)})")
     rounds = randplay.turn_limit(rs, args)
-    wins = draws = losses = 0
+    tally = {"wins": 0, "draws": 0, "losses": 0}
     times: list[float] = []
     searched = at_once = 0
     t0 = time.process_time()
@@ -89,23 +89,19 @@ def main(argv: list[str] | None = None) -> int:
         times += [cpu for _, cpu in search.spent]
         searched += len(search.spent)
         at_once += search.answered_at_once
-        if g["winner"] == side:
-            wins += 1
-        elif g["winner"] is None:
-            draws += 1
-        else:
-            losses += 1
+        tally["wins" if g["winner"] == side else "draws" if g["winner"] is None else "losses"] += 1
         if args.verbose:
             shown = ", ".join(f"{k} {v}" for k, v in g["standing"].items())
             print(f"seed {seed}: {g['winner'] or 'draw'} ({shown}), turn {g['turn']}, {g['actions']} actions",
                   file=sys.stderr)
+    wins = tally["wins"]
     low, high = wilson(wins, args.games)
     times.sort()
     limit = (args.seconds or 1.0) * 1.1
     figures: dict[str, Any] = {
         "ruleset": rs.name, "side": side, "against": args.against,
         "budget": f"{args.iterations} samples" if args.iterations else f"{args.seconds or 1.0} s",
-        "games": args.games, "rounds": rounds, "wins": wins, "draws": draws, "losses": losses,
+        "games": args.games, "rounds": rounds, **tally,
         "win_rate": wins / args.games, "ci95_low": low, "ci95_high": high,
         "decisions_searched": searched, "decisions_at_once": at_once,
         "s_per_decision_mean": sum(times) / len(times) if times else 0.0,
