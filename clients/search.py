@@ -32,7 +32,7 @@ FIRST_DRAW = 8
 WIDEN = 0.5
 #: decisions a sample plays past its option (the default policy's), at most, within the
 #: current power's turn, when the rules judge positions (`evaluate` or a score by side)
-HORIZON = 10
+HORIZON = 6
 #: the same when they do not: a sample then plays on, across turns, toward the game's end
 BLIND_HORIZON = 400
 #: how often the default policy ends a step where it can, rather than play a random move,
@@ -70,14 +70,14 @@ class SearchPlayer:
     takes_seconds = True
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
-                 horizon: int = HORIZON) -> None:
+                 horizon: int | None = None) -> None:
         if seconds is not None and not seconds > 0:
             raise ValueError(f"a search needs some time per decision, not {seconds} s")
         self.rng = random.Random(seed)
         self.seconds = DEFAULT_SECONDS if seconds is None else float(seconds)
         #: a fixed number of samples per decision instead of a time (deterministic play)
         self.iterations = iterations
-        self.horizon = horizon
+        self.horizon = HORIZON if horizon is None else horizon
         self._judges: dict[int, Judge] = {}
         #: what the last decisions cost: (samples, CPU seconds) each, for benchmarks
         self.spent: list[tuple[int, float]] = []
