@@ -3,7 +3,8 @@
 A rules file gives its game's knowledge as `procedure evaluate(side: str) -> int` (or
 `-> float`): the bigger, the better the position for that side. A game that gives none is
 judged by its own `procedure score() -> map[str, int]` where the score is kept by side (the
-side's entry less the best other side's), else as even. A game that is over is worth more
+side's entry less the best other side's; entries that are not sides are left out), else as
+even. A game that is over is worth more
 (or less) than any position: a win is +1, a loss -1, a draw 0, on the search's scale.
 """
 
@@ -27,6 +28,8 @@ class Judge:
         rules = rs.rules
         self.evaluate = rules.procedure(EVALUATE) if rules.has_procedure(EVALUATE) else None
         self.score = rules.procedure("score") if rules.has_procedure("score") else None
+        #: the sides, whose entries of a score count against each other (not, say, the turn)
+        self.sides = frozenset(rs.info.sides or rs.structure.powers)
 
     @property
     def informed(self) -> bool:
@@ -40,7 +43,7 @@ class Judge:
         if self.score is not None:
             score = dict(self.score(state))
             if side in score:
-                others = [float(v) for k, v in score.items() if k != side and isinstance(v, (int, float))]
+                others = [float(v) for k, v in score.items() if k != side and k in self.sides]
                 return float(score[side]) - (max(others) if others else 0.0)
         return 0.0
 

@@ -158,3 +158,21 @@ procedure evaluate(side: str) -> str {
     out = capsys.readouterr().out
     assert "flag.rules:" in out and "procedure `evaluate` is how the search player judges a position" in out
     assert "procedure evaluate(side: str) -> int or float" in out
+
+
+def test_a_game_with_no_evaluate_is_judged_by_its_score_by_side(tmp_path: Path) -> None:
+    from clients.search_judge import Judge
+
+    scored = write_game(tmp_path / "scored", "scored", ending=FLAG_ENDING + """
+procedure score() -> map[str, int] {
+    return {Blue: 3, Red: 1, "turn": 7}
+}
+""")
+    rs = plugins.load(scored)
+    state = rs.logic.new_state("line", 0)
+    flow.start(rs, state)
+    judge = Judge(rs)
+    assert judge.informed and judge.evaluate is None
+    # the side's score less the best other side's (the turn is no side)
+    assert judge.raw(state, "Blue") == 3 - 1 and judge.raw(state, "Red") == 1 - 3
+    assert not Judge(plugins.load(write_game(tmp_path / "blind", "blind"))).informed
