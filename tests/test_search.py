@@ -176,3 +176,15 @@ procedure score() -> map[str, int] {
     # the side's score less the best other side's (the turn is no side)
     assert judge.raw(state, "Blue") == 3 - 1 and judge.raw(state, "Red") == 1 - 3
     assert not Judge(plugins.load(write_game(tmp_path / "blind", "blind"))).informed
+
+
+@pytest.mark.slow
+def test_over_ten_games_blue_crosses_the_river_far_more_often_than_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import search_vs
+
+    assert search_vs.main([str(RIVER), "--side", "Blue", "--games", "10", "--iterations", "40", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["wins"] >= 7, figures     # the random player as Blue won no game of 200 (seeds 0-199)
