@@ -224,7 +224,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="what to play (with none, the window opens on its new-game screen; the terminal plays bulge)")
     s.add_argument("--scenario")
     s.add_argument("--ai", action="append", default=[], metavar="SIDE[=PLAYER]",
-                   help="the computer plays SIDE (or 'all'); PLAYER picks which computer player")
+                   help="the computer plays SIDE (or 'all'); PLAYER picks which computer player "
+                        "(random, search or search:SECONDS a decision, or the ruleset's own)")
     s.add_argument("--hotseat", action="store_true", help="people play every side (no computer player)")
     s.add_argument("--seed", type=_seed, default=None)
     s.add_argument("--save", metavar="FILE", help="save the game to FILE after every action and at the end")

@@ -2,8 +2,8 @@
 decisions.
 
 A player sees the ruleset, the state and the decision, and returns an action. The uniformly
-random player works for every ruleset; a ruleset may offer cleverer ones through the
-`wargame_players` hook.
+random player and the search player (clients.search, which looks ahead through the rules)
+work for every ruleset; a ruleset may offer its own through the `wargame_players` hook.
 """
 
 from __future__ import annotations
@@ -35,5 +35,13 @@ class RandomPlayer:
         return decision.sample(self.rng)
 
 
+def _search(seed: int = 0, seconds: float | None = None) -> Player:
+    from clients.search import SearchPlayer  # (loaded when a game seats it)
+
+    return SearchPlayer(seed, seconds)
+
+
+_search.takes_seconds = True  # type: ignore[attr-defined]  # (`--ai SIDE=search:SECONDS`)
+
 #: players every ruleset has; rulesets add theirs through the wargame_players hook
-BUILTIN_PLAYERS = {"random": RandomPlayer}
+BUILTIN_PLAYERS: dict[str, Any] = {"random": RandomPlayer, "search": _search}

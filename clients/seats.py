@@ -47,7 +47,14 @@ def assign(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False, seed: in
     but the first."""
     players, _ = available_players(rs)
     wanted = chosen(rs, ai, hotseat)
-    return {side: players[kind](seed + i + 1) for i, (side, kind) in enumerate(sorted(wanted.items()))}
+    return {side: make_player(players, kind, seed + i + 1) for i, (side, kind) in enumerate(sorted(wanted.items()))}
+
+
+def make_player(players: dict[str, Any], kind: str, seed: int) -> Any:
+    """The computer player `kind` names (`search`, or `search:0.5` with its seconds a
+    decision, as `chosen` checked them) with its own seed."""
+    name, _, seconds = kind.partition(":")
+    return players[name](seed, float(seconds)) if seconds else players[name](seed)
 
 
 def chosen(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False) -> dict[str, str]:
@@ -59,11 +66,24 @@ def chosen(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False) -> dict[
         raise SeatError("--hotseat and --ai do not go together")
     if not ai and not hotseat:
         wanted = {s: default for s in all_sides[1:]}
+    budgets: dict[str, float] = {}
     for item in ai:
         side, _, kind = item.partition("=")
-        kind = kind.strip() or default
+        kind, _, seconds = (kind.strip() or default).partition(":")
+        kind = kind.strip()
         if kind not in players:
             raise SeatError(f"no computer player `{kind}` (this ruleset has: {', '.join(players)})")
+        if seconds:
+            if not getattr(players[kind], "takes_seconds", False):
+                raise SeatError(f"--ai {item}: the `{kind}` player takes no time per decision")
+            try:
+                budget = float(seconds)
+            except ValueError:
+                budget = -1.0
+            if not 0 < budget <= 3600:
+                raise SeatError(f"--ai {item}: `{seconds}` is not a time per decision in seconds (say 0.5)")
+            kind = f"{kind}:{seconds}"
+            budgets[kind] = budget
         if side.strip().lower() == "all":
             wanted.update({s: kind for s in all_sides})
             continue

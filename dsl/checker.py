@@ -36,6 +36,13 @@ from .types import (
 __all__ = ["check_program", "Program", "Info", "UnitInfo", "OptionInfo", "VarInfo", "BUILTINS", "static_eval",
            "NotStatic", "VAR_RESETS"]
 
+#: procedures the engine's players call by name when the rules have them: name -> (parameter
+#: types, the return types allowed, what it is for)
+ENGINE_PROCEDURES: dict[str, tuple[tuple[Type, ...], tuple[Type, ...], str]] = {
+    "evaluate": ((STR,), (INT, FLOAT), "is how the search player judges a position for a side"),
+}
+ENGINE_PARAM_NAMES = {"evaluate": ("side",)}
+
 #: built-in functions of the language (not overridable, not shadowable)
 BUILTINS = frozenset(
     {"len", "abs", "min", "max", "sum", "count", "any", "all", "range", "sorted", "str", "int",
@@ -655,10 +662,26 @@ class _Checker:
         self.check_recursion()
         self.check_interactive()
         self.check_sequence_names()
+        self.check_engine_procedures()
         if self.report_unread:
             self.check_unread()
             self.check_endings()
         return p
+
+    def check_engine_procedures(self) -> None:
+        """A procedure the engine or its players call by name must take and give what they
+        pass and expect (the search player's `evaluate(side: str) -> int`)."""
+        for name, (params, returns, use) in ENGINE_PROCEDURES.items():
+            pr = self.p.procedures.get(name)
+            if pr is None:
+                continue
+            got = [self.resolve_type(prm.type) for prm in pr.params]
+            ret = self.resolve_type(pr.ret) if pr.ret is not None else NONE
+            if got != list(params) or ret not in returns:
+                want = f"procedure {name}({', '.join(f'{n}: {t}' for n, t in zip(ENGINE_PARAM_NAMES[name], params))})"
+                self.err(pr.pos, f"procedure `{name}` {use}, so it must be `{want} -> "
+                         f"{' or '.join(str(r) for r in returns)}`",
+                         "see docs/rules-language.md, \"Knowledge for the computer player\"")
 
     # ------------------------------------------------------------------ steps and moves
     def check_step(self, st: A.StepDecl) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from dsl.errors import Refused
 from engine.actions import Action, Decision, IllegalAction
+from engine.dice import MASK
 from engine.ruleset import LoadedRuleset, Result
 from engine.sequence import Boundary
 from engine.state import GameState
@@ -72,14 +73,19 @@ def settle(rs: LoadedRuleset, state: GameState) -> Decision | None:
     return None
 
 
-def apply(rs: LoadedRuleset, state: GameState, action: Action) -> tuple[GameState, Decision | None]:
+def apply(rs: LoadedRuleset, state: GameState, action: Action,
+          dice: int | None = None) -> tuple[GameState, Decision | None]:
     """Play `action` on a settled state. Returns the new state, settled, and its decision
-    (None when the game is over); `state` itself is never changed.
+    (None when the game is over); `state` itself is never changed. With `dice`, the new
+    state rolls from that dice state instead of `state`'s (a search's look-ahead samples
+    its own dice, so the game's own are never read ahead).
 
     Raises IllegalAction when the game is over or the rules refuse the action."""
     if state.result is not None:
         raise IllegalAction("the game is over")
     new = state.copy()
+    if dice is not None:
+        new.rng = dice & MASK
     offer = action.offer
     try:
         if offer is not None and (offer[0] is state or (state.task_decision is not None

@@ -1,0 +1,248 @@
+"""A computer player for every ruleset, mod and new game: it looks ahead with the engine itself.
+
+For each decision it runs a flat Monte Carlo search with progressive widening (the design is
+in docs/architecture.md, "The search player"): the options are the rules' own, each sample
+plays one option on a copy of the state through `engine.flow.apply`, goes on with a cheap
+default policy to the end of the current power's turn or a few decisions, and judges where it
+got with the rules' own evaluation (clients.search_judge). Chance goes through the engine's
+dice: every sample rolls from a dice state drawn from the player's own seeded generator, never
+from the game's. The same seed and the same iteration budget give the same play.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from clients.search_judge import Judge
+from engine import flow
+from engine.actions import Action, Decision, IllegalAction
+from engine.state import GameState
+
+#: seconds of CPU a decision may take unless the player is told otherwise (`search:SECONDS`)
+DEFAULT_SECONDS = 1.0
+#: decisions with at most this many options have every option searched from the start
+ALL_AT_ONCE = 12
+#: a decision with more options starts with this many drawn at random (and its finish) ...
+FIRST_DRAW = 8
+#: ... and one more is drawn each time the samples pass WIDEN * options-searched ** 2
+WIDEN = 0.5
+#: decisions a sample plays past its option (the default policy's), at most, within the
+#: current power's turn, when the rules judge positions (`evaluate` or a score by side)
+HORIZON = 6
+#: the same when they do not: a sample then plays on, across turns, toward the game's end
+BLIND_HORIZON = 400
+#: how often the default policy ends a step where it can, rather than play a random move,
+#: in a game whose rules do not judge positions
+FINISH_RATE = 0.9
+#: options the default policy draws and weighs with the rules' evaluation (besides the finish)
+GREEDY_DRAWS = 3
+#: a finished game's worth to the default policy, in the rules' units: beyond any position
+BEYOND = 1e12
+#: exploration constant of UCB1 on the (-1, 1) scale
+EXPLORE = 0.7
+
+
+class Arm:
+    """One option being searched: its action and what its samples were worth."""
+
+    __slots__ = ("action", "raws", "ends", "n", "total")
+
+    def __init__(self, action: Action) -> None:
+        self.action = action
+        self.raws: list[float] = []     # unfinished positions: the rules' values
+        self.ends: list[float] = []     # finished games: +1, 0, -1
+        self.n = 0
+        self.total = 0.0                # on the search's scale, for the current temperature
+
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+
+class SearchPlayer:
+    """`search`: plays any ruleset by sampling the rules' own futures of each option."""
+
+    name = "search"
+    #: `--ai SIDE=search:SECONDS` gives it its time per decision
+    takes_seconds = True
+
+    def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
+                 horizon: int | None = None) -> None:
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"a search needs some time per decision, not {seconds} s")
+        self.rng = random.Random(seed)
+        self.seconds = DEFAULT_SECONDS if seconds is None else float(seconds)
+        #: a fixed number of samples per decision instead of a time (deterministic play)
+        self.iterations = iterations
+        self.horizon = HORIZON if horizon is None else horizon
+        self._judges: dict[int, Judge] = {}
+        #: what the last decisions cost: (samples, CPU seconds) each, for benchmarks
+        self.spent: list[tuple[int, float]] = []
+        #: decisions with one option, answered with no search
+        self.answered_at_once = 0
+
+    def judge(self, rs: Any) -> Judge:
+        j = self._judges.get(id(rs.rules))
+        if j is None:
+            j = self._judges[id(rs.rules)] = Judge(rs)
+        return j
+
+    def choose(self, ruleset: Any, state: GameState, decision: Decision) -> Action:
+        options = decision.options
+        n = len(options)
+        if n == 0:
+            raise RuntimeError(f"decision `{decision.kind}` for {decision.player} offers no options")
+        if n == 1:
+            self.answered_at_once += 1
+            return options[0]
+        return _Search(self, ruleset, state, decision, n).run()
+
+
+class _Search:
+    """The search of one decision."""
+
+    def __init__(self, player: SearchPlayer, rs: Any, state: GameState, decision: Decision, n: int) -> None:
+        self.player, self.rs, self.state, self.decision = player, rs, state, decision
+        self.rng = player.rng
+        self.judge = player.judge(rs)
+        self.side = rs.logic.side_of(decision.player)
+        self.where = (state.turn, state.power_index)
+        self.reference = self.judge.raw(state, self.side) if self.judge.informed else 0.0
+        self.temperature: float | None = None
+        self.options: Sequence[Action] = decision.options
+        # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end)
+        self.undrawn = list(range(n))
+        self.arms: list[Arm] = []
+        #: a big decision's finish is searched from the start (ending the step is always a
+        #: candidate), so a draw passes over it
+        self.finish = decision.finish if n > ALL_AT_ONCE else None
+        if self.finish is not None:
+            self.arms.append(Arm(self.finish))
+        for _ in range(n if n <= ALL_AT_ONCE else FIRST_DRAW):
+            self.draw()
+        self.samples = 0
+
+    # -- the options searched ------------------------------------------------------------------------
+    def draw(self) -> bool:
+        """Add one option not searched yet; False when every option is searched."""
+        while self.undrawn:
+            k = self.rng.randrange(len(self.undrawn))
+            self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
+            action = self.options[self.undrawn.pop()]
+            if self.finish is not None and action == self.finish:
+                continue
+            self.arms.append(Arm(action))
+            return True
+        return False
+
+    def pick(self) -> Arm:
+        """The arm to sample next: one never sampled first, else UCB1."""
+        if self.undrawn and self.samples >= WIDEN * len(self.arms) ** 2:
+            self.draw()
+        for arm in self.arms:
+            if arm.n == 0:
+                return arm
+        log_n = math.log(self.samples + 1)
+        return max(self.arms, key=lambda a: a.mean() + EXPLORE * math.sqrt(log_n / a.n))
+
+    # -- sampling -----------------------------------------------------------------------------------------
+    def run(self) -> Action:
+        player = self.player
+        start = time.process_time()
+        budget, cap = player.seconds, player.iterations
+        while self.arms:
+            elapsed = time.process_time() - start
+            if cap is not None:
+                if self.samples >= cap:
+                    break
+            elif self.samples and elapsed + elapsed / self.samples > budget:
+                break       # (the next sample would likely run past the budget)
+            arm = self.pick()
+            value = self.sample(arm)
+            if value is None:
+                self.arms.remove(arm)       # the rules refuse it when it is played
+                continue
+            self.record(arm, value)
+        player.spent.append((self.samples, time.process_time() - start))
+        if not self.arms:       # every option drawn was refused: let the rules' own first stand
+            return self.options[0]
+        best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
+        return best.action
+
+    def sample(self, arm: Arm) -> tuple[str, float] | None:
+        """Play the arm's option with dice of the search's own, then the default policy for
+        a few decisions; what it came to ("end", +1/0/-1) or ("raw", the rules' value).
+        None when the rules refuse the option itself."""
+        rs, rng = self.rs, self.rng
+        try:
+            state, decision = flow.apply(rs, self.state, arm.action, dice=rng.getrandbits(64))
+        except IllegalAction:
+            return None
+        informed = self.judge.informed
+        for _ in range(self.player.horizon if informed else BLIND_HORIZON):
+            if decision is None or (informed and (state.turn, state.power_index) != self.where):
+                break
+            moved = self.default_move(state, decision)
+            if moved is None:
+                break
+            state, decision = moved
+        end = self.judge.outcome(state, self.side)
+        if end is not None:
+            return ("end", end)
+        return ("raw", self.judge.raw(state, self.side))
+
+    def default_move(self, state: GameState, decision: Decision) -> tuple[GameState, Decision | None] | None:
+        """The cheap policy a sample plays on. Where the rules judge positions, the better for
+        the deciding side of a few options drawn at random and the step's finish (one look
+        ahead each: a unit activated is then moved); else the finish most of the time, or a
+        random option. None if the rules refuse every option it tried."""
+        rng, rs = self.rng, self.rs
+        if not self.judge.informed:
+            for tries in range(3):
+                finish = tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE
+                try:
+                    return flow.apply(rs, state, decision.finish if finish else decision.sample(rng))  # type: ignore[arg-type]
+                except IllegalAction:
+                    continue
+            return None
+        side = rs.logic.side_of(decision.player)
+        tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
+        if decision.finish is not None:
+            tried.append(decision.finish)
+        best: tuple[float, tuple[GameState, Decision | None]] | None = None
+        for action in tried:
+            try:
+                after = flow.apply(rs, state, action)
+            except IllegalAction:
+                continue
+            end = self.judge.outcome(after[0], side)
+            value = end * BEYOND if end is not None else self.judge.raw(after[0], side)
+            if best is None or value > best[0]:
+                best = (value, after)
+        return best[1] if best else None
+
+    # -- values ---------------------------------------------------------------------------------------------
+    def record(self, arm: Arm, value: tuple[str, float]) -> None:
+        kind, v = value
+        (arm.ends if kind == "end" else arm.raws).append(v)
+        arm.n += 1
+        self.samples += 1
+        if self.temperature is None or self.samples & (self.samples - 1) == 0:
+            self.rescale()
+        elif kind == "end":
+            arm.total += v
+        else:
+            arm.total += Judge.squash(v, self.reference, self.temperature)
+
+    def rescale(self) -> None:
+        """Choose the temperature from how far the samples so far moved the rules' value
+        (on powers of two of the samples), and work every arm's total out again."""
+        gaps = [abs(r - self.reference) for arm in self.arms for r in arm.raws]
+        spread = sum(gaps) / len(gaps) if gaps else 0.0
+        self.temperature = spread if spread > 0 else (self.temperature or 1.0)
+        t = self.temperature
+        for arm in self.arms:
+            arm.total = sum(arm.ends) + sum(Judge.squash(r, self.reference, t) for r in arm.raws)

@@ -1,0 +1,190 @@
+"""The search player (clients/search.py): it plays legal moves of any game to its end, the same
+seed gives the same play, it beats the random player in a game it has never seen, and the
+knowledge a rules file gives it is checked like any rule. Deterministic: budgets are counts
+of samples, never times."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.cli import main
+from clients.search import SearchPlayer
+from engine import flow, plugins
+
+ROOT = Path(__file__).resolve().parents[1]
+RIVER = ROOT / "examples" / "river-crossing"
+
+#: a game no player was written for: two runners on a line of seven fields, the flag in the
+#: middle; whoever stands on it at the end of their turn wins. No evaluate, no score.
+FLAG_MAP = {"format": "wargame-map/1", "name": "Line", "fidelity": "exact",
+            "spaces": [{"id": f"f{i}", "name": f"Field {i}"} for i in range(1, 8)],
+            "links": [{"a": f"f{i}", "b": f"f{i + 1}"} for i in range(1, 7)]}
+FLAG_SCENARIO = {"format": "wargame-scenario/1", "name": "line", "title": "The line", "map": "map.json",
+                 "control": {}, "pieces": [{"kind": "Runner", "owner": "Blue", "space": "f1"},
+                                           {"kind": "Runner", "owner": "Red", "space": "f7"}]}
+FLAG_RULES = """
+TURNS
+turn order [Blue, Red]
+phase run { steps [dash] }
+
+stat speed: int = 1 "fields a runner moves a turn"
+unit Runner { speed: 1 }
+
+var ran: bool = false each power "the runner has moved this turn"
+
+step dash {
+    move go(u: Unit in units_of(current_power()), to: str in neighbours(u.space))
+            label "run to " + space_name(to) {
+        require not ran else "the runner has run this turn"
+        require u.speed > 0 else "this runner cannot run"
+        move_to(u, to)
+        ran = true
+    }
+    finish "stand" { }
+}
+
+ENDING
+"""
+FLAG_ENDING = """
+rule flag_taken on power_end(t, p) {
+    if any(u in units_at("f4") where u.owner == p) {
+        end_game(p, p + " holds the flag")
+    }
+}
+"""
+
+
+def write_game(folder: Path, name: str, turns: str = "turns 12", ending: str = FLAG_ENDING) -> Path:
+    folder.mkdir()
+    (folder / "ruleset.json").write_text(json.dumps({
+        "name": name, "title": "A race for the flag", "rules": ["flag.rules"], "sides": ["Blue", "Red"],
+        "scenarios": [{"name": "line", "title": "The line", "file": "scenario.json"}]}))
+    (folder / "map.json").write_text(json.dumps(FLAG_MAP))
+    (folder / "scenario.json").write_text(json.dumps(FLAG_SCENARIO))
+    (folder / "flag.rules").write_text(FLAG_RULES.replace("TURNS", turns).replace("ENDING", ending))
+    return folder
+
+
+def play(rs: Any, players: dict[str, Any], seed: int, max_turns: int = 99) -> tuple[Any, list[str]]:
+    """A game with `players` (side -> player; random where none), every action checked to be
+    one of the decision's options; the final state and the labels of the actions played."""
+    rng = random.Random(seed + 7)
+    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+    decision = flow.start(rs, state)
+    played: list[str] = []
+    while decision is not None and state.turn <= max_turns:
+        player = players.get(rs.logic.side_of(decision.player))
+        action = player.choose(rs, state, decision) if player else decision.sample(rng)
+        if player:
+            assert action in list(decision.options), f"{action} is not an option of {decision.kind}"
+        played.append(action.label)
+        state, decision = flow.apply(rs, state, action)
+    return state, played
+
+
+def winner(state: Any) -> str | None:
+    return (state.result or {}).get("winner") or None
+
+
+@pytest.fixture(scope="module")
+def river() -> Any:
+    return plugins.load(RIVER)
+
+
+def test_it_plays_legal_moves_to_the_end_of_a_game_on_both_sides(river: Any) -> None:
+    state, played = play(river, {"Blue": SearchPlayer(1, iterations=6), "Red": SearchPlayer(2, iterations=6)}, 1)
+    assert state.result is not None and played
+
+
+def test_the_same_seed_gives_the_same_play(river: Any) -> None:
+    first = play(river, {"Blue": SearchPlayer(5, iterations=8)}, 3)[1]
+    again = play(river, {"Blue": SearchPlayer(5, iterations=8)}, 3)[1]
+    assert first == again
+
+
+def test_its_look_ahead_never_reads_the_games_own_dice(river: Any) -> None:
+    state = river.logic.new_state("sambre", 4)
+    decision = flow.start(river, state)
+    before = state.rng
+    SearchPlayer(0, iterations=20).choose(river, state, decision)
+    assert state.rng == before
+
+
+def test_it_crosses_the_river_against_the_random_player(river: Any) -> None:
+    # the random player as Blue has never taken both towns in these games; the search has
+    searched = [winner(play(river, {"Blue": SearchPlayer(g, iterations=30)}, g)[0]) for g in range(4)]
+    randomly = [winner(play(river, {}, g)[0]) for g in range(4)]
+    assert randomly.count("Blue") == 0
+    assert searched.count("Blue") >= 2, searched
+
+
+def test_it_wins_a_game_it_has_never_seen_from_either_side(tmp_path: Path) -> None:
+    # Blue runs first: it wins every game that it runs straight for the flag, and Red cannot
+    # stop a random Blue that happens to; the search wins every other
+    rs = plugins.load(write_game(tmp_path / "flag", "flag"))
+    for side, least in (("Blue", 8), ("Red", 6)):
+        searched = [winner(play(rs, {side: SearchPlayer(g, iterations=40)}, g)[0]) for g in range(8)]
+        randomly = [winner(play(rs, {}, g)[0]) for g in range(8)]
+        assert searched.count(side) >= least and searched.count(side) > randomly.count(side), (side, searched)
+
+
+def test_a_game_whose_rules_never_end_stops_at_max_turns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_game(tmp_path / "endless", "endless", turns="turns unlimited", ending="")
+    assert main(["--mod", str(folder), "play", "endless", "--ai", "all=search:0.01", "--max-turns", "2",
+                 "--no-gui"]) == 0
+    assert "stopped after turn 2" in capsys.readouterr().out
+
+
+def test_a_time_budget_that_is_no_time_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--mod", str(RIVER), "play", "river-crossing", "--ai", "Blue=search:soon", "--no-gui"]) != 0
+    assert "is not a time per decision" in capsys.readouterr().err
+    assert main(["--mod", str(RIVER), "play", "river-crossing", "--ai", "Blue=random:1", "--no-gui"]) != 0
+    assert "the `random` player takes no time per decision" in capsys.readouterr().err
+
+
+def test_a_broken_evaluate_is_reported_at_check_with_its_position(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_game(tmp_path / "judged", "judged", ending=FLAG_ENDING + """
+procedure evaluate(side: str) -> str {
+    return side
+}
+""")
+    assert main(["check", str(folder)]) == 1
+    out = capsys.readouterr().out
+    assert "flag.rules:" in out and "procedure `evaluate` is how the search player judges a position" in out
+    assert "procedure evaluate(side: str) -> int or float" in out
+
+
+def test_a_game_with_no_evaluate_is_judged_by_its_score_by_side(tmp_path: Path) -> None:
+    from clients.search_judge import Judge
+
+    scored = write_game(tmp_path / "scored", "scored", ending=FLAG_ENDING + """
+procedure score() -> map[str, int] {
+    return {Blue: 3, Red: 1, "turn": 7}
+}
+""")
+    rs = plugins.load(scored)
+    state = rs.logic.new_state("line", 0)
+    flow.start(rs, state)
+    judge = Judge(rs)
+    assert judge.informed and judge.evaluate is None
+    # the side's score less the best other side's (the turn is no side)
+    assert judge.raw(state, "Blue") == 3 - 1 and judge.raw(state, "Red") == 1 - 3
+    assert not Judge(plugins.load(write_game(tmp_path / "blind", "blind"))).informed
+
+
+@pytest.mark.slow
+def test_over_ten_games_blue_crosses_the_river_far_more_often_than_chance(capsys: pytest.CaptureFixture[str]) -> None:
+    import sys
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import search_vs
+
+    assert search_vs.main([str(RIVER), "--side", "Blue", "--games", "10", "--iterations", "40", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["wins"] >= 7, figures     # the random player as Blue won no game of 200 (seeds 0-199)
