@@ -15,6 +15,7 @@ from typing import Any
 from clients.odds import Battle, OddsError
 from clients.odds_policy import policy
 from clients.odds_units import force
+from engine.board import fold_name
 
 #: the most units a side may have: beyond, one battle takes minutes through the rules
 MOST_UNITS = 200
@@ -22,7 +23,7 @@ _NEEDS = ("start_battle", "attackers", "defenders", "fights_in")
 
 
 def _norm(text: str) -> str:
-    t = " ".join(re.sub(r"[^\w\s]", " ", text.lower().replace(".", "")).split())
+    t = fold_name(text.replace(".", ""))      # ("S.S.R." and "SSR" alike)
     m = re.fullmatch(r"(\d+) sea zone|sea zone (\d+)|sz ?(\d+)", t)
     if m:
         return "sz " + next(g for g in m.groups() if g)
@@ -32,6 +33,9 @@ def _norm(text: str) -> str:
 def find_space(board: Any, text: str) -> str:
     """A space by its id, its name, its title as printed ("Sea Zone 7 (SZ 7)"), or TripleA's
     name ("7 Sea Zone"), in any case and with or without dots ("Karelia SSR")."""
+    found = board.find(text)                    # as the terminal reads a space typed
+    if found is not None:
+        return str(found)
     want = _norm(text)
     names: dict[str, str] = {}
     for sid, sp in board.spaces.items():

@@ -18,7 +18,6 @@ from clients import game_log, seats, textmap, words
 from clients.printable import printable
 from engine import save as saves
 from engine.actions import Action, Decision, IllegalAction
-from engine.asking import space_name
 from engine.board import fold_name
 from engine.game import Game
 
@@ -259,9 +258,7 @@ class TerminalGame:
         return game_log.log_lines(self.game, events)
 
     def space_name(self, sid: Any) -> str:
-        """What players call a space or an off-board area (its name, and its id where the
-        two differ)."""
-        return space_name(self.game.state, sid) if isinstance(sid, str) else str(sid)
+        return game_log.space_name(self.game, sid)
 
     # -- asking ----------------------------------------------------------------------------------
     def _read(self, prompt: str) -> str:
