@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 import textwrap
 import traceback
@@ -108,12 +107,16 @@ def error_message(e: BaseException) -> str:
             f"(a bug in wargame or in a ruleset; `wargame --debug ...` shows where)")
 
 
-_LONG_QUOTE = re.compile(r"`([^`]{80,})`")
-
-
 def _clip(text: str, most: int = 300) -> str:
-    """A message cut to `most` characters, a long `quoted` value (an echoed option) first."""
-    text = _LONG_QUOTE.sub(lambda m: f"`{m.group(1)[:40]}...` ({len(m.group(1)):,} characters)", text)
+    """A message cut to `most` characters, a long `quoted` value (an echoed option) first.
+
+    Backticks pair from the left, so the words between two quoted values (a path, a
+    sentence) are never taken for a value."""
+    parts = text.split("`")
+    for i in range(1, len(parts) - 1, 2):  # the odd parts are quoted; an unpaired backtick quotes nothing
+        if len(parts[i]) >= 80:
+            parts[i], parts[i + 1] = f"{parts[i][:40]}...", f" ({len(parts[i]):,} characters){parts[i + 1]}"
+    text = "`".join(parts)
     return text if len(text) <= most else text[:most - 3] + "..."
 
 
