@@ -15,6 +15,7 @@ the same rules instead, and the answer says so, with its interval.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import chance
+from engine import chance, dice_tree
 from engine.state import GameState
 
 #: a battle state: (owner, kind, hits, marks) of each piece in the battle's space, counted
@@ -167,30 +168,44 @@ def _end(ended: dict[Key, list[Any]], k: Key, p: float, s: GameState, rounds: in
 
 
 def sampled(battle: Battle, battles: int, seed: int = 0, retreat_after: int | None = None,
-            cpu_seconds: float | None = None) -> Outcome:
+            cpu_seconds: float | None = None, remember: bool = True) -> Outcome:
     """The battle's odds estimated from `battles` battles fought through the same rules; with
-    `cpu_seconds`, fewer (at least 100) when they would take longer."""
+    `cpu_seconds`, fewer (at least 100) when they would take longer. With `remember` (the
+    default) each round is run through the rules once per distinct state and dice and then
+    replayed (engine.dice_tree); without, every round of every battle is run: the same seed
+    gives the same battles either way."""
     fight = battle.rules.round("battle")
+    where = battle.where
+    tree = dice_tree.Battles(lambda s: fight(s, where), battle.key, battle.state, remember=remember)
+    last = MOST_ROUNDS if retreat_after is None else min(retreat_after, MOST_ROUNDS)
     rnd = random.Random(seed)
     ends: dict[Key, list[Any]] = {}
     began = time.process_time()
     fought = 0
-    for fought in range(1, battles + 1):
-        if cpu_seconds is not None and fought > 100 and time.process_time() - began > cpu_seconds:
-            fought -= 1
-            break
-        s = battle.state.copy()
-        s.dice_hook = lambda n, sides: [rnd.randint(1, sides) for _ in range(n)]
-        s.hits_hook = lambda values, sides: sum(1 for v in values if rnd.random() * sides < v)
-        rounds = 0
-        while (retreat_after is None or rounds < retreat_after) and rounds < MOST_ROUNDS and fight(s, battle.where):
-            rounds += 1
-            s.events.clear()
-        _end(ends, battle.key(s), 1.0, s, rounds)
+    # a round of the rules leaves no cycles of garbage: the collector, which would walk the
+    # ruleset's objects and the tree again and again, rests while the battles are fought
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for fought in range(1, battles + 1):
+            if cpu_seconds is not None and fought > 100 and time.process_time() - began > cpu_seconds:
+                fought -= 1
+                break
+            key, s, rounds = tree.fight_one(rnd, last)
+            e = ends.get(key)  # type: ignore[call-overload]
+            if e is None:
+                ends[key] = [1, s, rounds]  # type: ignore[index]
+            else:
+                e[0] += 1
+                e[2] += rounds
+    finally:
+        if collecting:
+            gc.enable()
     battles = fought
     share = 1.0 / battles
     out = summarise(battle, [(c * share, s, r / c) for c, s, r in ends.values()], exact=False)
     out.battles = battles
+    out.runs = tree.rule_runs
     out.interval = wilson(out.attacker_wins, battles)
     out.defender_interval = wilson(out.defender_wins, battles)
     return out

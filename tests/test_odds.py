@@ -145,11 +145,12 @@ def test_a_battle_past_the_budget_is_sampled_and_says_so() -> None:
     assert not out.exact and out.battles == 200 and "too large to enumerate" in out.note and out.interval is not None
 
 
-def test_a_large_battle_is_sampled_at_once_and_in_bounded_time() -> None:
+def test_a_large_battle_is_sampled_at_once_and_in_bounded_time(monkeypatch) -> None:
     battle = set_up(ruleset("lhtr"), "60 inf", "60 inf")
+    monkeypatch.setattr(odds, "exact", lambda *a, **k: pytest.fail("enumeration was tried"))
     began = time.process_time()
     out = odds.odds(battle, fallback_seconds=0.5)
-    assert not out.exact and 100 <= out.battles < 2_000 and out.runs == 0
+    assert not out.exact and 100 <= out.battles < 2_000 and out.runs > 0
     assert time.process_time() - began < 30
 
 
