@@ -101,10 +101,9 @@ def as_json(battle: odds.Battle, out: odds.Outcome, order: str, retreat_after: i
         "casualty_policy": describe(order, battle.rules.units),
         "retreat_after": retreat_after,
         "method": "exact" if out.exact else "sampled",
+        "rule_runs": out.runs,
     }
-    if out.exact:
-        r["rule_runs"] = out.runs
-    else:
+    if not out.exact:
         r["battles"] = out.battles
         r["attacker_wins_interval"] = list(out.interval or (0.0, 1.0))
         r["defender_wins_interval"] = list(out.defender_interval or (0.0, 1.0))
@@ -125,8 +124,8 @@ def as_text(r: dict[str, Any]) -> str:
     else:
         lo, hi = r["attacker_wins_interval"]
         why = f"{r['note']}; " if "note" in r else ""
-        lines.append(f"sampled: {why}{r['battles']:,} battles through the rules, attacker wins "
-                     f"{100 * lo:.1f}% to {100 * hi:.1f}% (95%)")
+        lines.append(f"sampled: {why}{r['battles']:,} battles through the rules ({r['rule_runs']:,} rule runs), "
+                     f"attacker wins {100 * lo:.1f}% to {100 * hi:.1f}% (95%)")
     lines.append(f"casualties: {r['casualty_policy']}")
     if r["retreat_after"]:
         lines.append(f"the attacker retreats after round {r['retreat_after']}")

@@ -19,7 +19,7 @@ So with the same seed, remembering and running every round (`remember=False`) gi
 same battles. The tree assumes what the exact calculator assumes: a round depends on the
 units standing in the battle (the state's `key`) and on whether it is the first round, and
 on nothing else. Where the rules show otherwise (a round asks for dice other than the tree
-remembers for the same state and dice so far: an `Unalike` round), the tree stops
+remembers for the same state and dice so far: an unalike round), the tree stops
 remembering and every later round is run through the rules. Its memory is bounded (rolls,
 states and the pieces those states hold); when full, rounds it does not know are run
 through the rules and not remembered.
@@ -41,10 +41,6 @@ MOST_STATES = 20_000
 MOST_PIECES = 2_000_000
 
 
-class Unalike(Exception):
-    """A round asked for other dice than the tree remembers for the same state and dice."""
-
-
 class _Node:
     """A roll the rules ask for (`ask`: ("hits", values, sides) or ("dice", n, sides)) and
     where each of its outcomes leads; or, as a leaf, how the round ended (`end`)."""
@@ -56,8 +52,8 @@ class _Node:
         self.kids: dict[Any, _Node] = {}
         #: (key, battle goes on, state) of the round's end
         self.end: tuple[Hashable, bool, GameState] | None = None
-        #: a round state's own state, to run its round from
-        self.state = state
+        #: a round state's own state, to run its round from (None in the other nodes)
+        self.state: GameState = state  # type: ignore[assignment]
         #: a leaf's next round state, once looked up
         self.after: _Node | None = None
 
@@ -81,6 +77,8 @@ class Battles:
         self._rounds: dict[Hashable, _Node] = {}
         self._root = _Node(start)
         self._cdfs: dict[tuple[tuple[int, ...], int], list[float]] = {}
+        #: the differences between states of the same units already found harmless
+        self._checked: set[str] = set()
 
     # -- drawing dice: the same random numbers whether a round is run or replayed ----------
     def _cdf(self, values: tuple[int, ...], sides: int) -> list[float]:
@@ -103,15 +101,19 @@ class Battles:
         return tuple(int(r() * sides) + 1 for _ in range(ask[1]))
 
     def _run(self, state: GameState, rnd: random.Random, given: list[Any],
-             rolls: list[tuple[tuple[Any, ...], Any]] | None = None) -> tuple[Hashable, bool, GameState]:
+             rolls: list[tuple[tuple[Any, ...], Any]] | None = None,
+             expected: list[tuple[Any, ...]] | None = None) -> tuple[Hashable, bool, GameState]:
         """One round through the rules from a copy of `state`: its first rolls take the
-        outcomes `given`, the others are drawn; each roll (ask, outcome) is noted in `rolls`."""
+        outcomes `given` (while they ask for the `expected` rolls, when given), the others
+        are drawn; each roll (ask, outcome) is noted in `rolls`."""
         work = state.copy()
         work.events = []
         script = list(reversed(given))
         draw = self._draw
 
         def roll(ask: tuple[Any, ...]) -> Any:
+            if script and expected is not None and expected[len(given) - len(script)] != ask:
+                script.clear()
             out = script.pop() if script else draw(ask, rnd)
             if rolls is not None:
                 rolls.append((ask, out))
@@ -132,9 +134,9 @@ class Battles:
             return self._through_rules(self.start, rnd, most_rounds, 0)
         node = self._root
         rounds = 0
+        if self.stopped == "unalike":
+            return self._through_rules(self.start, rnd, most_rounds, 0)
         while rounds < most_rounds:
-            if self.stopped == "unalike":
-                return self._through_rules(node.state, rnd, most_rounds, rounds)  # type: ignore[arg-type]
             n = node
             given: list[Any] = []
             while n.end is None and n.ask is not None:
@@ -146,15 +148,19 @@ class Battles:
                 n = nxt
             leaf: _Node | None = n if n.end is not None else self._grow(node, given, rnd)
             if leaf is None:            # the tree is full: this round through the rules
-                key, going, state = self._run(node.state, rnd, given)  # type: ignore[arg-type]
+                key, going, state = self._run(node.state, rnd, given)
             else:
                 key, going, state = leaf.end  # type: ignore[misc]
             if not going:
                 return key, state, rounds
             rounds += 1
+            if self.stopped == "unalike":
+                return self._through_rules(state, rnd, most_rounds, rounds)
             after = leaf.after if leaf is not None else None
             if after is None:
                 after = self._rounds.get(key)
+                if after is not None and not self._alike(state, after):
+                    return self._through_rules(state, rnd, most_rounds, rounds)
                 if after is None:
                     after = _Node(state)
                     if self._room(state):
@@ -163,7 +169,7 @@ class Battles:
                 if leaf is not None and key in self._rounds:
                     leaf.after = after
             node = after
-        return self.key(node.state), node.state, rounds  # type: ignore[arg-type]
+        return self.key(node.state), node.state, rounds
 
     def _through_rules(self, state: GameState, rnd: random.Random, most_rounds: int,
                        rounds: int) -> tuple[Hashable, GameState, int]:
@@ -174,6 +180,35 @@ class Battles:
             if going:
                 rounds += 1
         return self.key(state), state, rounds
+
+    def _alike(self, state: GameState, node: _Node) -> bool:
+        """May `state` take the round remembered for `node`, whose state has the same units
+        standing? Yes where the two states agree in everything else the rules keep (their
+        variables and data); where they differ (LHTR's round counter), the first time each
+        difference is met the round is run from `state` along a path the tree remembers, with
+        dice of its own (the sampled battles' are not touched), and must ask for the same
+        rolls and end the same way. Else the tree stops: the rounds are unalike."""
+        other = node.state
+        if other is None or other is state or (state.vars == other.vars and state.data == other.data):
+            return True
+        differs = repr(sorted((k, v, other.vars.get(k)) for k, v in state.vars.items() if other.vars.get(k) != v))
+        if differs in self._checked:
+            return True
+        self._checked.add(differs)
+        path: list[tuple[tuple[Any, ...], Any]] = []
+        n = node
+        while n.end is None and n.ask is not None and n.kids:
+            out, nxt = next(iter(n.kids.items()))
+            path.append((n.ask, out))
+            n = nxt
+        if n.end is None:                   # (a round state never run: nothing to hold it to)
+            return True
+        rolls: list[tuple[tuple[Any, ...], Any]] = []
+        key, going, _ = self._run(state, random.Random(0), [o for _, o in path], rolls, [a for a, _ in path])
+        if rolls == path and (key, going) == n.end[:2]:
+            return True
+        self.stopped = "unalike"
+        return False
 
     def _room(self, state: GameState) -> bool:
         if self.stopped:
@@ -189,28 +224,36 @@ class Battles:
         remembering each roll it asked for and how it ended. None when the tree is full
         (the caller runs the round without remembering). An unalike round stops the tree:
         its end is given back, not remembered."""
-        if not self._room(node.state):  # type: ignore[arg-type]
+        if not self._room(node.state):
             return None
         rolls: list[tuple[tuple[Any, ...], Any]] = []
-        end = self._run(node.state, rnd, given, rolls)  # type: ignore[arg-type]
-        n = node
-        try:
-            for ask, out in rolls:
-                if n.end is not None or (n.ask is not None and n.ask != ask):
-                    raise Unalike(f"the round asked for {ask} where the tree remembers {n.ask or n.end}")
-                n.ask = ask
-                nxt = n.kids.get(out)
-                if nxt is None:
-                    nxt = n.kids[out] = _Node()
-                    self.rolls += 1
-                n = nxt
+        end = self._run(node.state, rnd, given, rolls)
+        leaf = _Node()
+        leaf.end = end
+        # first where the round leaves the tree, and whether the rules asked what it remembers
+        n, at = node, 0
+        for ask, out in rolls:
+            if n.end is not None or (n.ask is not None and n.ask != ask):
+                self.stopped = "unalike"
+                return leaf
+            nxt = n.kids.get(out) if n.ask is not None else None
+            if nxt is None:
+                break
+            n, at = nxt, at + 1
+        else:
             if n.ask is not None or n.end is not None:
-                raise Unalike("the round ended where the tree remembers another roll")
-        except Unalike:
-            self.stopped = "unalike"
-            n = _Node()
-            n.end = end
-            return n
+                self.stopped = "unalike"          # the round ended where the tree rolls on
+                return leaf
+        new = len(rolls) - at
+        if self.rolls + new > self.most_rolls or self.pieces + len(end[2].pieces) > self.most_pieces:
+            self.stopped = "full"
+            return leaf
+        for ask, out in rolls[at:]:
+            n.ask = ask
+            nxt = _Node()
+            n.kids[out] = nxt
+            n = nxt
+        self.rolls += new
         n.end = end
         self.pieces += len(end[2].pieces)
         return n
