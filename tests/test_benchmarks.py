@@ -124,6 +124,17 @@ def test_the_odds_table_answers_the_eight_revised_battles():
     assert "battles a second" in done.stdout
 
 
+def test_odds_speed_reports_sampled_battles_a_second_both_ways_on_the_same_battles():
+    done = bench("benchmarks/odds_speed.py", "--samples", "30", "--json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stdout)["battles"]
+    assert {(r["ruleset"], r["size"]) for r in rows} == {(n, s) for n in ("lhtr", "aarhe")
+                                                         for s in ("small", "medium", "large")}
+    for r in rows:
+        assert r["same_battles"] is True and r["remembered_per_s"] > 0 and r["every_round_per_s"] > 0
+        assert 0 < r["rule_runs_remembered"] <= r["rule_runs_every_round"]
+
+
 def test_simulate_scale_reports_overhead_and_speedup_on_the_same_games():
     done = bench("benchmarks/simulate_scale.py", "bulge", "--games", "2", "--ai", "all=random", "--max-turns", "1",
                  "--json")
