@@ -27,6 +27,7 @@ through the rules and not remembered.
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_right
 from collections.abc import Callable, Hashable
@@ -45,10 +46,12 @@ class _Node:
     """A roll the rules ask for (`ask`: ("hits", values, sides) or ("dice", n, sides)) and
     where each of its outcomes leads; or, as a leaf, how the round ended (`end`)."""
 
-    __slots__ = ("ask", "kids", "end", "state", "after")
+    __slots__ = ("ask", "cdf", "kids", "end", "state", "after")
 
     def __init__(self, state: GameState | None = None) -> None:
         self.ask: tuple[Any, ...] | None = None
+        #: a `roll_hits`' chance of at most 0, 1, ... hits (Battles._cdf), to draw it quickly
+        self.cdf: list[float] | None = None
         self.kids: dict[Any, _Node] = {}
         #: (key, battle goes on, state) of the round's end
         self.end: tuple[Hashable, bool, GameState] | None = None
@@ -89,13 +92,13 @@ class Battles:
             for p in hit_counts(list(values), sides, 1.0):
                 total += p
                 c.append(total)
+            c[-1] = math.inf                # (all hit at most: whatever the sum's rounding)
             self._cdfs[(values, sides)] = c
         return c
 
     def _draw(self, ask: tuple[Any, ...], rnd: random.Random) -> Any:
         if ask[0] == "hits":
-            c = self._cdf(ask[1], ask[2])
-            return min(bisect_right(c, rnd.random()), len(c) - 1)
+            return bisect_right(self._cdf(ask[1], ask[2]), rnd.random())
         sides = ask[2]
         r = rnd.random
         return tuple(int(r() * sides) + 1 for _ in range(ask[1]))
@@ -134,13 +137,20 @@ class Battles:
             return self._through_rules(self.start, rnd, most_rounds, 0)
         node = self._root
         rounds = 0
+        r = rnd.random
         if self.stopped == "unalike":
             return self._through_rules(self.start, rnd, most_rounds, 0)
         while rounds < most_rounds:
             n = node
             given: list[Any] = []
-            while n.end is None and n.ask is not None:
-                out = self._draw(n.ask, rnd)
+            while n.end is None:
+                c = n.cdf
+                if c is not None:
+                    out = bisect_right(c, r())
+                elif n.ask is not None:
+                    out = self._draw(n.ask, rnd)
+                else:
+                    break
                 given.append(out)
                 nxt = n.kids.get(out)
                 if nxt is None:
@@ -249,6 +259,8 @@ class Battles:
             self.stopped = "full"
             return leaf
         for ask, out in rolls[at:]:
+            if n.ask is None and ask[0] == "hits":
+                n.cdf = self._cdf(ask[1], ask[2])
             n.ask = ask
             nxt = _Node()
             n.kids[out] = nxt
