@@ -97,6 +97,7 @@ class Battles:
         return c
 
     def _draw(self, ask: tuple[Any, ...], rnd: random.Random) -> Any:
+        """A roll's outcome (`_through_rules` draws the same, written out for speed)."""
         if ask[0] == "hits":
             return bisect_right(self._cdf(ask[1], ask[2]), rnd.random())
         sides = ask[2]
@@ -183,13 +184,21 @@ class Battles:
 
     def _through_rules(self, state: GameState, rnd: random.Random, most_rounds: int,
                        rounds: int) -> tuple[Hashable, GameState, int]:
-        """The rest of a battle, every round through the rules (today's sampling loop)."""
-        going = True
-        while going and rounds < most_rounds:
-            key, going, state = self._run(state, rnd, [])
-            if going:
-                rounds += 1
-        return self.key(state), state, rounds
+        """The rest of a battle, every round through the rules, fought in place on one copy
+        of `state` (the sampling loop the tree replaces, drawing the same dice)."""
+        work = state.copy()
+        work.events = []
+        cdf, r = self._cdf, rnd.random
+        work.hits_hook = lambda values, sides: bisect_right(cdf(tuple(values), sides), r())
+        work.dice_hook = lambda n, sides: [int(r() * sides) + 1 for _ in range(n)]
+        fight = self.fight
+        while rounds < most_rounds:
+            self.rule_runs += 1
+            if not fight(work):
+                break
+            rounds += 1
+            work.events.clear()
+        return self.key(work), work, rounds
 
     def _alike(self, state: GameState, node: _Node) -> bool:
         """May `state` take the round remembered for `node`, whose state has the same units
