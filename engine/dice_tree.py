@@ -210,7 +210,9 @@ class Battles:
         other = node.state
         if other is None or other is state or (state.vars == other.vars and state.data == other.data):
             return True
-        differs = repr(sorted((k, v, other.vars.get(k)) for k, v in state.vars.items() if other.vars.get(k) != v))
+        differs = repr([sorted((k, mine.get(k), theirs.get(k)) for k in mine.keys() | theirs.keys()
+                               if mine.get(k) != theirs.get(k))
+                        for mine, theirs in ((state.vars, other.vars), (state.data, other.data))])
         if differs in self._checked:
             return True
         self._checked.add(differs)
