@@ -10,7 +10,8 @@ the casualty policy (clients.odds_policy); equal states are merged after each ro
 state met again in a later round reuses its round (from the second round on a round depends
 only on the units standing: the rules' own round counter is there for the first round's AA
 fire, bombardment and terrain). Past a budget of rule runs the same battle is sampled through
-the same rules instead, and the answer says so, with its interval.
+the same rules instead, and the answer says so, with its interval: each round is run once
+per distinct state and dice and replayed after (engine.dice_tree).
 """
 
 from __future__ import annotations
