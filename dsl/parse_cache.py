@@ -14,7 +14,8 @@ The files are pickles, which can run code when read, so a kept file is read only
 bears the HMAC (SHA-256) of a key kept outside the folder: $XDG_CONFIG_HOME/wargame/
 parse-cache.key (or ~/.config/wargame/...), 32 random bytes made on first use, readable by
 the user alone. A file planted in the folder (a shared or world-writable cache) does not
-bear it and is parsed afresh, never unpickled. Checking costs a hash of bytes already read
+bear it and is parsed afresh, never unpickled; one that is not a regular file (a FIFO, a link
+to /dev/zero) or is too big is not even read. Checking costs a hash of bytes already read
 (see the commit that added it for the figures). No usable key (not ours, readable by others,
 inside the cache folder): nothing is kept.
 """
@@ -31,9 +32,12 @@ import tempfile
 from pathlib import Path
 
 from . import ast as A
+from .files import read_bounded
 
 #: past this many kept files, the oldest half are removed when one more is kept
 MAX_FILES = 1000
+#: a kept file larger than this is not read (a 256 KB rules file keeps a tree of about 1 MB)
+MAX_TREE_BYTES = 16 << 20
 _CODE = ("grammar.lark", "parser.py", "ast.py", "parse_cache.py")
 
 
@@ -105,7 +109,7 @@ def load(file: str, text: str) -> A.Module | None:
     if key is None:
         return None
     try:
-        blob = _path(where, file, text).read_bytes()
+        blob = read_bounded(_path(where, file, text), MAX_TREE_BYTES)   # (not a FIFO or /dev/zero)
         mac, data = blob[:_MAC], blob[_MAC:]
         if not hmac.compare_digest(mac, hmac.digest(key, data, "sha256")):
             return None             # not written by this user's wargame: never unpickled

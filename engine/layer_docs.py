@@ -8,19 +8,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dsl.files import read_bounded
 from engine.ruleset import RulesetInfo
 
 README = "README.md"
+#: a README longer than this is not read for its table (a mod's README is someone else's file)
+MAX_README_BYTES = 1 << 20
 
 
 def house_rules(info: RulesetInfo) -> list[str]:
     """"FILE: what it holds", one line for each row of the layer's README table whose first
-    column names a file of the layer; empty when it has no README or no such table."""
+    column names a file of the layer; empty when it has no README or no such table, and when
+    the README is not a regular file of at most MAX_README_BYTES (it is then not read)."""
     root = Path(info.root) if info.root else None
     if root is None or not (root / README).is_file():
         return []
     try:
-        text = (root / README).read_text(encoding="utf-8")
+        text = read_bounded(root / README, MAX_README_BYTES).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return []
     out = []

@@ -71,7 +71,7 @@ class RulesLogic(GameLogic):
             raise ScenarioDataError(f"{info.path.name}: its map: {exc}", getattr(exc, "problems", ())) from None
         state = GameState(board, self.rules, seed)
         state.vars = initial_vars(self.rules)
-        set_up(state, sc, self.rules, info.path.name, info.path)
+        set_up(state, sc, self.rules, info.path.name, info.path, tuple(self.structure.powers))
         return state
 
     def result(self, state: GameState) -> Result | None:

@@ -11,7 +11,8 @@
 
 Off-board areas (reserves, reinforcement charts) are spaces with a `:` in their id; pieces
 may start there. Everything is checked against the map and the rules: unknown unit types,
-spaces and variables are refused with the file and the entry named.
+spaces and variables, and pieces of no power of the game, are refused with the file and the
+entry named.
 """
 
 from __future__ import annotations
@@ -106,10 +107,12 @@ def map_file(scenario_path: Path, map_name: str, roots: Mapping[str, Path]) -> P
     return path
 
 
-def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario", path: Path | None = None) -> None:
+def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario", path: Path | None = None,
+           powers: tuple[str, ...] = ()) -> None:
     """Put a scenario's starting position on a fresh state. A ScenarioDataError says every
-    mistake of the file at once (an unknown unit type, a space the map lacks...), each with
-    its entry (`pieces[3]`)."""
+    mistake of the file at once (an unknown unit type, a space the map lacks, a piece of no
+    power of the game...), each with its entry (`pieces[3]`). `powers`: the game's powers
+    (none: any owner is taken)."""
     from dsl.errors import did_you_mean
     from dsl.loader import coerce_option
 
@@ -150,6 +153,11 @@ def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario
         if units and p.kind not in units:
             hint = did_you_mean(p.kind, units)
             problem(("pieces", i, "kind"), f"pieces[{i}]: unknown unit type `{p.kind}`" + (f" ({hint})" if hint else ""))
+            known = False
+        if powers and p.owner not in powers:
+            hint = did_you_mean(p.owner, powers)
+            problem(("pieces", i, "owner"), f"pieces[{i}] ({p.kind}): `{p.owner}` is not a power of the game "
+                    f"({', '.join(powers)})" + (f" ({hint})" if hint else ""))
             known = False
         if placed(p.space, ("pieces", i, "space"), f"pieces[{i}] ({p.kind})") and known:
             for _ in range(p.count):

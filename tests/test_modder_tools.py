@@ -215,6 +215,21 @@ def test_check_finds_a_hex_used_twice_and_a_link_to_no_space_in_a_mods_map(capsy
     assert "links[0] (A-D): no space `D`" in out
 
 
+def test_check_finds_a_piece_of_no_power_of_the_game(capsys, tmp_path):
+    """A piece whose owner is misspelt belongs to no one who plays: it would stand on the map
+    for the whole game, never moved (or, in Bulge, be told to be on the wrong side of the front)."""
+    folder = tmp_path / "st-vith"
+    folder.mkdir()
+    for f in ST_VITH.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    data = json.loads((folder / "st-vith.json").read_text())
+    data["pieces"][3]["owner"] = "Axsi"
+    (folder / "st-vith.json").write_text(json.dumps(data, indent=1))
+    code, out, err = run(capsys, "check", str(folder))
+    assert code == 1 and err.strip() == "1 error", out
+    assert "pieces[3] (Infantry): `Axsi` is not a power of the game (Axis, Allies) (did you mean `Axis`?)" in out
+
+
 def test_play_says_every_problem_of_a_scenario_as_the_modders_not_as_a_bug(capsys, tmp_path):
     mod = broken_st_vith(tmp_path / "st-vith")
     code, _, err = run(capsys, "--mod", str(mod), "play", "bulge-st-vith", "--ai", "all")

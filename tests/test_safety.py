@@ -193,6 +193,21 @@ def test_a_manifest_or_a_rules_file_that_is_a_fifo_is_refused(tmp_path):
     assert done.returncode == 1 and "house.rules: a FIFO (named pipe), not a file" in done.stderr, done.stderr
 
 
+def test_a_mods_readme_past_its_limit_is_not_read_for_its_table(capsys, tmp_path):
+    """`wargame info` reads a layer's README for its table of files: a README of gigabytes would
+    be read whole, so one past its limit is left unread (its table is not shown)."""
+    from engine.layer_docs import MAX_README_BYTES
+
+    folder = mod(tmp_path, GOOD)
+    table = "| file | holds |\n|---|---|\n| `house.rules` | the house rules of the mod |\n"
+    (folder / "README.md").write_text(table)
+    code, out, _ = run(capsys, "--mod", folder, "info", "fuzz-mod")
+    assert code == 0 and "  - house.rules: the house rules of the mod" in out
+    (folder / "README.md").write_text(table + "x" * MAX_README_BYTES + "\n")
+    code, out, _ = run(capsys, "--mod", folder, "info", "fuzz-mod")
+    assert code == 0 and "house.rules: the house rules" not in out and "(no table of files in fuzz-mod's README.md" in out
+
+
 # -- broken manifests ----------------------------------------------------------------------------------
 def mod(tmp_path: Path, manifest: dict | bytes, rules: str | None = "extends bulge\n") -> Path:
     folder = tmp_path / "mod"

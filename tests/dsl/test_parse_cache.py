@@ -107,6 +107,29 @@ def test_a_file_planted_in_the_folder_never_runs(cache: Path, tmp_path: Path, ca
         assert not mark.exists()
 
 
+def test_a_fifo_or_a_device_planted_in_the_folder_is_not_read(cache: Path, tmp_path: Path) -> None:
+    """A FIFO planted under the name a rules file will be looked for would block `wargame
+    check` for ever, and a link to /dev/zero fill its memory: neither is read, the file is
+    parsed afresh."""
+    import os
+    import subprocess
+    import sys
+
+    rules = tmp_path / "house.rules"
+    rules.write_text(TEXT)
+    cache.mkdir()
+    planted = parse_cache._path(cache, str(rules), TEXT)
+    os.mkfifo(planted)
+    done = subprocess.run([sys.executable, "-m", "clients", "check", str(rules)], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0 and f"{rules}: ok" in done.stdout, done.stderr
+    planted.unlink()
+    planted.symlink_to("/dev/zero")
+    done = subprocess.run([sys.executable, "-m", "clients", "check", str(rules)], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0 and f"{rules}: ok" in done.stdout, done.stderr
+
+
 def test_the_key_is_the_users_own_and_lies_outside_the_folder(cache: Path, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     parse_module(TEXT, "house.rules")
