@@ -317,6 +317,36 @@ def test_ctrl_c_keeps_the_finished_games_and_leaves_nothing_running(tmp_path):
     assert 2 <= len(records) < 60 and all("result" in r for r in records.values())
 
 
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_a_run_killed_keeps_the_finished_games_and_leaves_no_worker_running(tmp_path, how):
+    """`kill PID` (or kill -9) of the command alone, as a batch system or a user stops it: the
+    finished games stay in the file, and its workers end too."""
+    out_file = tmp_path / "games.jsonl"
+    argv = [sys.executable, "-m", "clients", "simulate", "bulge", "--games", "60", "--ai", "all=random",
+            "--workers", "2", "--out", str(out_file)]
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                         preexec_fn=os.setpgrp)
+    try:
+        deadline = time.monotonic() + 60
+        while (not out_file.exists() or out_file.read_text().count("\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(p.pid, how)                 # the command's process alone, not its group
+        _, err = p.communicate(timeout=30)
+        deadline = time.monotonic() + 10
+        while in_group(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = in_group(p.pid)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert left == []
+    assert b"Traceback" not in err
+    _, records = games_of(out_file)
+    assert 2 <= len(records) < 60 and all("result" in r for r in records.values())
+
+
 def test_games_all_stopped_at_the_turn_limit_give_no_win_rate_verdict(capsys):
     code, out, _ = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "3", "--workers", "1",
                        "--max-turns", "1", "--against-option", "hit_on=2")

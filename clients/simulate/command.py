@@ -6,8 +6,11 @@ and report."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +68,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 bar.update(1)
 
         try:
-            if args.cluster:
-                run_cluster(args.cluster, jobs, done)
-            else:
-                run_local(jobs, args.workers or local_cores(), done)
+            with _stopped_by_kill():
+                if args.cluster:
+                    run_cluster(args.cluster, jobs, done)
+                else:
+                    run_local(jobs, args.workers or local_cores(), done)
         finally:
             if bar is not None:
                 bar.close()
@@ -135,6 +139,24 @@ def _check_plot(path: str) -> None:
     folder = Path(path).resolve().parent
     if not folder.is_dir():
         raise SimulateError(f"--plot {path}: there is no folder {folder}")
+
+
+@contextlib.contextmanager
+def _stopped_by_kill() -> Iterator[None]:
+    """`kill PID` (SIGTERM) stops the run as Ctrl+C does: the workers are ended and the
+    finished games are already in --out."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop)
+    except ValueError:                   # not the main thread: the default stays
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _progress(total: int, done: int, show: bool) -> Any:
