@@ -347,6 +347,16 @@ def test_a_run_killed_keeps_the_finished_games_and_leaves_no_worker_running(tmp_
     assert 2 <= len(records) < 60 and all("result" in r for r in records.values())
 
 
+def test_a_player_given_time_a_decision_is_said_to_depend_on_the_machine(capsys):
+    """The search player with seconds a decision searches as far as the CPU it gets allows, so
+    the report does not let its games pass for repeatable; the other players are silent."""
+    code, out, _ = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "1", "--workers", "1",
+                       "--ai", "Blue=search:0.01", "--ai", "Red=random")
+    assert code == 0
+    assert "note: search:0.01 searches for 0.01 s of CPU a decision, so its games depend on the machine's" in out
+    assert simulate_json(capsys, "--games", "1", "--workers", "1")["notes"] == []
+
+
 def test_games_all_stopped_at_the_turn_limit_give_no_win_rate_verdict(capsys):
     code, out, _ = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "3", "--workers", "1",
                        "--max-turns", "1", "--against-option", "hit_on=2")

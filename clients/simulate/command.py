@@ -80,7 +80,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ledger.close()
     header = {"ruleset": tried.label, "games": args.games, "seed": args.seed, "scenario": tried.scenario,
               "players": dict(tried.players), "max_turns": tried.max_turns,
-              "out": args.out}
+              "out": args.out, "notes": _timed_players(setups.values())}
     summary = report.summarise(records, sides, sets, seeds, header)
     if args.plot:
         from clients.simulate.plot import draw
@@ -126,6 +126,14 @@ def _setup(args: argparse.Namespace, ruleset: str, option_texts: list[str], flag
                   rules_budget=args.rules_budget, rules_max_items=args.rules_max_items)
     remember(setup, rs)
     return setup, rs
+
+
+def _timed_players(setups: Any) -> list[str]:
+    """What the report says of players given a time a decision (`search:SECONDS`): how much
+    they search depends on the CPU they get, so their games are not the same on every machine."""
+    timed = sorted({kind for s in setups for _, kind in s.players if ":" in kind})
+    return [f"{kind} searches for {kind.partition(':')[2]} s of CPU a decision, so its games depend on the "
+            f"machine's speed and load: the same seeds may give other games elsewhere" for kind in timed]
 
 
 def _check_plot(path: str) -> None:
