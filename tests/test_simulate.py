@@ -149,6 +149,39 @@ def test_a_dask_cluster_plays_the_same_games(capsys, tmp_path):
     assert games_of(here) == games_of(there)
 
 
+@pytest.mark.slow
+def test_a_cluster_started_as_the_readme_says_plays_the_same_games(capsys, tmp_path):
+    """`dask scheduler` and `dask worker` as separate processes on the loopback address (the
+    games and their records cross a process boundary, as on a real cluster); then the
+    scheduler without its worker is said in one line."""
+    pytest.importorskip("dask.distributed")
+    import socket
+
+    dask = Path(sys.executable).parent / "dask"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1",
+                               "--no-dashboard"], **quiet)
+    here, there = tmp_path / "here.jsonl", tmp_path / "there.jsonl"
+    try:
+        simulate_json(capsys, "--games", "3", "--workers", "1", "--out", str(here))
+        simulate_json(capsys, "--games", "3", "--cluster", address, "--out", str(there))
+        worker.terminate()
+        worker.wait(30)
+        code, out, err = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "1", "--cluster", address)
+    finally:
+        for p in (worker, scheduler):
+            p.terminate()
+            p.wait(30)
+    assert games_of(here)[1] == games_of(there)[1]
+    assert code == 1 and err.count("\n") == 1 and f"has no workers: start one with `dask worker {address}`" in err
+
+
 def test_a_cluster_that_does_not_answer_is_one_line_that_says_how_to_start_one(capsys, monkeypatch):
     pytest.importorskip("dask.distributed")
     monkeypatch.setattr(runner, "CLUSTER_TIMEOUT", 1.0)
