@@ -129,6 +129,23 @@ def test_a_game_is_the_game_wargame_play_plays_with_that_seed(capsys):
     assert f"actions: {round(s['sets'][0]['actions']['mean'])}" in out
 
 
+@pytest.mark.parametrize("scenario", ["italy-1942", "aarhe-1939"])
+def test_a_scenario_with_its_own_powers_is_played_as_wargame_play_plays_it(capsys, tmp_path, scenario):
+    """A scenario's file gives its own powers, turn order and sides (Italy; France and China):
+    simulate plays the game `wargame play` plays, every power of the scenario in its turn."""
+    out_file = tmp_path / "games.jsonl"
+    code, _, err = run(capsys, "simulate", "lhtr", "--scenario", scenario, "--games", "1", "--seed", "3",
+                       "--max-turns", "1", "--ai", "all=random", "--workers", "1", "--out", str(out_file), "--json")
+    assert code == 0, err
+    _, records = games_of(out_file)
+    record = records[("tried", 3)]
+    assert "error" not in record, record["error"]
+    code, out, _ = run(capsys, "play", "lhtr", "--scenario", scenario, "--no-gui", "--ai", "all=random", "--seed", "3",
+                       "--max-turns", "1", "--quiet")
+    assert code == 0
+    assert f"actions: {record['actions']}" in out
+
+
 def test_the_same_seeds_give_the_same_games_in_one_process_and_in_two(capsys, tmp_path):
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     simulate_json(capsys, "--games", "6", "--workers", "1", "--out", str(one), "--against-option", "hit_on=2")
