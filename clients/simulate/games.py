@@ -74,14 +74,14 @@ def loaded(setup: Setup) -> LoadedRuleset:
     if rs is None:
         dsl.set_limits(steps=setup.rules_budget, items=setup.rules_max_items)
         rs = plugins.load(setup.ruleset, dict(setup.options), list(setup.mods), trust_code=setup.trust_code)
-        rs = rs.for_scenario(setup.scenario)
+        rs = rs.for_scenario(setup.scenario or None)
         _LOADED[key] = rs
     return rs
 
 
 def remember(setup: Setup, rs: LoadedRuleset) -> None:
     """Keep rules the command line has already loaded (a pool's forked workers inherit them)."""
-    _LOADED[_key(setup)] = rs.for_scenario(setup.scenario)
+    _LOADED[_key(setup)] = rs.for_scenario(setup.scenario or None)
 
 
 def _key(setup: Setup) -> tuple[Any, ...]:
