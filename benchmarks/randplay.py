@@ -110,9 +110,12 @@ def turn_limit(rs: Any, args: argparse.Namespace) -> int | None:
 
 
 def load(args: argparse.Namespace) -> Any:
-    """The ruleset the command line names; a clean message and exit 2 if it cannot be had."""
+    """The ruleset the command line names, as its --scenario plays it (a scenario file's own
+    options: its powers, their order and sides, as `wargame play` takes them); a clean message
+    and exit 2 if it cannot be had."""
     try:
-        return plugins.load(args.ruleset, parse_options(args.option), args.mod, trust_code=args.trust_code)
+        rs = plugins.load(args.ruleset, parse_options(args.option), args.mod, trust_code=args.trust_code)
+        return rs.for_scenario(getattr(args, "scenario", None))
     except Exception as e:
         print(error_message(e).replace("wargame: ", f"{Path(sys.argv[0]).name}: ", 1), file=sys.stderr)
         raise SystemExit(2) from None

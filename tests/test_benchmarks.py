@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -143,3 +144,19 @@ def test_simulate_scale_reports_overhead_and_speedup_on_the_same_games():
     assert figures["same_games"] is True and figures["games"] == 2
     for key in ("direct_cpu_s", "simulate_cpu_s", "wall_1_worker_s", "wall_2_workers_s", "speedup_2_workers"):
         assert figures[key] > 0, key
+
+
+def test_a_benchmark_plays_a_scenario_with_its_own_powers():
+    """--scenario aarhe-1939 brings its eight powers, their order and sides, as `wargame play` does."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import randplay
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    ap = argparse.ArgumentParser()
+    randplay.common_arguments(ap)
+    rs = randplay.load(ap.parse_args(["lhtr", "--scenario", "aarhe-1939"]))
+    assert rs.options["turn_order"] == ["USSR", "Germany", "Italy", "UK", "France", "Japan", "China", "US"]
+    assert rs.logic.side_of("France") == "Allies" and rs.logic.side_of("Italy") == "Axis"
+    run = randplay.random_game(rs, 1, "aarhe-1939", max_turns=1)
+    assert run.failure is None

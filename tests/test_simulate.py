@@ -129,6 +129,23 @@ def test_a_game_is_the_game_wargame_play_plays_with_that_seed(capsys):
     assert f"actions: {round(s['sets'][0]['actions']['mean'])}" in out
 
 
+@pytest.mark.parametrize("scenario", ["italy-1942", "aarhe-1939"])
+def test_a_scenario_with_its_own_powers_is_played_as_wargame_play_plays_it(capsys, tmp_path, scenario):
+    """A scenario's file gives its own powers, turn order and sides (Italy; France and China):
+    simulate plays the game `wargame play` plays, every power of the scenario in its turn."""
+    out_file = tmp_path / "games.jsonl"
+    code, _, err = run(capsys, "simulate", "lhtr", "--scenario", scenario, "--games", "1", "--seed", "3",
+                       "--max-turns", "1", "--ai", "all=random", "--workers", "1", "--out", str(out_file), "--json")
+    assert code == 0, err
+    _, records = games_of(out_file)
+    record = records[("tried", 3)]
+    assert "error" not in record, record["error"]
+    code, out, _ = run(capsys, "play", "lhtr", "--scenario", scenario, "--no-gui", "--ai", "all=random", "--seed", "3",
+                       "--max-turns", "1", "--quiet")
+    assert code == 0
+    assert f"actions: {record['actions']}" in out
+
+
 def test_the_same_seeds_give_the_same_games_in_one_process_and_in_two(capsys, tmp_path):
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     simulate_json(capsys, "--games", "6", "--workers", "1", "--out", str(one), "--against-option", "hit_on=2")
@@ -147,6 +164,39 @@ def test_a_dask_cluster_plays_the_same_games(capsys, tmp_path):
                                   host="127.0.0.1", dashboard_address=None) as cluster:
         simulate_json(capsys, "--games", "4", "--cluster", cluster.scheduler_address, "--out", str(there))
     assert games_of(here) == games_of(there)
+
+
+@pytest.mark.slow
+def test_a_cluster_started_as_the_readme_says_plays_the_same_games(capsys, tmp_path):
+    """`dask scheduler` and `dask worker` as separate processes on the loopback address (the
+    games and their records cross a process boundary, as on a real cluster); then the
+    scheduler without its worker is said in one line."""
+    pytest.importorskip("dask.distributed")
+    import socket
+
+    dask = Path(sys.executable).parent / "dask"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": ROOT}
+    scheduler = subprocess.Popen([dask, "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                                  "--no-dashboard"], **quiet)
+    worker = subprocess.Popen([dask, "worker", address, "--nworkers", "1", "--nthreads", "1",
+                               "--no-dashboard"], **quiet)
+    here, there = tmp_path / "here.jsonl", tmp_path / "there.jsonl"
+    try:
+        simulate_json(capsys, "--games", "3", "--workers", "1", "--out", str(here))
+        simulate_json(capsys, "--games", "3", "--cluster", address, "--out", str(there))
+        worker.terminate()
+        worker.wait(30)
+        code, out, err = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "1", "--cluster", address)
+    finally:
+        for p in (worker, scheduler):
+            p.terminate()
+            p.wait(30)
+    assert games_of(here)[1] == games_of(there)[1]
+    assert code == 1 and err.count("\n") == 1 and f"has no workers: start one with `dask worker {address}`" in err
 
 
 def test_a_cluster_that_does_not_answer_is_one_line_that_says_how_to_start_one(capsys, monkeypatch):
@@ -315,6 +365,46 @@ def test_ctrl_c_keeps_the_finished_games_and_leaves_nothing_running(tmp_path):
     assert in_group(p.pid) == []
     _, records = games_of(out_file)
     assert 2 <= len(records) < 60 and all("result" in r for r in records.values())
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGKILL])
+def test_a_run_killed_keeps_the_finished_games_and_leaves_no_worker_running(tmp_path, how):
+    """`kill PID` (or kill -9) of the command alone, as a batch system or a user stops it: the
+    finished games stay in the file, and its workers end too."""
+    out_file = tmp_path / "games.jsonl"
+    argv = [sys.executable, "-m", "clients", "simulate", "bulge", "--games", "60", "--ai", "all=random",
+            "--workers", "2", "--out", str(out_file)]
+    p = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT,
+                         preexec_fn=os.setpgrp)
+    try:
+        deadline = time.monotonic() + 60
+        while (not out_file.exists() or out_file.read_text().count("\n") < 3) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(p.pid, how)                 # the command's process alone, not its group
+        _, err = p.communicate(timeout=30)
+        deadline = time.monotonic() + 10
+        while in_group(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        left = in_group(p.pid)
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    assert left == []
+    assert b"Traceback" not in err
+    _, records = games_of(out_file)
+    assert 2 <= len(records) < 60 and all("result" in r for r in records.values())
+
+
+def test_a_player_given_time_a_decision_is_said_to_depend_on_the_machine(capsys):
+    """The search player with seconds a decision searches as far as the CPU it gets allows, so
+    the report does not let its games pass for repeatable; the other players are silent."""
+    code, out, _ = run(capsys, *CROSSING, "simulate", "river-crossing", "--games", "1", "--workers", "1",
+                       "--ai", "Blue=search:0.01", "--ai", "Red=random")
+    assert code == 0
+    assert "note: search:0.01 searches for 0.01 s of CPU a decision, so its games depend on the machine's" in out
+    assert simulate_json(capsys, "--games", "1", "--workers", "1")["notes"] == []
 
 
 def test_games_all_stopped_at_the_turn_limit_give_no_win_rate_verdict(capsys):

@@ -6,8 +6,11 @@ and report."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +68,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                 bar.update(1)
 
         try:
-            if args.cluster:
-                run_cluster(args.cluster, jobs, done)
-            else:
-                run_local(jobs, args.workers or local_cores(), done)
+            with _stopped_by_kill():
+                if args.cluster:
+                    run_cluster(args.cluster, jobs, done)
+                else:
+                    run_local(jobs, args.workers or local_cores(), done)
         finally:
             if bar is not None:
                 bar.close()
@@ -76,7 +80,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         ledger.close()
     header = {"ruleset": tried.label, "games": args.games, "seed": args.seed, "scenario": tried.scenario,
               "players": dict(tried.players), "max_turns": tried.max_turns,
-              "out": args.out}
+              "out": args.out, "notes": _timed_players(setups.values())}
     summary = report.summarise(records, sides, sets, seeds, header)
     if args.plot:
         from clients.simulate.plot import draw
@@ -124,6 +128,14 @@ def _setup(args: argparse.Namespace, ruleset: str, option_texts: list[str], flag
     return setup, rs
 
 
+def _timed_players(setups: Any) -> list[str]:
+    """What the report says of players given a time a decision (`search:SECONDS`): how much
+    they search depends on the CPU they get, so their games are not the same on every machine."""
+    timed = sorted({kind for s in setups for _, kind in s.players if ":" in kind})
+    return [f"{kind} searches for {kind.partition(':')[2]} s of CPU a decision, so its games depend on the "
+            f"machine's speed and load: the same seeds may give other games elsewhere" for kind in timed]
+
+
 def _check_plot(path: str) -> None:
     """--plot: matplotlib installed, and a .png to write; said before the games are played."""
     if not path.lower().endswith(".png"):
@@ -135,6 +147,24 @@ def _check_plot(path: str) -> None:
     folder = Path(path).resolve().parent
     if not folder.is_dir():
         raise SimulateError(f"--plot {path}: there is no folder {folder}")
+
+
+@contextlib.contextmanager
+def _stopped_by_kill() -> Iterator[None]:
+    """`kill PID` (SIGTERM) stops the run as Ctrl+C does: the workers are ended and the
+    finished games are already in --out."""
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop)
+    except ValueError:                   # not the main thread: the default stays
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _progress(total: int, done: int, show: bool) -> Any:

@@ -66,24 +66,28 @@ _LOADED: dict[tuple[Any, ...], LoadedRuleset] = {}
 
 
 def loaded(setup: Setup) -> LoadedRuleset:
-    """The setup's rules, loaded once per process (the rules files' parse is cached on disk too)."""
+    """The setup's rules as its scenario plays them (the scenario file's own options: its
+    powers, their order and sides, as `wargame play` takes them), loaded once per process
+    (the rules files' parse is cached on disk too)."""
     key = _key(setup)
     rs = _LOADED.get(key)
     if rs is None:
         dsl.set_limits(steps=setup.rules_budget, items=setup.rules_max_items)
         rs = plugins.load(setup.ruleset, dict(setup.options), list(setup.mods), trust_code=setup.trust_code)
+        rs = rs.for_scenario(setup.scenario or None)
         _LOADED[key] = rs
     return rs
 
 
 def remember(setup: Setup, rs: LoadedRuleset) -> None:
     """Keep rules the command line has already loaded (a pool's forked workers inherit them)."""
-    _LOADED[_key(setup)] = rs
+    _LOADED[_key(setup)] = rs.for_scenario(setup.scenario or None)
 
 
 def _key(setup: Setup) -> tuple[Any, ...]:
-    """What loading the rules depends on (not the scenario, players or turn limit)."""
-    return setup.ruleset, setup.mods, setup.trust_code, setup.options, setup.rules_budget, setup.rules_max_items
+    """What the rules played depend on (not the players or the turn limit)."""
+    return (setup.ruleset, setup.mods, setup.trust_code, setup.options, setup.scenario, setup.rules_budget,
+            setup.rules_max_items)
 
 
 def play_game(setup: Setup, seed: int, rules: str = "tried") -> dict[str, Any]:

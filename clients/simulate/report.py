@@ -129,7 +129,7 @@ def _points(x: float, sign: bool = False) -> str:
 
 # -- as text --------------------------------------------------------------------------------------
 def render(summary: dict[str, Any]) -> str:
-    lines = [_heading(summary)]
+    lines = [_heading(summary)] + [f"note: {n}" for n in summary.get("notes") or []]
     for one in summary["sets"]:
         lines.append("")
         lines += _set_text(one, compared="comparison" in summary, out=summary.get("out"))

@@ -9,6 +9,7 @@ import gc
 import logging
 import os
 import signal
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -22,6 +23,9 @@ Done = Callable[[dict[str, Any]], None]
 
 #: seconds to wait for a cluster's scheduler to answer, and for it to have a worker
 CLUSTER_TIMEOUT = 10.0
+
+#: prctl's option: the signal a process gets when its parent dies (linux/prctl.h)
+PR_SET_PDEATHSIG = 1
 
 
 def local_cores() -> int:
@@ -79,8 +83,29 @@ def run_local(jobs: Sequence[Job], workers: int, done: Done) -> None:
 
 
 def _worker_start() -> None:
-    """A pool's worker leaves Ctrl+C to the command, which ends the workers itself."""
+    """A pool's worker leaves Ctrl+C to the command, which ends the workers itself; and it
+    ends when the command's process dies however it dies (killed outright too), not playing on
+    alone."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)      # not the command's handler, inherited by the fork
+    _end_with_parent()
+
+
+def _end_with_parent() -> None:
+    """Linux: ask for SIGTERM when the process that started this one dies (prctl's
+    PR_SET_PDEATHSIG); elsewhere nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    parent = os.getppid()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:           # it died before the request was made
+        os._exit(1)
 
 
 def _record(future: Any, job: Job) -> dict[str, Any]:

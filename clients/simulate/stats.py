@@ -57,8 +57,8 @@ class Paired:
         margins = (a + b) * (c + d) * (a + c) * (b + d)
         # the correlation of the pairs, a positive one lessened by n/2 as Newcombe corrects it
         # (without it, seeds that all agree would give an interval of no width)
-        agree = a * d - b * c
-        agree = agree - n / 2 if agree > n / 2 else min(agree, 0)
+        product = a * d - b * c
+        agree: float = product - n / 2 if product > n / 2 else min(product, 0)
         phi = agree / math.sqrt(margins) if margins else 0.0
         below = math.sqrt(max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2))
         above = math.sqrt(max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2))

@@ -1,6 +1,7 @@
 """National Advantages of Revised, each an option (rulesets/aarhe/lhtr/advantages.rules):
-Radar (UK AA guns hit aircraft on 2) and Chinese Divisions (a free US infantry each turn in
-China, Sinkiang or Kwantung), played through the rules, in LHTR and in AARHE over it."""
+Radar (UK AA guns hit aircraft on 2), Chinese Divisions (a free US infantry each turn in
+China, Sinkiang or Kwantung) and the Nonaggression Treaty (four free Soviet infantry meet
+Japan's first attack on a red territory), played through the rules, in LHTR and in AARHE over it."""
 
 from __future__ import annotations
 
@@ -70,9 +71,58 @@ def test_aarhe_keeps_the_chinese_divisions() -> None:
     assert "China" in {a["to"] for a in g.options("place_division")}
 
 
+BURYATIA, YAKUT = "Buryatia S.S.R.", "Yakut S.S.R."
+
+
+def japan_attacks(*spaces: str, **options: object) -> Play:
+    """Japan's conduct combat in round 1: a Japanese infantry attacks a Soviet infantry in each of `spaces`."""
+    pieces = [p for s in spaces for p in (("Infantry", "Japan", s, 1), ("Infantry", "USSR", s, 1))]
+    g, _ = situation("Japan", pieces, step="conduct_combat", **options)
+    return g
+
+
+@pytest.mark.parametrize(("treaty", "soviets"), [(True, 1 + 4), (False, 1)])
+def test_nonaggression_treaty_four_soviet_infantry_meet_japans_first_attack(treaty: bool, soviets: int) -> None:
+    g = japan_attacks(BURYATIA, nonaggression_treaty=treaty)
+    fight(g, BURYATIA, [6, 1, 1, 1, 1, 1])     # the attacker misses and the defenders' first die hits it
+    assert g.kinds_at(BURYATIA, "USSR") == {"Infantry": soviets}
+
+
+def test_the_treaty_is_once_a_game_and_costs_the_ussr_nothing() -> None:
+    g = japan_attacks(BURYATIA, YAKUT, nonaggression_treaty=True)
+    ipcs = g.ipc("USSR")
+    fight(g, YAKUT, [6, 1, 1, 1, 1, 1])
+    fight(g, BURYATIA, [6, 1])
+    assert g.kinds_at(YAKUT, "USSR") == {"Infantry": 5}      # the first battle Japan fights in a red territory
+    assert g.kinds_at(BURYATIA, "USSR") == {"Infantry": 1}
+    assert g.ipc("USSR") == ipcs and g.var("treaty_over") is True
+
+
+def test_a_territory_that_is_not_red_brings_no_treaty_infantry() -> None:
+    g, _ = situation("Japan", [("Infantry", "Japan", "China", 1), ("Infantry", "USSR", "China", 1)],
+                     control={"China": "USSR"}, step="conduct_combat", nonaggression_treaty=True)
+    fight(g, "China", [6, 1])
+    assert g.kinds_at("China", "USSR") == {"Infantry": 1} and g.var("treaty_over") is False
+
+
+def test_the_ussr_attacking_japan_first_loses_the_treaty() -> None:
+    g, _ = situation("USSR", [("Infantry", "USSR", "Manchuria", 1), ("Infantry", "Japan", "Manchuria", 1)],
+                     step="conduct_combat", nonaggression_treaty=True)
+    fight(g, "Manchuria", [6, 1])
+    assert g.var("treaty_over") is True
+    assert any("Nonaggression Treaty is lost" in e[1]["message"] for e in g.log if e[0] == "note")
+
+
+def test_aarhe_keeps_the_nonaggression_treaty() -> None:
+    g, _ = at_aarhe("Japan", [("Infantry", "Japan", BURYATIA, 1), ("Infantry", "USSR", BURYATIA, 1)],
+                    step="conduct_combat", nonaggression_treaty=True)
+    fight(g, BURYATIA, [6, 1, 1, 1, 1, 1])
+    assert g.kinds_at(BURYATIA, "USSR").get("Infantry") == 5
+
+
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
 def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) -> None:
-    options = {"radar": True, "chinese_divisions": True, "last_round": 2}
+    options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
     placed = False
     for seed in (7, 8, 9):  # a game in which the US keeps a place for its division plays one

@@ -5,6 +5,8 @@ fire. Played with fixed dice through the rules' own combat, in LHTR and in AARHE
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.aarhe.play import aarhe, at_aarhe
@@ -139,3 +141,22 @@ def test_low_luck_keeps_the_bombing_dice() -> None:
     g.act("bomb", where="Russia")
     assert rolls(g) == [[3], [1], [5]]
     assert g.ipc("USSR") == ussr - 6
+
+
+@pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
+def test_the_battle_calculator_follows_low_luck(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`wargame odds` fights through the rules, so the option reaches it: six infantry attacking
+    at 1 are a total of 6, one sure hit, and the lone defender falls in the first round; with
+    ordinary dice all six can miss."""
+    from clients.cli import main
+
+    def odds(low_luck: bool) -> dict[str, float]:
+        assert main(["odds", ruleset, "--attacker", "6 infantry", "--defender", "1 infantry",
+                     "--option", f"low_luck={str(low_luck).lower()}", "--json"]) == 0
+        answer: dict[str, float] = json.loads(capsys.readouterr().out)
+        return answer
+
+    low, dice = odds(True), odds(False)
+    assert low["attacker_wins"] == 1.0 and low["rounds"] == 1.0
+    assert low["attacker_losses"] == pytest.approx(1 / 3)        # the defender's own die, at 2
+    assert dice["attacker_wins"] < 1.0 and dice["rounds"] > 1.0

@@ -9,7 +9,8 @@ import pytest
 from clients import cli
 
 TOURNAMENT_OPTIONS = ["low_luck", "low_luck_aa", "low_luck_bombing", "bid_axis", "bid_allies", "bid_units_per_space",
-                      "radar", "radar_hit", "chinese_divisions", "chinese_division_spaces"]
+                      "radar", "radar_hit", "chinese_divisions", "chinese_division_spaces", "nonaggression_treaty",
+                      "treaty_infantry"]
 
 
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
@@ -24,7 +25,7 @@ def test_info_lists_every_tournament_option_with_its_source(ruleset: str, capsys
 
 def test_a_game_with_every_tournament_option_plays(capsys: pytest.CaptureFixture[str]) -> None:
     options = ["low_luck=true", "low_luck_bombing=true", "bid_axis=12", "bid_allies=9", "radar=true",
-               "chinese_divisions=true"]
+               "chinese_divisions=true", "nonaggression_treaty=true"]
     args = ["play", "lhtr", "--no-gui", "--ai", "Axis=heuristic", "--ai", "Allies=random", "--max-turns", "1",
             "--seed", "2", "--quiet"]
     for o in options:
