@@ -47,7 +47,7 @@ def judge(rs: Any, state: Any) -> tuple[str | None, dict[str, Any]]:
 
 
 def play(rs: Any, factory: Any, side: str, seed: int, rounds: int, scenario: str | None = None) -> dict[str, Any]:
-    computer = factory(seed)
+    computer = seats.build(factory, seed)
     rng = random.Random(seed + 1_000_003)
     state = rs.logic.new_state(rs.info.scenario(scenario).name, seed)
     decision = flow.start(rs, state)

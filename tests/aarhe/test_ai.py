@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.odds_players import RulesOdds
 from clients.players import RandomPlayer
 from engine import flow
 from engine.actions import Action, Decision
@@ -233,7 +234,7 @@ def test_every_decision_it_answers_in_aarhe_is_an_option(seed: int) -> None:
     random player: each answer is one the rules offered, and it takes AARHE's decisions."""
     rs = aarhe()
     for sides in (("Axis", "Allies"), ("Axis",) if seed == 1 else ("Allies",)):
-        ai = HeuristicPlayer(seed, debug=True)
+        ai = HeuristicPlayer(seed, debug=True, odds=RulesOdds())
         rnd = RandomPlayer(seed)
         state = rs.logic.new_state(SCENARIO, seed)
         d = flow.start(rs, state)
@@ -341,7 +342,7 @@ def test_units_are_kept_out_of_deserts_by_the_rules_upkeep(upkeep: int) -> None:
     v = View(g.rs, g.state, "UK")
     deserts = {"Libya", "Algeria", "Anglo Egypt", "Trans-Jordan", "Persia", "Sinkiang"}
     assert layers.upkeep_map(v) == ({s: float(upkeep) for s in deserts} if upkeep else {})
-    ai = HeuristicPlayer(0)
+    ai = HeuristicPlayer(0, odds=RulesOdds())
     plain = ai._place_score(v, "Trans-Jordan", {}, {})
     assert ai._place_score(v, "Trans-Jordan", {}, {}, layers.upkeep_map(v)) == plain + upkeep
     assert ai._place_score(v, "India", {}, {}, layers.upkeep_map(v)) == ai._place_score(v, "India", {}, {})
