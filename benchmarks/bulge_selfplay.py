@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clients import seats  # noqa: E402
 from clients.players import RandomPlayer  # noqa: E402
 from clients.simulate.stats import wilson  # noqa: E402
 from engine import plugins  # noqa: E402
@@ -52,7 +53,7 @@ def play_one(job: tuple[str, str, int]) -> dict:
     axis, allies, seed = job
     rs = _ruleset()
     make = {"heuristic": HeuristicPlayer, "random": RandomPlayer}
-    players = {"Axis": make[axis](seed), "Allies": make[allies](seed + 7919)}
+    players = {"Axis": seats.build(make[axis], seed), "Allies": seats.build(make[allies], seed + 7919)}
     t0 = time.perf_counter()
     game = Game(rs, None, seed)
     decisions = 0

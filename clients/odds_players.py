@@ -30,8 +30,12 @@ SAMPLES = 48
 #: ... and once the decision has used DECISION_SECONDS of CPU on odds
 FEW_SAMPLES = 12
 DECISION_SECONDS = 0.25
-#: rule runs one attack's exact odds may take (Bulge: one roll at a hex)
-ATTACK_RUNS = 4_000
+#: one attack (Bulge: one roll at a hex) is worked out exactly up to so many dice, within so
+#: many rule runs ...
+ATTACK_EXACT_DICE = 3
+ATTACK_RUNS = 2_000
+#: ... and sampled so many times when it has more dice
+ATTACK_SAMPLES = 200
 #: answers kept before the cache is emptied
 MOST_KEPT = 20_000
 
@@ -138,7 +142,9 @@ class RulesOdds:
         s.events.clear()
         attack = odds_attack.Attack(rs.rules, where, where, "", defenders[0].owner if defenders else "", dice, {},
                                     [(u.id, u.kind) for u in defenders], s)
-        out = odds_attack.odds(attack, budget=ATTACK_RUNS)
+        # every way a few dice fall; past that, a few hundred attacks sampled
+        out = odds_attack.odds(attack, budget=ATTACK_RUNS, seed=dice) if dice <= ATTACK_EXACT_DICE else \
+            odds_attack.odds(attack, samples=ATTACK_SAMPLES, seed=dice)
         self.counts[out["method"]] += 1
         self._spent += time.process_time() - began
         fates = {pid: (u["destroyed"], u["retreats"], u["untouched"])
