@@ -184,6 +184,14 @@ def binom_tail(n: int, p: float) -> tuple[float, float]:
     return p0, p1
 
 
+def unit_fate(n: int, p: float, can_go: bool) -> tuple[float, float, float]:
+    """The quick estimate of what `n` attack dice do to a combat unit alone in its box (each
+    landing there with probability p): destroyed by two hits (or one, when it cannot
+    retreat), pushed out by one, untouched by none."""
+    p0, p1 = binom_tail(n, p)
+    return (1 - p0 - p1 + (0 if can_go else p1), p1 if can_go else 0.0, p0)
+
+
 def expected_supply_hits(n: int, p: float, tokens: int) -> float:
     """E[min(hits, tokens)] for a shared supply box."""
     q = 1.0 - p
@@ -504,7 +512,7 @@ class Ctx:
         p_clear = 1.0
         any_combat = False
         for (kind, size, can_go), p in zip(boxes, probs):
-            p0, p1 = binom_tail(n, p)
+            p0, _ = binom_tail(n, p)
             if size > 1:
                 if kind in self.k.supply:
                     value += expected_supply_hits(n, p, size) * VALUE.get(kind, 1.0)
@@ -515,8 +523,7 @@ class Ctx:
                 value += (1 - p0) * VALUE.get(kind, 1.0)
                 continue
             any_combat = True
-            p_destroy = 1 - p0 - p1 + (0 if can_go else p1)
-            p_retreat = p1 if can_go else 0.0
+            p_destroy, p_retreat, _ = unit_fate(n, p, can_go)
             unit_v = VALUE.get(kind, 1.0)
             value += p_destroy * unit_v + p_retreat * 0.3 * unit_v
             p_clear *= (1 - p0)
@@ -532,8 +539,11 @@ class Ctx:
         chance = odds.attack(self.rs, self.state, n, tgt, defenders)
         value = 0.0
         any_combat = False
+        retreat_options = self.rs.rules.procedure("retreat_options")
         for p in defenders:
             destroyed, retreats, _ = chance.fates.get(p.id, (0.0, 0.0, 1.0))
+            if retreats and not retreat_options(self.state, p):
+                destroyed, retreats = destroyed + retreats, 0.0      # a unit with nowhere to go is lost
             unit_v = VALUE.get(p.kind, 1.0)
             value += destroyed * unit_v + retreats * 0.3 * unit_v
             any_combat = any_combat or p.kind in self.k.combat
