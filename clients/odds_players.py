@@ -5,8 +5,8 @@ clients.odds_attack): the forces are put on a copy of the game's state that hold
 (the space's own rules apply: its terrain, the turn, the options such as Low Luck), the rules
 start the battle, and the calculator fights it out. A computer player asks many battles a
 decision, so an answer must be quick: a battle is worked out exactly when it takes few rule
-runs, else sampled through the same rules with a few battles (fewer once the decision has
-used its share of time), and every answer is kept for the turn (the same forces in the same
+runs, else sampled through the same rules with a few battles (both fewer once the decision
+has used its share of time), and every answer is kept for the turn (the same forces in the same
 space are asked again and again while a player plans).
 """
 
@@ -23,13 +23,16 @@ from clients.odds_policy import policy
 from engine.odds_protocol import AttackChance, BattleChance
 from engine.state import GameState
 
-#: rule runs an exact answer may take in a player's decision (a few hundredths of a second)
-EXACT_RUNS = 400
-#: battles sampled when a battle is larger, while the decision is within its time ...
+#: CPU seconds a decision's odds may take before they are answered with few rule runs
+DECISION_SECONDS = 0.3
+#: rule runs an exact answer may take (fewer as the decision's time runs out: about
+#: RUNS_A_SECOND a second of what is left), and battles sampled when a battle is larger ...
+EXACT_RUNS = 2_500
+RUNS_A_SECOND = 8_000
 SAMPLES = 48
-#: ... and once the decision has used DECISION_SECONDS of CPU on odds
-FEW_SAMPLES = 12
-DECISION_SECONDS = 0.25
+#: ... and once the decision has used its time (a few hundredths of a second a battle)
+FEW_RUNS = 80
+FEW_SAMPLES = 10
 #: one attack (Bulge: one roll at a hex) is worked out exactly up to so many dice, within so
 #: many rule runs ...
 ATTACK_EXACT_DICE = 3
@@ -44,10 +47,11 @@ class RulesOdds:
     """engine.odds_protocol.BattleOdds through the rules: exact where small, sampled
     otherwise, each answer kept for the turn, each decision's odds held to a time budget."""
 
-    def __init__(self, exact_runs: int = EXACT_RUNS, samples: int = SAMPLES, few_samples: int = FEW_SAMPLES,
-                 decision_seconds: float = DECISION_SECONDS) -> None:
+    def __init__(self, exact_runs: int = EXACT_RUNS, samples: int = SAMPLES, few_runs: int = FEW_RUNS,
+                 few_samples: int = FEW_SAMPLES, decision_seconds: float = DECISION_SECONDS) -> None:
         self.exact_runs = exact_runs
         self.samples = samples
+        self.few_runs = min(few_runs, exact_runs)
         self.few_samples = few_samples
         self.decision_seconds = decision_seconds
         self._kept: dict[Any, Any] = {}
@@ -123,9 +127,13 @@ class RulesOdds:
         s.events.clear()
         s.answer_hook = answer = policy("triplea", rules.units, attacker)
         fight = odds.Battle(rules, where, attacker, defender, s, answer)
-        samples = self.samples if self._spent < self.decision_seconds else self.few_samples
+        # the rule runs an exact answer may take: what the decision's time left allows (a
+        # battle too large spends them before it is sampled)
+        left = self.decision_seconds - self._spent
+        runs = max(self.few_runs, min(self.exact_runs, int(left * RUNS_A_SECOND)))
+        samples = self.samples if left > 0 else self.few_samples
         seed = zlib.crc32(repr(key[2:]).encode())
-        out = odds.odds(fight, budget=self.exact_runs, fallback_samples=samples, seed=seed,
+        out = odds.odds(fight, budget=runs, fallback_samples=samples, seed=seed,
                         fallback_seconds=self.decision_seconds)
         self.counts["exact" if out.exact else "sampled"] += 1
         self._spent += time.process_time() - began

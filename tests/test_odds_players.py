@@ -54,7 +54,7 @@ def test_aircraft_alone_do_not_take_a_territory() -> None:
 
 def test_a_battle_too_large_for_a_decision_is_sampled_close_to_the_exact_answer() -> None:
     g, v, mine = caucasus([("Infantry", 6), ("Artillery", 2), ("Tank", 2)], [("Infantry", 5), ("Tank", 1)])
-    quick = RulesOdds(exact_runs=50)
+    quick = RulesOdds(exact_runs=50)        # (as a decision past its time budget may)
     got = quick.battle(g.rs, g.state, mine, "Caucasus")
     assert not got.exact and quick.counts == {"sampled": 1}
     want = odds.odds(set_up(ruleset("lhtr"), "6 inf, 2 art, 2 tank", "5 inf, 1 tank", where="Caucasus"))

@@ -43,7 +43,7 @@ class Strict(HeuristicPlayer):
 
 
 def heuristic() -> HeuristicPlayer:
-    return Strict(0, debug=True)      # debug: it raises rather than hides a slip
+    return Strict(0, debug=True, odds=RulesOdds())      # debug: it raises rather than hides a slip
 
 
 # -- Lend-Lease -------------------------------------------------------------------------------------
@@ -184,7 +184,11 @@ def test_the_defender_sends_its_fighters_up_against_an_unescorted_bombing_run() 
 # -- battle odds under AARHE's rules -----------------------------------------------------------------------
 def test_its_battle_odds_count_air_combat_and_aa_dice_per_gun() -> None:
     """AARHE's aircraft fight each other at their air-combat values too, and an AA gun rolls
-    for at most so many aircraft: the odds the heuristic attacks by follow both."""
+    for at most so many aircraft: the odds the heuristic attacks by are the rules' own (the
+    battle calculator's), so they follow both."""
+    from clients import odds as calculator
+    from clients.odds_setup import set_up
+    from engine import plugins
     from rulesets.aarhe.ai.world import View
     from tests.lhtr.play import situation
 
@@ -195,7 +199,10 @@ def test_its_battle_odds_count_air_combat_and_aa_dice_per_gun() -> None:
                          "aarhe": at_aarhe("Germany", pieces, control={"Belorussia": "USSR"})}.items():
         v = View(g.rs, g.state, "Germany")
         odds[name] = heuristic().odds(v, v.at["Eastern Europe"], "Belorussia")
-    assert odds["aarhe"].att_loss > odds["lhtr"].att_loss and odds["aarhe"].def_loss > odds["lhtr"].def_loss
+        want = calculator.odds(set_up(plugins.load(name), "2 ftr, 2 inf", "1 inf, 2 ftr", where="Belorussia"))
+        assert odds[name].clear == pytest.approx(want.attacker_wins + want.both_destroyed, abs=1e-9)
+        assert odds[name].def_loss == pytest.approx(want.defender_cost_lost, abs=1e-9)
+    assert odds["aarhe"].clear != pytest.approx(odds["lhtr"].clear, abs=0.01)
     # four fighters over one AA gun: LHTR rolls four dice, AARHE at most aa_dice_per_gun
     pieces = [("Fighter", "Germany", "Eastern Europe", 4), ("Infantry", "Germany", "Eastern Europe", 1),
               ("AAGun", "USSR", "Belorussia", 1), ("Infantry", "USSR", "Belorussia", 1)]
