@@ -72,7 +72,7 @@ class RulesOdds:
             defenders = [p for p in state.pieces_at(where)
                          if p.id not in ids and p.owner not in owners and p.carrier is None]
         if not attackers:
-            return BattleChance(0.0, not defenders and 1.0 or 0.0, 1.0, 0.0, 0.0)
+            return BattleChance(0.0, 0.0 if defenders else 1.0, 1.0, 0.0, 0.0)
         key = ("battle", id(rs), where, state.control.get(where), state.power_index,
                _force(attackers), _force(defenders))
         got = self._kept.get(key)
