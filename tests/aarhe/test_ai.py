@@ -198,7 +198,8 @@ def test_its_battle_odds_count_air_combat_and_aa_dice_per_gun() -> None:
     for name, (g, _) in {"lhtr": situation("Germany", pieces, control={"Belorussia": "USSR"}),
                          "aarhe": at_aarhe("Germany", pieces, control={"Belorussia": "USSR"})}.items():
         v = View(g.rs, g.state, "Germany")
-        odds[name] = heuristic().odds(v, v.at["Eastern Europe"], "Belorussia")
+        odds[name] = Strict(0, debug=True, odds=RulesOdds(decision_seconds=2.0)).odds(  # (time to be exact)
+            v, v.at["Eastern Europe"], "Belorussia")
         want = calculator.odds(set_up(plugins.load(name), "2 ftr, 2 inf", "1 inf, 2 ftr", where="Belorussia"))
         assert odds[name].clear == pytest.approx(want.attacker_wins + want.both_destroyed, abs=1e-9)
         assert odds[name].def_loss == pytest.approx(want.defender_cost_lost, abs=1e-9)
