@@ -10,7 +10,8 @@ Game i has seed SEED + i for the dice; the computer player gets seed SEED + i an
 player `random.Random(SEED + i + 1_000_003)`. A game is won when the side ends with more of
 the standing than any other side (a tie is a draw). Prints wins, draws, losses, the win rate
 with its 95% confidence interval (Wilson), how many games the rules ended sooner (a victory)
-and the rounds played on average, the seconds (CPU) per game and in all, and what the computer
+and the rounds played on average, the seconds (CPU) per game and in all, the computer player's CPU time per decision (mean and
+longest), and what the computer
 player did with each kind of decision (`taken`: for each step, how often it played each move,
 and in how many games it played it at least once).
 """
@@ -46,18 +47,23 @@ def judge(rs: Any, state: Any) -> tuple[str | None, dict[str, Any]]:
 
 
 def play(rs: Any, factory: Any, side: str, seed: int, rounds: int, scenario: str | None = None) -> dict[str, Any]:
-    computer = factory(seed)
+    computer = seats.build(factory, seed)
     rng = random.Random(seed + 1_000_003)
     state = rs.logic.new_state(rs.info.scenario(scenario).name, seed)
     decision = flow.start(rs, state)
     actions = 0
     thinking = 0.0
+    decisions = 0
+    longest = 0.0
     taken: dict[str, dict[str, int]] = {}
     while decision is not None and state.turn <= rounds:
         if rs.logic.side_of(decision.player) == side:
             t0 = time.process_time()
             action = computer.choose(rs, state, decision)
-            thinking += time.process_time() - t0
+            spent = time.process_time() - t0
+            thinking += spent
+            decisions += 1
+            longest = max(longest, spent)
             if decision.kind != "choose":
                 moves = taken.setdefault(decision.kind, {})
                 moves[action.kind] = moves.get(action.kind, 0) + 1
@@ -67,7 +73,7 @@ def play(rs: Any, factory: Any, side: str, seed: int, rounds: int, scenario: str
         actions += 1
     winner, standing = judge(rs, state)
     return {"seed": seed, "winner": winner, "standing": standing, "actions": actions, "turn": state.turn,
-            "thinking_s": thinking, "ended": state.result is not None, "taken": taken}
+            "thinking_s": thinking, "decisions": decisions, "longest_s": longest, "ended": state.result is not None, "taken": taken}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         "cpu_s": cpu,
         "s_per_game": cpu / args.games,
         "player_s_per_game": thinking / args.games,
+        "player_ms_per_decision": 1000 * thinking / max(1, sum(g["decisions"] for g in games)),
+        "player_longest_decision_s": max(g["longest_s"] for g in games),
         "seed": args.seed,
         "not_won": [{"seed": g["seed"], "winner": g["winner"], "standing": g["standing"]}
                     for g in games if g["winner"] != side],
@@ -143,7 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     randplay.report(figures, args.json, ["ruleset", "player", "side", "games", "rounds", "wins", "draws",
                                          "losses", "win_rate", "ci95_low", "ci95_high", "ended_by_result", "mean_rounds",
                                          "cpu_s", "s_per_game",
-                                         "player_s_per_game"])
+                                         "player_s_per_game", "player_ms_per_decision",
+                                         "player_longest_decision_s"])
     return 0
 
 

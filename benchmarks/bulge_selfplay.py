@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clients import seats  # noqa: E402
 from clients.players import RandomPlayer  # noqa: E402
 from clients.simulate.stats import wilson  # noqa: E402
 from engine import plugins  # noqa: E402
@@ -52,19 +53,25 @@ def play_one(job: tuple[str, str, int]) -> dict:
     axis, allies, seed = job
     rs = _ruleset()
     make = {"heuristic": HeuristicPlayer, "random": RandomPlayer}
-    players = {"Axis": make[axis](seed), "Allies": make[allies](seed + 7919)}
+    players = {"Axis": seats.build(make[axis], seed), "Allies": seats.build(make[allies], seed + 7919)}
     t0 = time.perf_counter()
     game = Game(rs, None, seed)
     decisions = 0
+    thinking: list[float] = []      # CPU seconds of each of the heuristic's decisions
     while not game.over:
         d = game.decision
-        game.play(players[d.player].choose(rs, game.state, d))
+        c0 = time.process_time()
+        action = players[d.player].choose(rs, game.state, d)
+        if (axis if d.player == "Axis" else allies) == "heuristic":
+            thinking.append(time.process_time() - c0)
+        game.play(action)
         decisions += 1
     result = game.result
     return {
         "axis": axis, "allies": allies, "seed": seed, "winner": result.winner,
         "vp": game.state.resource("Axis", "vp"), "turns": min(game.state.turn, rs.options["last_turn"]),
         "decisions": decisions, "seconds": time.perf_counter() - t0,
+        "thinking": sum(thinking), "thought": len(thinking), "longest": max(thinking, default=0.0),
     }
 
 
@@ -75,9 +82,11 @@ def report(title: str, games: list[dict], winner_side: str) -> None:
     vp = statistics.mean(g["vp"] for g in games)
     turns = statistics.mean(g["turns"] for g in games)
     secs = statistics.mean(g["seconds"] for g in games)
+    per = 1000 * sum(g["thinking"] for g in games) / max(1, sum(g["thought"] for g in games))
+    longest = max(g["longest"] for g in games)
     print(f"{title}: {winner_side} wins {k}/{n} = {k / n:.1%} (95% CI {lo:.1%}-{hi:.1%}); "
           f"average Axis VP {vp:.1f}; average length {turns:.2f} turns; "
-          f"{secs:.2f} s per game (one core)")
+          f"{secs:.2f} s per game (one core); heuristic {per:.2f} ms CPU per decision, longest {longest:.3f} s")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.games):
         seed = args.seed + i
         search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations)
-        opponent = _Random(seed + 1_000_003) if args.against == "random" else players[args.against](seed + 1_000_003)
+        opponent = _Random(seed + 1_000_003) if args.against == "random" else seats.build(players[args.against], seed + 1_000_003)
         g = play(rs, side, seed, rounds, search, opponent)
         times += [cpu for _, cpu in search.spent]
         searched += len(search.spent)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from clients.odds_players import RulesOdds, takes_odds
 from clients.players import BUILTIN_PLAYERS
 from engine.ruleset import LoadedRuleset
 
@@ -54,7 +55,14 @@ def make_player(players: dict[str, Any], kind: str, seed: int) -> Any:
     """The computer player `kind` names (`search`, or `search:0.5` with its seconds a
     decision, as `chosen` checked them) with its own seed."""
     name, _, seconds = kind.partition(":")
-    return players[name](seed, float(seconds)) if seconds else players[name](seed)
+    return build(players[name], seed, float(seconds) if seconds else None)
+
+
+def build(factory: Any, seed: int, seconds: float | None = None) -> Any:
+    """A computer player from its factory; one whose class says `takes_odds` is given battle
+    odds from the rules (clients.odds_players), which a ruleset's player cannot import."""
+    extra: dict[str, Any] = {"odds": RulesOdds()} if takes_odds(factory) else {}
+    return factory(seed, seconds, **extra) if seconds is not None else factory(seed, **extra)
 
 
 def chosen(rs: LoadedRuleset, ai: Sequence[str], hotseat: bool = False) -> dict[str, str]:

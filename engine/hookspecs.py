@@ -104,5 +104,7 @@ def wargame_game_end(state: Any, rules: Any) -> None:
 def wargame_players(info: Any) -> dict[str, Any] | None:
     """Called when a game is set up. Returns computer players this ruleset offers, as
     name -> factory(seed) -> player (an object with `name` and `choose(ruleset, state,
-    decision)`). All answers are merged, the most derived ruleset's last; the first name of
-    the last answer is the ruleset's default computer player."""
+    decision)`). A factory whose `takes_odds` is true is also given `odds=`, battle odds from
+    the rules (engine.odds_protocol.BattleOdds). All answers are merged, the most derived
+    ruleset's last; the first name of the last answer is the ruleset's default computer
+    player."""

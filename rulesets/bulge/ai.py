@@ -3,8 +3,12 @@
 `HeuristicPlayer` scores the options of each decision with cheap, hand-written estimates
 instead of searching:
 
-* attacks by their expected value, worked out analytically from the combat strips (each die
-  hits with p = 1/2 and lands on a box by its face), against the supply token they cost;
+* attacks by their expected value, with the odds of the attack it decides on taken from the
+  rules (the `odds` it is given when seated: engine.odds_protocol, answered by
+  clients.odds_players), and a quick estimate worked out analytically from the combat strips
+  (each die hits with p = 1/2 and lands on a box by its face; held against the rules' exact
+  odds in tests/test_odds_players.py) for what it weighs by the hundred (next turn's attacks
+  from a hex), against the supply token they cost;
 * activations (planned once per step, greedily, against the tokens within reach) and moves
   by a position value: a field that pulls units toward the towns that matter to their side,
   a bonus for taking or holding VP towns, what a unit adds to next turn's attack from its
@@ -32,6 +36,7 @@ from typing import Any
 
 from engine.actions import Action, Decision
 from engine.hexgrid import distance as hex_distance
+from engine.odds_protocol import BattleOdds
 from engine.state import GameState
 from rulesets.bulge import scenario
 
@@ -179,6 +184,14 @@ def binom_tail(n: int, p: float) -> tuple[float, float]:
     return p0, p1
 
 
+def unit_fate(n: int, p: float, can_go: bool) -> tuple[float, float, float]:
+    """The quick estimate of what `n` attack dice do to a combat unit alone in its box (each
+    landing there with probability p): destroyed by two hits (or one, when it cannot
+    retreat), pushed out by one, untouched by none."""
+    p0, p1 = binom_tail(n, p)
+    return (1 - p0 - p1 + (0 if can_go else p1), p1 if can_go else 0.0, p0)
+
+
 def expected_supply_hits(n: int, p: float, tokens: int) -> float:
     """E[min(hits, tokens)] for a shared supply box."""
     q = 1.0 - p
@@ -202,6 +215,8 @@ class HeuristicPlayer:
     """Weighs attacks by their odds, keeps supply flowing and heads for VP."""
 
     name = "heuristic"
+    #: seated with battle odds from the rules (clients.seats gives them)
+    takes_odds = True
 
     # weights, tuned by self-play (benchmarks/bulge_selfplay.py); a subclass may change them
     SUPPLY_COST = 0.9         # value of one supply token spent on an attack or activation
@@ -215,9 +230,11 @@ class HeuristicPlayer:
     POTENTIAL = 0.4           # weight of what a unit adds to next turn's attack from its hex
     ACCESS = 0.6              # standing where our trucks can bring supply
 
-    def __init__(self, seed: int = 0, debug: bool = False) -> None:
+    def __init__(self, seed: int = 0, debug: bool = False, odds: BattleOdds | None = None) -> None:
         self.rng = random.Random(seed)
         self.debug = debug
+        #: the odds of an attack it decides on, from the rules (without: its own estimate)
+        self.battle_odds = odds
         self._memo: dict[Any, Any] = {}
         self._memo_key: tuple | None = None
         self._attack_plan: dict[str, list[tuple[int, str]]] = {}
@@ -486,12 +503,16 @@ class Ctx:
         boxes = self.target_boxes(tgt)
         if not boxes:
             return 0.0
+        odds = self.player.battle_odds
+        if odds is not None and not simple:
+            value = cache[key] = self.attack_value_rules(odds, tgt, n)
+            return value
         probs = box_probs(len(boxes), self.opts)
         value = 0.0
         p_clear = 1.0
         any_combat = False
         for (kind, size, can_go), p in zip(boxes, probs):
-            p0, p1 = binom_tail(n, p)
+            p0, _ = binom_tail(n, p)
             if size > 1:
                 if kind in self.k.supply:
                     value += expected_supply_hits(n, p, size) * VALUE.get(kind, 1.0)
@@ -502,14 +523,32 @@ class Ctx:
                 value += (1 - p0) * VALUE.get(kind, 1.0)
                 continue
             any_combat = True
-            p_destroy = 1 - p0 - p1 + (0 if can_go else p1)
-            p_retreat = p1 if can_go else 0.0
+            p_destroy, p_retreat, _ = unit_fate(n, p, can_go)
             unit_v = VALUE.get(kind, 1.0)
             value += p_destroy * unit_v + p_retreat * 0.3 * unit_v
             p_clear *= (1 - p0)
         if any_combat:
             value += p_clear * self.clear_value(tgt, self.for_side(self.foe), simple)
         cache[key] = value
+        return value
+
+    def attack_value_rules(self, odds: BattleOdds, tgt: str, n: int) -> float:
+        """attack_value_dice with the odds of the attack taken from the rules: each defender's
+        chance to be destroyed or pushed out, and the chance the hex is cleared."""
+        defenders = [p for p in self.state.pieces_at(tgt) if p.owner == self.foe and p.kind in self.k.ground]
+        chance = odds.attack(self.rs, self.state, n, tgt, defenders)
+        value = 0.0
+        any_combat = False
+        retreat_options = self.rs.rules.procedure("retreat_options")
+        for p in defenders:
+            destroyed, retreats, _ = chance.fates.get(p.id, (0.0, 0.0, 1.0))
+            if retreats and not retreat_options(self.state, p):
+                destroyed, retreats = destroyed + retreats, 0.0      # a unit with nowhere to go is lost
+            unit_v = VALUE.get(p.kind, 1.0)
+            value += destroyed * unit_v + retreats * 0.3 * unit_v
+            any_combat = any_combat or p.kind in self.k.combat
+        if any_combat:
+            value += chance.cleared * self.clear_value(tgt, self.for_side(self.foe))
         return value
 
     def attack_potential(self, h: str, extra: int) -> float:

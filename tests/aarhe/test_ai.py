@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.odds_players import RulesOdds
 from clients.players import RandomPlayer
 from engine import flow
 from engine.actions import Action, Decision
@@ -42,7 +43,7 @@ class Strict(HeuristicPlayer):
 
 
 def heuristic() -> HeuristicPlayer:
-    return Strict(0, debug=True)      # debug: it raises rather than hides a slip
+    return Strict(0, debug=True, odds=RulesOdds())      # debug: it raises rather than hides a slip
 
 
 # -- Lend-Lease -------------------------------------------------------------------------------------
@@ -183,7 +184,11 @@ def test_the_defender_sends_its_fighters_up_against_an_unescorted_bombing_run() 
 # -- battle odds under AARHE's rules -----------------------------------------------------------------------
 def test_its_battle_odds_count_air_combat_and_aa_dice_per_gun() -> None:
     """AARHE's aircraft fight each other at their air-combat values too, and an AA gun rolls
-    for at most so many aircraft: the odds the heuristic attacks by follow both."""
+    for at most so many aircraft: the odds the heuristic attacks by are the rules' own (the
+    battle calculator's), so they follow both."""
+    from clients import odds as calculator
+    from clients.odds_setup import set_up
+    from engine import plugins
     from rulesets.aarhe.ai.world import View
     from tests.lhtr.play import situation
 
@@ -193,8 +198,12 @@ def test_its_battle_odds_count_air_combat_and_aa_dice_per_gun() -> None:
     for name, (g, _) in {"lhtr": situation("Germany", pieces, control={"Belorussia": "USSR"}),
                          "aarhe": at_aarhe("Germany", pieces, control={"Belorussia": "USSR"})}.items():
         v = View(g.rs, g.state, "Germany")
-        odds[name] = heuristic().odds(v, v.at["Eastern Europe"], "Belorussia")
-    assert odds["aarhe"].att_loss > odds["lhtr"].att_loss and odds["aarhe"].def_loss > odds["lhtr"].def_loss
+        odds[name] = Strict(0, debug=True, odds=RulesOdds(decision_seconds=2.0)).odds(  # (time to be exact)
+            v, v.at["Eastern Europe"], "Belorussia")
+        want = calculator.odds(set_up(plugins.load(name), "2 ftr, 2 inf", "1 inf, 2 ftr", where="Belorussia"))
+        assert odds[name].clear == pytest.approx(want.attacker_wins + want.both_destroyed, abs=1e-9)
+        assert odds[name].def_loss == pytest.approx(want.defender_cost_lost, abs=1e-9)
+    assert odds["aarhe"].clear != pytest.approx(odds["lhtr"].clear, abs=0.01)
     # four fighters over one AA gun: LHTR rolls four dice, AARHE at most aa_dice_per_gun
     pieces = [("Fighter", "Germany", "Eastern Europe", 4), ("Infantry", "Germany", "Eastern Europe", 1),
               ("AAGun", "USSR", "Belorussia", 1), ("Infantry", "USSR", "Belorussia", 1)]
@@ -233,7 +242,7 @@ def test_every_decision_it_answers_in_aarhe_is_an_option(seed: int) -> None:
     random player: each answer is one the rules offered, and it takes AARHE's decisions."""
     rs = aarhe()
     for sides in (("Axis", "Allies"), ("Axis",) if seed == 1 else ("Allies",)):
-        ai = HeuristicPlayer(seed, debug=True)
+        ai = HeuristicPlayer(seed, debug=True, odds=RulesOdds())
         rnd = RandomPlayer(seed)
         state = rs.logic.new_state(SCENARIO, seed)
         d = flow.start(rs, state)
@@ -341,7 +350,7 @@ def test_units_are_kept_out_of_deserts_by_the_rules_upkeep(upkeep: int) -> None:
     v = View(g.rs, g.state, "UK")
     deserts = {"Libya", "Algeria", "Anglo Egypt", "Trans-Jordan", "Persia", "Sinkiang"}
     assert layers.upkeep_map(v) == ({s: float(upkeep) for s in deserts} if upkeep else {})
-    ai = HeuristicPlayer(0)
+    ai = HeuristicPlayer(0, odds=RulesOdds())
     plain = ai._place_score(v, "Trans-Jordan", {}, {})
     assert ai._place_score(v, "Trans-Jordan", {}, {}, layers.upkeep_map(v)) == plain + upkeep
     assert ai._place_score(v, "India", {}, {}, layers.upkeep_map(v)) == ai._place_score(v, "India", {}, {})

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.odds_players import RulesOdds
 from engine import plugins
 from engine.game import Game
 from rulesets.aarhe.ai import HeuristicPlayer
@@ -191,7 +192,7 @@ def computer_game(rounds: int, seed: int, scenario: str = ITALY) -> tuple[Game, 
     done: dict[str, dict[str, int]] = {}
     while game.decision is not None:
         d = game.decision
-        action = players.setdefault(d.player, HeuristicPlayer(seed, debug=True)).choose(game.ruleset, game.state, d)
+        action = players.setdefault(d.player, HeuristicPlayer(seed, debug=True, odds=RulesOdds())).choose(game.ruleset, game.state, d)
         assert action in d.options, action
         game.play(action)
         done.setdefault(d.player, {}).setdefault(action.kind, 0)

@@ -13,6 +13,7 @@ import pytest
 
 from clients import terminal
 from clients.cli import main
+from clients.odds_players import RulesOdds
 from engine import save
 from engine.game import Game
 from rulesets.aarhe.ai import HeuristicPlayer
@@ -48,7 +49,7 @@ def heuristic_game(last_round: int, seed: int, until: Callable[[Game], bool] = l
     """A team-turn game the heuristic plays on both sides, to its end or until `until` holds."""
     rs = aarhe(team_turns=True, last_round=last_round)
     game = Game(rs, SCENARIO, seed)
-    ai = HeuristicPlayer(seed)
+    ai = HeuristicPlayer(seed, odds=RulesOdds())
     while game.decision is not None and not until(game):
         game.play(ai.choose(rs, game.state, game.decision))
     return game
@@ -201,7 +202,7 @@ def test_the_terminal_says_whose_turn_it_is_in_a_team_turn() -> None:
 def test_a_save_in_the_middle_of_a_team_turn_replays_exactly_and_goes_on(tmp_path) -> None:  # type: ignore[no-untyped-def]
     rs = aarhe(team_turns=True, last_round=2)
     game = Game(rs, SCENARIO, 2)
-    ai = HeuristicPlayer(2)
+    ai = HeuristicPlayer(2, odds=RulesOdds())
     structure = rs.structure
     while not (structure.power(game.state) == "Japan" and structure.phase(game.state).name == "combat_move"):
         game.play(ai.choose(rs, game.state, game.decision))

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from clients.odds_players import RulesOdds
 from clients.players import RandomPlayer
 from engine.game import Game
 from rulesets.bulge.ai import HeuristicPlayer, step_kind
@@ -37,7 +38,7 @@ def test_heuristic_answers_every_decision_of_two_full_games(bulge):
     5, retreats, splits...) and each answer is a listed option."""
     kinds: Counter = Counter()
     for seed in (1, 2):
-        players = {"Axis": HeuristicPlayer(seed, debug=True), "Allies": HeuristicPlayer(seed + 1, debug=True)}
+        players = {"Axis": HeuristicPlayer(seed, debug=True, odds=RulesOdds()), "Allies": HeuristicPlayer(seed + 1, debug=True, odds=RulesOdds())}
         game = play(bulge, players, seed, kinds)
         assert game.result.winner in ("Axis", "Allies")
     seen = {step_kind(k) for _, k in kinds}      # `axis_reinforce` is a `reinforce`
@@ -50,7 +51,7 @@ def test_heuristic_answers_every_decision_of_two_full_games(bulge):
 def test_heuristic_axis_beats_random(bulge):
     wins = 0
     for seed in range(10):
-        players = {"Axis": HeuristicPlayer(seed, debug=True), "Allies": RandomPlayer(seed)}
+        players = {"Axis": HeuristicPlayer(seed, debug=True, odds=RulesOdds()), "Allies": RandomPlayer(seed)}
         wins += play(bulge, players, seed).result.winner == "Axis"
     assert wins >= 8, wins
 
@@ -66,7 +67,7 @@ def bulge_short():
 def test_heuristic_allies_beat_random(bulge_short):
     wins = 0
     for seed in range(10):
-        players = {"Axis": RandomPlayer(seed), "Allies": HeuristicPlayer(seed, debug=True)}
+        players = {"Axis": RandomPlayer(seed), "Allies": HeuristicPlayer(seed, debug=True, odds=RulesOdds())}
         game = play(bulge_short, players, seed)
         wins += game.result.winner == "Allies"
         assert game.state.resource("Axis", "vp") <= 6      # random attackers get nowhere
@@ -84,7 +85,7 @@ def test_heuristic_never_raises(bulge, seed, steps, side):
         if game.over:
             return
         game.play(chaos.choose(bulge, game.state, game.decision))
-    heuristic = HeuristicPlayer(seed, debug=True)      # debug: re-raise instead of falling back
+    heuristic = HeuristicPlayer(seed, debug=True, odds=RulesOdds())      # debug: re-raise instead of falling back
     for _ in range(60):
         if game.over:
             return

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from clients.odds_players import RulesOdds
 from rulesets.aarhe.ai import HeuristicPlayer
 from rulesets.aarhe.ai.world import View
 from tests.aarhe.play import aarhe, at_aarhe
@@ -137,12 +138,12 @@ def test_the_heuristic_weighs_radar() -> None:
     for radar in (True, False):
         g, _ = situation("Germany", RAID_ON_LONDON, step="conduct_combat", radar=radar)
         v = View(g.rs, g.state, "Germany")
-        losses[radar] = HeuristicPlayer().odds(v, g.at("United Kingdom", "Germany"), "United Kingdom").att_loss
+        losses[radar] = HeuristicPlayer(odds=RulesOdds()).odds(v, g.at("United Kingdom", "Germany"), "United Kingdom").att_loss
     assert losses[True] > losses[False]
 
 
 def test_the_heuristic_takes_its_free_infantry() -> None:
     g = Play.new(chinese_divisions=True)
     g.walk_to("US", "chinese_division", turn=1)
-    action = HeuristicPlayer(1, debug=True).choose(g.rs, g.state, g.decision)
+    action = HeuristicPlayer(1, debug=True, odds=RulesOdds()).choose(g.rs, g.state, g.decision)
     assert action.kind == "place_division" and action["to"] in ("China", "Sinkiang")

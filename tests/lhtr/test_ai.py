@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from clients import cli, seats
+from clients.odds_players import RulesOdds
 from clients.players import RandomPlayer
 from engine import flow, plugins
 from engine.actions import Action, Decision
@@ -31,7 +32,7 @@ def play_rounds(side: str, seed: int, rounds: int, ruleset=None) -> tuple[object
     random player on the other. Checks that no aircraft of the heuristic's side is lost for
     want of a landing place. Returns the state and the number of battles it fought."""
     rs = ruleset or load()
-    ai = HeuristicPlayer(seed, debug=True)
+    ai = HeuristicPlayer(seed, debug=True, odds=RulesOdds())
     rnd = RandomPlayer(seed)
     state = rs.logic.new_state(SCENARIO, seed)
     d = flow.start(rs, state)
@@ -59,14 +60,14 @@ def test_the_heuristic_plays_two_rounds_for_either_side_and_lands_its_aircraft(s
 
 def test_it_buys_within_its_ipcs_and_what_its_factories_can_place() -> None:
     g, _ = situation("Germany", [("IndustrialComplex", "Germany", "Germany", 1)], step="purchase", ipc=13)
-    ai = HeuristicPlayer(0, debug=True)
+    ai = HeuristicPlayer(0, debug=True, odds=RulesOdds())
     run_step(g, ai, "purchase", "Germany")
     bought = g.at("pending:Germany")
     assert bought and g.ipc("Germany") >= 0
     cost = sum(g.rs.rules.units[p.kind].cost for p in bought)
     assert 13 - 3 < cost <= 13                       # it spends what it can
     g2, _ = situation("Germany", [("IndustrialComplex", "Germany", "Norway", 1)], step="purchase", ipc=60)
-    run_step(g2, HeuristicPlayer(0, debug=True), "purchase", "Germany")
+    run_step(g2, HeuristicPlayer(0, debug=True, odds=RulesOdds()), "purchase", "Germany")
     assert len(g2.at("pending:Germany")) == g2.proc("placement_limit", "Norway")     # its IPC value: 3
 
 
@@ -83,7 +84,7 @@ def run_step(g: Play, ai: HeuristicPlayer, step: str, power: str) -> list[Action
 
 def test_it_does_not_attack_at_bad_odds() -> None:
     g, _ = situation("Germany", [("Infantry", "Germany", "Belorussia", 2), ("Infantry", "USSR", "Karelia S.S.R.", 5)])
-    taken = run_step(g, HeuristicPlayer(0, debug=True), "combat_move", "Germany")
+    taken = run_step(g, HeuristicPlayer(0, debug=True, odds=RulesOdds()), "combat_move", "Germany")
     assert not any(a.get("choice") == "Karelia S.S.R." for a in taken)
     assert g.kinds_at("Karelia S.S.R.") == {"Infantry": 5}
     assert g.kinds_at("Belorussia") == {"Infantry": 2}
@@ -92,7 +93,7 @@ def test_it_does_not_attack_at_bad_odds() -> None:
 def test_it_attacks_at_good_odds_with_enough_units() -> None:
     g, _ = situation("Germany", [("Tank", "Germany", "Belorussia", 3), ("Infantry", "Germany", "Belorussia", 2),
                                  ("Infantry", "USSR", "Karelia S.S.R.", 1)])
-    ai = HeuristicPlayer(0, debug=True)
+    ai = HeuristicPlayer(0, debug=True, odds=RulesOdds())
     run_step(g, ai, "combat_move", "Germany")
     went = g.kinds_at("Karelia S.S.R.", "Germany")
     assert went and sum(went.values()) < 5            # good odds without bringing everything
@@ -103,7 +104,7 @@ def test_it_attacks_at_good_odds_with_enough_units() -> None:
 def test_it_keeps_its_capital_held_against_a_threat() -> None:
     pieces = [("Infantry", "Germany", "Germany", 3), ("Tank", "USSR", "Eastern Europe", 4)]
     g, _ = situation("Germany", pieces, control={"Eastern Europe": "USSR", "Western Europe": "UK"}, spare=False)
-    ai = HeuristicPlayer(0, debug=True)
+    ai = HeuristicPlayer(0, debug=True, odds=RulesOdds())
     taken = run_step(g, ai, "combat_move", "Germany")
     assert not any(a.get("choice") == "Western Europe" for a in taken)   # an empty enemy territory
     assert g.kinds_at("Germany", "Germany") == {"Infantry": 3}
@@ -113,14 +114,14 @@ def test_it_lands_an_aircraft_that_is_out_at_sea() -> None:
     g, ids = situation("Germany", [("Fighter", "Germany", "SZ 5", 1)], step="noncombat_move")
     fighter = ids["Germany Fighter SZ 5"][0]
     g.state.vars["spent"] = {fighter: 2}              # two of its four moves used in combat
-    run_step(g, HeuristicPlayer(0, debug=True), "noncombat_move", "Germany")
+    run_step(g, HeuristicPlayer(0, debug=True, odds=RulesOdds()), "noncombat_move", "Germany")
     p = g.piece(fighter)
     assert p is not None and g.state.control.get(p.space) in ("Germany", "Japan")
 
 
 def test_a_decision_it_does_not_know_gets_its_finish_or_a_legal_option() -> None:
     g = Play.new()
-    ai = HeuristicPlayer(3)
+    ai = HeuristicPlayer(3, odds=RulesOdds())
     opts = [Action("choose", {"choice": n}) for n in range(5)]
     asked = Decision("US", "lend_lease", "Lend-Lease: IPCs for the USSR", opts)
     assert ai.choose(g.rs, g.state, asked) in opts
@@ -184,7 +185,7 @@ def test_a_unit_boarding_another_alike_transport_than_planned_lands_with_that_on
     taken = g.proc("transports_for", g.piece(inf), "SZ 5")
     assert len(taken) == 1                          # alike: not asked
     planned = next(t for t in ids["Germany Transport SZ 5"] if t != taken[0].id)
-    ai = HeuristicPlayer(0, debug=True)
+    ai = HeuristicPlayer(0, debug=True, odds=RulesOdds())
     ai.choose(g.rs, g.state, g.decision)           # it plans the phase ...
     assert ai.plan is not None
     ai.plan.tasks = [Task("go", inf, ["SZ 5"], board=planned), Task("land", planned, ["Norway"])]   # ... to this

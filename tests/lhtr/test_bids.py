@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from clients.odds_players import RulesOdds
 from clients.players import RandomPlayer
 from engine import flow
 from rulesets.aarhe.ai import HeuristicPlayer
@@ -84,7 +85,7 @@ def test_the_heuristic_places_a_bid_and_plays_on() -> None:
     rs = load(bid_axis=12, bid_allies=9, last_round=1)
     state = rs.logic.new_state(SCENARIO, 3)
     d = flow.start(rs, state)
-    ai = HeuristicPlayer(3, debug=True)
+    ai = HeuristicPlayer(3, debug=True, odds=RulesOdds())
     placed = 0
     while d is not None and state.turn == 1 and d.kind == "place_bid":
         action = ai.choose(rs, state, d)

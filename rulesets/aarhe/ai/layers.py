@@ -19,8 +19,8 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from engine.actions import Action, Decision
+from engine.odds_protocol import BattleChance
 from engine.pieces import Piece
-from rulesets.aarhe.ai.odds import Odds
 from rulesets.aarhe.ai.world import View
 
 if TYPE_CHECKING:
@@ -411,7 +411,7 @@ def air_reinforcement(ai: HeuristicPlayer, v: View, d: Decision, fresh: bool) ->
         return d.finish
     mv = View(v.rs, v.state, str(mover))
     best, best_value = None, 1.0
-    cache: dict[str, tuple[list[Piece], list[Piece], Odds]] = {}
+    cache: dict[str, tuple[list[Piece], list[Piece], BattleChance]] = {}
     for o in d.options:
         if o.kind != "reinforce":
             continue
@@ -422,7 +422,7 @@ def air_reinforcement(ai: HeuristicPlayer, v: View, d: Decision, fresh: bool) ->
         if to not in cache:
             att = [p for p in v.at.get(to, ()) if p.owner == mover and mv.fights_in(p, to)]
             if not any("land" in v.tags(p) for p in att):
-                cache[to] = ([], [], Odds(0.0, 0.0, 1.0, 0.0, 0.0, 0.0))
+                cache[to] = ([], [], BattleChance(0.0, 0.0, 1.0, 0.0, 0.0))
             else:
                 dfn = mv.defenders(to)
                 cache[to] = (att, dfn, ai.odds(mv, att, to, dfn))

@@ -9,8 +9,9 @@ answers the phase's one-step-at-a-time decisions from that plan:
   (with an escort when enemy ships are near) for a power whose factories have no land route
   to the enemy; never more than its factories can place;
 * combat move: every enemy territory or fleet its units can reach, with the odds of the
-  battle worked out exactly from the units' attack and defence values (the rules' own
-  `attack_values` and `defence_values`, see odds.py); it attacks where it wins often enough
+  battle taken from the rules' own combat (the `odds` it is given when seated:
+  engine.odds_protocol, answered by clients.odds_players), so AA fire, air combat, terrain
+  and Low Luck count as the game plays them; it attacks where it wins often enough
   and gains by it, with the fewest units that give good odds, takes empty territories with
   its cheapest unit, lands amphibious assaults from its transports, and keeps enough units at
   home to hold its capital and factories against what the enemy could bring;
@@ -40,6 +41,7 @@ legally.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from collections import defaultdict
@@ -47,10 +49,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import Action, Decision
+from engine.odds_protocol import BattleChance, BattleOdds
 from engine.pieces import Piece
 from engine.state import GameState
 from rulesets.aarhe.ai import layers
-from rulesets.aarhe.ai.odds import Odds, Slot, battle
 from rulesets.aarhe.ai.world import INF, View, bfs, paths
 
 PlanKey = tuple[int, int, int, int, str]
@@ -101,9 +103,11 @@ class Plan:
 
 
 class HeuristicPlayer:
-    """Plans each phase from the position, with battle odds from the rules' unit values."""
+    """Plans each phase from the position, with battle odds from the rules' own combat."""
 
     name = "heuristic"
+    #: seated with battle odds from the rules (clients.seats gives them)
+    takes_odds = True
 
     #: attack when the attacker wins at least this often and gains by it ...
     MIN_WIN = 0.72
@@ -119,12 +123,12 @@ class HeuristicPlayer:
     #: most decisions one planned phase may take before the player ends it
     MAX_STEPS = 3000
 
-    def __init__(self, seed: int = 0, debug: bool = False) -> None:
+    def __init__(self, seed: int = 0, debug: bool = False, *, odds: BattleOdds) -> None:
         self.rng = random.Random(seed)
         self.debug = debug
         self.plan: Plan | None = None
         self.active: Task | None = None
-        self._odds: dict[Any, Odds] = {}
+        self.battle_odds = odds
         #: layers.convoy_relief's answers in this game
         self._relief: dict[Any, float] = {}
 
@@ -162,8 +166,6 @@ class HeuristicPlayer:
         if fresh:
             self.plan = Plan(key)
             self.active = None
-            if len(self._odds) > 20000:
-                self._odds.clear()
         assert self.plan is not None
         self.plan.steps += 1
         if self.plan.steps > self.MAX_STEPS:
@@ -558,7 +560,7 @@ class HeuristicPlayer:
         tasks.sort(key=rank)
         return tasks
 
-    def fewest(self, v: View, order: list[Piece], where: str) -> tuple[list[Piece], Odds | None]:
+    def fewest(self, v: View, order: list[Piece], where: str) -> tuple[list[Piece], BattleChance | None]:
         """The shortest prefix of `order` that wins with GOOD_WIN (or all of it)."""
         full = self.odds(v, order, where)
         if full.win < self.MIN_WIN:
@@ -681,39 +683,17 @@ class HeuristicPlayer:
         return keep
 
     # -- odds -------------------------------------------------------------------------------------
-    def odds(self, v: View, attackers: list[Piece], where: str, defenders: list[Piece] | None = None) -> Odds:
-        defs = v.defenders(where) if defenders is None else defenders
-        need_land = where in v.geo.land_set
+    def odds(self, v: View, attackers: list[Piece], where: str, defenders: list[Piece] | None = None) -> BattleChance:
+        """The odds of `attackers` fighting in `where`, from the rules; the attacker wins a
+        territory only with a land unit left to take it."""
         fighting = [u for u in attackers if v.fights_in(u, where)]
-        a_vals = list(v.call("attack_values", fighting)) if fighting else []
-        d_vals = list(v.call("defence_values", defs)) if defs else []
-        if "air_combat" in v.rules.stats:
-            # a layer's air combat (AARHE): while both sides have aircraft, each fires at its
-            # air-combat value too, counted here as more hits a round
-            air_a = [i for i, u in enumerate(fighting) if "air" in v.tags(u)]
-            air_d = [i for i, u in enumerate(defs) if "air" in v.tags(u)]
-            if air_a and air_d:
-                for i in air_a:
-                    a_vals[i] += int(v.t(fighting[i]).stats.get("air_combat", 0) or 0)
-                for i in air_d:
-                    d_vals[i] += int(v.t(defs[i]).stats.get("air_combat", 0) or 0)
-        att = slots(v, fighting, a_vals, need_land)
-        dfn = slots(v, defs, d_vals, False)
-        low_luck = bool(v.options.get("low_luck", False))
-        key = (att, dfn, need_land, low_luck)
-        o = self._odds.get(key)
-        if o is None:
-            o = self._odds[key] = battle(att, dfn, need_land, low_luck)
-        if need_land and any("aa" in v.tags(p) for p in v.enemy_at(where)):
-            aa = min(layers.aa_value(v, where), 6) / 6.0
-            planes = [u for u in fighting if "air" in v.tags(u)]
-            if planes and v.rules.has_procedure("aa_dice"):
-                # a layer that limits the dice (AARHE: so many a gun), cheapest planes lost first
-                dice = int(v.call("aa_dice", where, len(planes)))
-                loss = layers.cheapest_first([float(v.t(u).cost) for u in planes], dice * aa)
-            else:
-                loss = sum(v.t(u).cost * aa for u in planes)
-            o = Odds(o.win, o.clear, o.lose, o.att_loss + loss, o.def_loss, o.att_left)
+        # the enemy's pieces there that fire no shot in a round (an AA gun) still count
+        owners = {u.owner for u in attackers}
+        quiet = [p for p in v.enemy_at(where) if p.carrier is None and p.owner not in owners and not v.fights_in(p, where)]
+        defs = (v.defenders(where) if defenders is None else list(defenders)) + quiet
+        o = self.battle_odds.battle(v.rs, v.state, fighting, where, defs)
+        if where in v.geo.land_set:
+            o = dataclasses.replace(o, win=min(o.win, o.win_with(lambda kind: "land" in v.types[kind].tags)))
         return o
 
     # -- conduct combat ------------------------------------------------------------------------------
@@ -1209,24 +1189,3 @@ class HeuristicPlayer:
         "place_bid": _place_bid,
         "chinese_division": _chinese_division,
     }
-
-
-def slots(v: View, units: list[Piece], values: list[int], last_land: bool) -> tuple[Slot, ...]:
-    """A side's units as odds.py slots, in the order it takes casualties: hits a unit
-    survives first, then the cheapest units; with `last_land`, one land unit is kept last."""
-    absorb: list[Slot] = []
-    rest: list[tuple[float, float, Slot]] = []
-    for u, val in zip(units, values):
-        t = v.types[u.kind]
-        for _ in range(max(0, int(t.hits_to_kill) - 1 - u.hits)):
-            absorb.append(Slot(0.0, 0.0, False))
-        p = min(max(int(val), 0), 6) / 6.0
-        rest.append((float(t.cost), p, Slot(p, float(t.cost), "land" in t.tags)))
-    rest.sort(key=lambda x: (x[0], x[1]))
-    order = [s for _, _, s in rest]
-    if last_land:
-        for i, s in enumerate(order):
-            if s.land:
-                order.append(order.pop(i))
-                break
-    return tuple(absorb + order)
