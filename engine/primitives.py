@@ -117,7 +117,8 @@ def destroy(state: GameState, unit: Piece) -> None:
         destroy(state, c)
     unit = state.pieces[unit.id]
     state.remove(unit.id)
-    state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space)
+    state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space,
+               where=space_name(state, unit.space))     # as players read it: never `pending:USSR`
 
 
 def move_to(state: GameState, unit: Piece, space: str) -> None:

@@ -321,3 +321,16 @@ def test_unit_names_are_spaced_only_where_a_unit_type_is_named():
         "AA Gun", "Industrial Complex", "Infantry", "B17 Bomber"]
     words = unit_words(["AAGun", "Infantry", "AircraftCarrier"])
     assert words("2 AAGun, 1 AircraftCarrier; AAGunner") == "2 AA Gun, 1 Aircraft Carrier; AAGunner"
+
+
+def test_units_lost_at_the_end_of_mobilize_are_told_in_players_words():
+    """Ending mobilize with a bought unit not placed says what is lost first, and the log
+    names the pool it is lost from as players read it, never by its id (`pending:USSR`)."""
+    from engine import plugins
+
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    code, c = play(game, ["1"] + ["done", "y"] * 4)
+    assert "done placing: 1 unit not placed (3 IPCs) will be lost" in c.text
+    assert "USSR Infantry destroyed in USSR mobilization pool" in c.text
+    assert "USSR could not place Infantry: lost" in c.text
+    assert "pending:" not in c.text
