@@ -334,3 +334,18 @@ def test_units_lost_at_the_end_of_mobilize_are_told_in_players_words():
     assert "USSR Infantry destroyed in USSR mobilization pool" in c.text
     assert "USSR could not place Infantry: lost" in c.text
     assert "pending:" not in c.text
+
+
+def test_a_bulge_hex_id_typed_is_a_hex_and_names_fold_accents():
+    """On the Bulge map a hex id is a number too: `1910` (Prüm) is read as the hex, since no
+    option has that number, and `prum` finds Prüm without its accent."""
+    from engine import plugins
+
+    game = Game(plugins.load("bulge"), None, seed=1)
+    options = list(game.decision.options)
+    assert len(options) < 1910
+    code, c = play(game, ["1910", "n", "look prum", "12"])
+    assert "that is: " in c.text and "from Prüm (1910)" in c.text.split("> 1910")[1].split("> ")[0]
+    assert "Prüm (1910):" in c.text.split("> look prum")[1]
+    # a number that can be an option's is the option's: 12 plays the twelfth option listed
+    assert game.actions == [options[11]]
