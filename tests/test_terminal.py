@@ -349,3 +349,13 @@ def test_a_bulge_hex_id_typed_is_a_hex_and_names_fold_accents():
     assert "Prüm (1910):" in c.text.split("> look prum")[1]
     # a number that can be an option's is the option's: 12 plays the twelfth option listed
     assert game.actions == [options[11]]
+
+
+def test_help_lists_each_command_with_its_words_in_one_column(duel):
+    code, c = play(duel, ["help"])
+    shown = c.text.split("> help")[1]
+    rows = [line for line in shown.split("\n") if line.startswith("  ") and line[2:3].isalpha()]
+    names = [row.split()[0] for row in rows]
+    assert {"done", "map", "look", "log", "undo", "save", "odds", "quit"} <= set(names)
+    assert all(row[16] != " " and row[15] == " " for row in rows), rows
+    assert all(row == row.rstrip() for row in rows)
