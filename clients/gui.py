@@ -630,14 +630,16 @@ class GameWindow(Panel, pyglet.window.Window):
         source = self._source(action)
         before = self.game.state
         try:
-            self.game.play(action)
+            events = self.game.play(action)
         except IllegalAction as e:
             self.refusal = e.reason
             self.refresh(map_changed=False)
             return False
         self.refusal = ""
         self.notice = ""
-        self.why = ""
+        # the rules' warnings (a hex over-stacked by this move) stay in sight until the next
+        # click, not only in a log the panel may have folded
+        self.why = " ".join(f"Warning: {d.get('message', '')}" for kind, d in events if kind == "warning")
         self.computer_moves = []                 # the person has seen them: a fresh start
         self._after_action(human=True, source=source, before=before, action=action)
         return True
