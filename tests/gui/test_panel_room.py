@@ -163,3 +163,24 @@ def test_a_move_that_over_stacks_a_hex_is_warned_of_in_the_panel(bulge_rs, make_
     assert win.why_label is not None and win.why_label.text == win.why
     click(win, *bare_point(win, "1608"))                 # the next click: the warning has been read
     assert win.why == ""
+
+
+def test_ending_mobilize_with_units_unplaced_asks_saying_what_is_lost(lhtr_rs, make_window):
+    """E at mobilize with a bought unit not placed: the question says how many units and
+    IPCs are lost with the step, before anything is lost."""
+    from pyglet.window import key
+
+    from engine.game import Game
+
+    game = Game(lhtr_rs, None, seed=1)
+    win = make_window(game, computer={}, width=1280, height=720)
+    assert win.choose(next(a for a in game.decision.options if "Infantry" in a.label))
+    while game.decision.kind != "mobilize":
+        assert win.choose(game.decision.finish)
+    win.dispatch_event("on_key_press", key.E, 0)
+    win.dispatch_events()
+    assert win.prompt is not None and "1 unit not placed (3 IPCs) will be lost" in win.prompt.title
+    assert game.state.pieces_at("pending:USSR")                     # nothing lost yet
+    win.dispatch_event("on_key_press", key.ESCAPE, 0)
+    win.dispatch_events()
+    assert win.prompt is None and game.decision.kind == "mobilize"
