@@ -1,12 +1,14 @@
 """A game's log in players' words: the ruleset's narration of each event, moves of several
-pieces between the same spaces told in one line. The terminal tells the events this way as
-they happen, and `wargame play --log` / `wargame replay --log` print a whole game so."""
+pieces between the same spaces told in one line, unit names spaced ("Aircraft Carrier"). The
+terminal tells the events this way as they happen, and `wargame play --log` / `wargame replay
+--log` print a whole game so."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from clients import words
 from engine import asking
 from engine.game import Game
 
@@ -15,6 +17,7 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
     """Words for events: the ruleset's, or for a move it leaves untold a plain line from the
     event's data; moves of several pieces between the same spaces make one line."""
     logic = game.ruleset.logic
+    spaced = words.for_ruleset(game.ruleset)
     out: list[str] = []
     moving: list[tuple[tuple[str, str, str], str]] = []
 
@@ -37,7 +40,7 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
             flush()
             out.append(text)
     flush()
-    return out
+    return [spaced(line) for line in out]
 
 
 def space_name(game: Game, sid: Any) -> str:

@@ -204,12 +204,14 @@ def touched_spaces(action: Action, before: Any, events: Iterable[tuple[str, dict
 @dataclass(frozen=True)
 class Played:
     """A computer player's action as the map shows it: its index in the game's actions, who
-    played it, its words and the spaces it played on."""
+    played it, its words and the spaces it played on; `answered` when a question the rules
+    asked on its way (where the unit it picked goes) is joined to it already."""
 
     index: int
     player: str
     label: str
     spaces: tuple[str, ...]
+    answered: bool = False
 
 
 def mentions(action: Action, space: str, pieces_here: frozenset[int] = frozenset()) -> bool:
@@ -628,14 +630,16 @@ class GameWindow(Panel, pyglet.window.Window):
         source = self._source(action)
         before = self.game.state
         try:
-            self.game.play(action)
+            events = self.game.play(action)
         except IllegalAction as e:
             self.refusal = e.reason
             self.refresh(map_changed=False)
             return False
         self.refusal = ""
         self.notice = ""
-        self.why = ""
+        # the rules' warnings (a hex over-stacked by this move) stay in sight until the next
+        # click, not only in a log the panel may have folded
+        self.why = " ".join(f"Warning: {d.get('message', '')}" for kind, d in events if kind == "warning")
         self.computer_moves = []                 # the person has seen them: a fresh start
         self._after_action(human=True, source=source, before=before, action=action)
         return True
@@ -748,15 +752,16 @@ class GameWindow(Panel, pyglet.window.Window):
     def _note_computer_move(self, d: Decision, action: Action, label: str, before: Any, n_log: int) -> None:
         """Keep the spaces a computer action just played on, to light them. The answer to a
         question the rules asked on the way of the same player's previous action (a
-        `choose` decision: where the unit it picked goes) belongs to that action."""
+        `choose` decision: where the unit it picked goes) belongs to that action; the next
+        question (another unit's retreat) is an entry of its own, not said of that unit."""
         index = len(self.game.actions) - 1
         spaces = touched_spaces(action, before, self.game.log[n_log:], self.map.hexes)
         moves = self.computer_moves
         last = moves[-1] if moves else None
-        if last is not None and d.kind == "choose" and last.player == d.player and last.index == index - 1:
-            first = last.label.split(" → ")[0]
+        if (last is not None and d.kind == "choose" and last.player == d.player and last.index == index - 1
+                and not last.answered):
             merged = last.spaces + tuple(s for s in spaces if s not in last.spaces)
-            moves[-1] = Played(index, d.player, f"{first} → {label}", merged)
+            moves[-1] = Played(index, d.player, f"{last.label} → {label}", merged, answered=True)
             return
         if spaces:
             moves.append(Played(index, d.player, label, tuple(spaces)))

@@ -28,7 +28,7 @@ one match is shown and asked before it is done; several make a narrower list (`a
 every option again). A space's id or name alone lists the options that name it.
   done          end this step (also `pass`, `finish`, `end`): the option marked `done`
   {map_line}
-  {look_line}log        the last events
+  {look_line}log           the last events
   undo          take back your last action in this step (and the computer's answers to it)
   save [FILE]   save now (to FILE, and after every action from then on)
   odds [SPACE]  the odds of a battle about to be fought (in SPACE), from the rules themselves
@@ -47,7 +47,7 @@ def help_text(board: Any) -> str:
     else:
         map_line = (f"map           the board (its {textmap.plural(noun)}, one a line)   map {word}   that {noun} "
                     "and its neighbours")
-    look_line = f"look {word}".ljust(14) + f"what stands in a {noun}, its worth, its neighbours".ljust(32) + "\n  "
+    look_line = f"look {word}".ljust(14) + f"what stands in a {noun}, its worth, its neighbours" + "\n  "
     return HELP.format(map_line=map_line, look_line=look_line)
 
 

@@ -65,6 +65,17 @@ def roll(state: GameState, n: int, sides: int) -> list[int]:
     return state.roll(n, sides)
 
 
+def roll_for(state: GameState, n: int, sides: int, who: str) -> list[int]:
+    """`roll`, in the name of `who` and what for ("the Axis initiative", "Germany's Bomber
+    over Russia"): the log says whose dice they are, as `roll_to_hit`'s do."""
+    if not (0 <= n <= MAX_DICE and 2 <= sides <= MAX_SIDES):
+        _count("the number of dice to roll", n, 0, MAX_DICE)
+        _count("the sides of a die", sides, 2, MAX_SIDES)
+    if n > FREE_ITEMS:
+        charge(n)
+    return state.roll(n, sides, why=who)
+
+
 def roll_hits(state: GameState, values: list[int], sides: int, who: str) -> int:
     """One die for each value, those of one value rolled together, the lowest value first
     (as a player rolls by strength); how many show their value or less. A value above
@@ -117,7 +128,8 @@ def destroy(state: GameState, unit: Piece) -> None:
         destroy(state, c)
     unit = state.pieces[unit.id]
     state.remove(unit.id)
-    state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space)
+    state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space,
+               where=space_name(state, unit.space))     # as players read it: never `pending:USSR`
 
 
 def move_to(state: GameState, unit: Piece, space: str) -> None:
@@ -481,6 +493,8 @@ def register_core(registry: Any) -> None:
     P = registry.primitive
     P("roll", roll, changes=True, params=[("n", "int"), ("sides", "int")], returns="list[int]", context=True,
       doc="roll n dice with the given number of sides; every roll is logged")
+    P("roll_for", roll_for, changes=True, params=[("n", "int"), ("sides", "int"), ("who", "str")], returns="list[int]",
+      context=True, doc="`roll`, for `who` and what for (\"the Axis initiative\"): the log says whose dice they are")
     P("roll_hits", roll_hits, changes=True, params=[("values", "list[int]"), ("sides", "int"), ("who", "str")],
       returns="int", context=True,
       doc="one die for each value (rolled by value, the lowest first), for `who` (\"Germany attacks\"): how many "

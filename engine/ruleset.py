@@ -212,7 +212,7 @@ class GameLogic:
         if kind == "warning":
             return f"warning: {data.get('message', '')}"
         if kind == "destroyed":
-            return f"{data['owner']} {data['kind']} destroyed in {data['space']}"
+            return f"{data['owner']} {data['kind']} destroyed in {data.get('where', data['space'])}"
         if kind == "phase_start":
             return f"-- {str(data['phase']).replace('_', ' ')} --"
         if kind == "turn_start":

@@ -321,3 +321,41 @@ def test_unit_names_are_spaced_only_where_a_unit_type_is_named():
         "AA Gun", "Industrial Complex", "Infantry", "B17 Bomber"]
     words = unit_words(["AAGun", "Infantry", "AircraftCarrier"])
     assert words("2 AAGun, 1 AircraftCarrier; AAGunner") == "2 AA Gun, 1 Aircraft Carrier; AAGunner"
+
+
+def test_units_lost_at_the_end_of_mobilize_are_told_in_players_words():
+    """Ending mobilize with a bought unit not placed says what is lost first, and the log
+    names the pool it is lost from as players read it, never by its id (`pending:USSR`)."""
+    from engine import plugins
+
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    code, c = play(game, ["1"] + ["done", "y"] * 4)
+    assert "done placing: 1 unit not placed (3 IPCs) will be lost" in c.text
+    assert "USSR Infantry destroyed in USSR mobilization pool" in c.text
+    assert "USSR could not place Infantry: lost" in c.text
+    assert "pending:" not in c.text
+
+
+def test_a_bulge_hex_id_typed_is_a_hex_and_names_fold_accents():
+    """On the Bulge map a hex id is a number too: `1910` (Prüm) is read as the hex, since no
+    option has that number, and `prum` finds Prüm without its accent."""
+    from engine import plugins
+
+    game = Game(plugins.load("bulge"), None, seed=1)
+    options = list(game.decision.options)
+    assert len(options) < 1910
+    code, c = play(game, ["1910", "n", "look prum", "12"])
+    assert "that is: " in c.text and "from Prüm (1910)" in c.text.split("> 1910")[1].split("> ")[0]
+    assert "Prüm (1910):" in c.text.split("> look prum")[1]
+    # a number that can be an option's is the option's: 12 plays the twelfth option listed
+    assert game.actions == [options[11]]
+
+
+def test_help_lists_each_command_with_its_words_in_one_column(duel):
+    code, c = play(duel, ["help"])
+    shown = c.text.split("> help")[1]
+    rows = [line for line in shown.split("\n") if line.startswith("  ") and line[2:3].isalpha()]
+    names = [row.split()[0] for row in rows]
+    assert {"done", "map", "look", "log", "undo", "save", "odds", "quit"} <= set(names)
+    assert all(row[16] != " " and row[15] == " " for row in rows), rows
+    assert all(row == row.rstrip() for row in rows)

@@ -39,7 +39,7 @@ def test_example_a_martelange(table):
     assert notes(s, "attacks Martelange")[0].endswith("with 1 Infantry, 2 Tank, 1 Artillery (8 dice) against "
                                                        "2 Infantry, 1 Tank, 1 Truck, 1 Supply")
     # 1 -> Inf1; 3, 3 -> the Tank; 4 -> the Truck; 5 -> the Supply
-    assert notes(s, "hits on the strips") == ["  hits on the strips: Infantry: 1, Tank: 2, Truck: 1, Supply: 1"]
+    assert notes(s, "hits on the strips") == ["  hits on the strips: Infantry #292: 1, Tank #294: 2, Truck #295: 1, Supply #296: 1"]
     assert tank not in s.pieces and truck not in s.pieces and supply not in s.pieces
     assert t.at(attack_from, "Axis").count("Supply") == 0            # the attack paid its 1 supply
     d = t.rs.logic.decision(s)
@@ -59,7 +59,7 @@ def test_example_b_more_than_six_defenders(bulge_rulebook_stacking):
     s = t.state
     # boxes Inf1 Inf2 Inf3 Tank1 Tank2 Tank3 Art1 Art2 Truck: hits 0 1 2 0 0 2 1 0 1
     assert notes(s, "hits on the strips") == [
-        "  hits on the strips: Infantry: 1, Infantry: 2, Tank: 2, Artillery: 1, Truck: 1"]
+        "  hits on the strips: Infantry #293: 1, Infantry #294: 2, Tank #297: 2, Artillery #298: 1, Truck #300: 1"]
     assert infs[2] not in s.pieces and tanks[2] not in s.pieces and truck not in s.pieces
     settle_retreats(t)
     s = t.state
@@ -152,7 +152,7 @@ def test_every_truck_of_a_hex_of_four_combat_units_and_nine_trucks_can_be_hit(ta
     s.load_dice([5] * 12 + [12] * 12)        # 12 hits; the faces place them if there is no reroll
     t.play(Action("attack", {"from": attack_from, "to": target}))
     s = t.state
-    assert notes(s, "hits on the strips") == ["  hits on the strips: Truck: 12"]
+    assert notes(s, "hits on the strips") == ["  hits on the strips: Truck ×9: 12"]
     assert not any(pid in s.pieces for pid in trucks)
     assert t.at(target, "Allies") == ["Infantry"] * 4
 

@@ -267,7 +267,8 @@ def test_a_battleship_takes_two_hits_its_owner_places_them_and_it_is_repaired(lh
     assert (d.player, d.kind, d.prompt) == ("Germany", "choose", "a hit in Sea Zone 7 (SZ 7): choose the casualty")
     assert [(a.label, a["choice"]) for a in d.options] == [("Battleship", bb), ("Destroyer", dd)]
     events = game.play(Action("choose", {"choice": bb}))      # the battleship soaks the hit
-    assert ("destroyed", {"piece": uk_bb, "kind": "Battleship", "owner": "UK", "space": "SZ 7"}) in events
+    assert ("destroyed", {"piece": uk_bb, "kind": "Battleship", "owner": "UK", "space": "SZ 7",
+                          "where": "Sea Zone 7 (SZ 7)"}) in events
     assert game.state.pieces[bb].hits == 1 and game.state.pieces[dd].hits == 0
     assert [a.label for a in game.decision.options] == ["fight the battle in Sea Zone 6 (SZ 6)"]
     game.state.load_dice([2])

@@ -6,6 +6,7 @@ On the Bulge hex map and on the LHTR world map, with the computer playing one si
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -198,3 +199,33 @@ def test_screenshots_of_the_computers_moves(bulge_rs, lhtr_rs, make_window, tmp_
     zoom_on(win, "West Russia", 3.0)
     badges_clear_of_counters(win)
     win.render_to_png(out / "lhtr_computer_moves_close.png")
+
+
+def test_the_computers_retreats_are_listed_under_the_unit_that_retreated(bulge_rs, make_window):
+    """The Allies computer defending: where two of a hex's units retreat one after the other,
+    the second retreat is its own entry, not said of the first unit (the list named
+    `Allies Infantry #138 → retreat to Beaufort` where #139 retreated there)."""
+    from clients.players import RandomPlayer
+
+    game = Game(bulge_rs, None, seed=2)
+    win = make_window(game, computer=seats.assign(bulge_rs, ["Allies"], seed=2), width=1280, height=720)
+    person = RandomPlayer(2)
+    retreat = re.compile(r"^(\w+ \w+ #\d+) retreats from .+ to (.+)$")
+    checked = 0
+    for _ in range(300):
+        if game.over or checked >= 4:
+            break
+        if not win.computer_turn():
+            assert win.choose(person.choose(bulge_rs, game.state, game.decision))
+            continue
+        n, d = len(game.log), game.decision
+        assert win.step_computer()
+        told = [m for m in (retreat.match(bulge_rs.logic.narrate(e) or "") for e in game.log[n:]) if m]
+        if d.kind != "choose" or len(told) != 1:
+            continue
+        unit, to = told[0].groups()
+        label = win.computer_moves[-1].label
+        assert label.endswith(f"retreat to {to}"), label
+        assert label.count("→") <= 1 and ("#" not in label or label.startswith(unit + " →")), (unit, label)
+        checked += 1
+    assert checked >= 4

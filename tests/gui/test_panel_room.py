@@ -137,3 +137,50 @@ def test_a_world_map_panel_after_a_battle_keeps_its_blocks_apart(make_window, tm
     names = sorted(found)
     assert [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if overlap(found[a], found[b])] == []
     assert len(win.option_rows) >= 4 and win.panel_fits
+
+
+def test_a_move_that_over_stacks_a_hex_is_warned_of_in_the_panel(bulge_rs, make_window, tmp_path):
+    """Bulge's default: a move may over-stack a hex until upkeep, and the player is warned
+    when it is made, in the panel above the buttons (not only in the log, which a full panel
+    folds), until the next click."""
+    from gui_support import bare_point, click, counter_centre, zoom_on
+
+    t = Table(bulge_rs, turn=2, step="axis_move")
+    for h in t.state.board.spaces:
+        t.state.control[h] = "Axis"
+    st_vith = t.hex("St. Vith")
+    t.put("Axis", st_vith, Infantry=4)
+    (mover,) = t.put_active("Axis", "1608", Infantry=1)
+    t.put_active("Axis", "2001", Infantry=1)           # keeps the step open after the move
+    game = game_on(t)
+    win = make_window(game, computer={}, width=1280, height=720)
+    zoom_on(win, "1608")
+    click(win, *counter_centre(win, "1608", "Axis", "Infantry"))
+    click(win, *bare_point(win, st_vith))
+    assert game.state.pieces[mover].space == st_vith
+    assert win.why.startswith("Warning: Axis now has more than 4 combat units in St. Vith (1709)")
+    draw(win, tmp_path / "overstacked.png")
+    assert win.why_label is not None and win.why_label.text == win.why
+    click(win, *bare_point(win, "1608"))                 # the next click: the warning has been read
+    assert win.why == ""
+
+
+def test_ending_mobilize_with_units_unplaced_asks_saying_what_is_lost(lhtr_rs, make_window):
+    """E at mobilize with a bought unit not placed: the question says how many units and
+    IPCs are lost with the step, before anything is lost."""
+    from pyglet.window import key
+
+    from engine.game import Game
+
+    game = Game(lhtr_rs, None, seed=1)
+    win = make_window(game, computer={}, width=1280, height=720)
+    assert win.choose(next(a for a in game.decision.options if "Infantry" in a.label))
+    while game.decision.kind != "mobilize":
+        assert win.choose(game.decision.finish)
+    win.dispatch_event("on_key_press", key.E, 0)
+    win.dispatch_events()
+    assert win.prompt is not None and "1 unit not placed (3 IPCs) will be lost" in win.prompt.title
+    assert game.state.pieces_at("pending:USSR")                     # nothing lost yet
+    win.dispatch_event("on_key_press", key.ESCAPE, 0)
+    win.dispatch_events()
+    assert win.prompt is None and game.decision.kind == "mobilize"

@@ -22,11 +22,11 @@ def test_a_land_battle_and_the_attacker_choosing_its_casualty() -> None:
     art = ids["Germany Artillery Caucasus"][0]
     g.choose(art)
     assert rolls(g) == [[1], [2, 6], [3, 1]]
-    # each roll in the log says whose dice, what they hit on and how many hit
+    # each roll in the log says whose dice, in which battle, what they hit on and how many hit
     said = [g.rs.logic.narrate(e) for e in g.log if e[0] == "roll"]
-    assert said == ["Germany attacks: 1 die hitting on 1: 1 — 1 hit",
-                    "Germany attacks: 2 dice hitting on 2 or less: 2 6 — 1 hit",
-                    "USSR defends: 2 dice hitting on 2 or less: 3 1 — 1 hit"]
+    assert said == ["Germany attacks in Caucasus: 1 die hitting on 1: 1 — 1 hit",
+                    "Germany attacks in Caucasus: 2 dice hitting on 2 or less: 2 6 — 1 hit",
+                    "USSR defends in Caucasus: 2 dice hitting on 2 or less: 3 1 — 1 hit"]
     assert g.kinds_at("Caucasus") == {"Infantry": 2}
     assert all(p.owner == "Germany" for p in g.at("Caucasus"))
     assert g.state.control["Caucasus"] == "Germany"       # taken by the land units left
@@ -86,7 +86,7 @@ def test_anti_aircraft_fire_shoots_first_at_attacking_aircraft() -> None:
     assert rolls(g) == [[1, 4], [5, 2], [6]]
     said = [g.rs.logic.narrate(e) for e in g.log if e[0] == "roll"]
     assert said[0] == "USSR's AA guns in Russia: 2 dice hitting on 1: 1 4 — 1 hit"
-    assert said[1] == "Germany attacks: 2 dice hitting on 3 or less: 5 2 — 1 hit"
+    assert said[1] == "Germany attacks in Russia: 2 dice hitting on 3 or less: 5 2 — 1 hit"
     assert g.kinds_at("Russia", "Germany") == {"AAGun": 1, "Fighter": 1, "Tank": 1}    # AA gun captured
     assert g.state.control["Russia"] == "Germany"
 
