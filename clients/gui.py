@@ -47,7 +47,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import seats, words
+from clients import gui_moves, seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -347,6 +347,7 @@ class GameWindow(Panel, pyglet.window.Window):
         self.narrowed: list[Action] | None = None
         #: what a click played, while the rules ask about it (where the unit it moves goes)
         self.focus: Pick | None = None
+        self.moving = gui_moves.Moving()          # a move by destination: how many go, undo
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
         #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
@@ -458,13 +459,23 @@ class GameWindow(Panel, pyglet.window.Window):
         pick = self.pick
         if pick is None:
             return {}, set()
-        return self._cached(("targets", pick), lambda: self.reader().targets(self.candidates(), pick))  # type: ignore[no-any-return]
+        def make() -> tuple[dict[str, list[Action]], set[int]]:
+            spaces, pieces = self.reader().targets(self.candidates(), pick)
+            for sid, routes in gui_moves.routes(self).items():      # further, by a route
+                spaces.setdefault(sid, [routes[0].actions[0]])
+            return spaces, pieces
+
+        return self._cached(("targets", pick), make)  # type: ignore[no-any-return]
 
     def at_rest(self) -> tuple[set[str], set[str]]:
         """With nothing selected: where one click plays (or lists) options, and where it selects."""
         if self.decision is None:
             return set(), set()
-        return self._cached("rest", lambda: self.reader().at_rest())  # type: ignore[no-any-return]
+        def make() -> tuple[set[str], set[str]]:
+            direct, sources = self.reader().at_rest()
+            return direct | set(gui_moves.routes(self)), sources    # where the asked unit goes by a route
+
+        return self._cached(("rest", self.focus), make)  # type: ignore[no-any-return]
 
     def visible_options(self) -> list[Action]:
         """The current options; with a selection, those it names (and after a second click
@@ -527,6 +538,8 @@ class GameWindow(Panel, pyglet.window.Window):
             self.clear_selection()
             return
         self.why = ""
+        if gui_moves.take(self, sid):            # a destination further than one option goes
+            return
         click = self.pick_at(sid, counter)
         playing = self.human_turn()
         r = self.reader()
@@ -703,7 +716,7 @@ class GameWindow(Panel, pyglet.window.Window):
         d = self.decision
         kind = d.kind if d is not None else None
         try:
-            n = self.game.undo(self.mine)
+            n = gui_moves.undo_route(self) or self.game.undo(self.mine)
         except IllegalAction as e:
             self.refusal = e.reason
             self.refresh(map_changed=False)
@@ -1118,6 +1131,7 @@ class GameWindow(Panel, pyglet.window.Window):
             items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
         if self.selected is not None and self.selected in hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
+        items.extend(gui_moves.lines(self, self.overlay))
         self._light_computer(items)
         self._light_tray(playing, options, row)
 
@@ -1553,6 +1567,9 @@ class GameWindow(Panel, pyglet.window.Window):
         if symbol == key.S and ctrl:
             self.save_now()
             return True
+        if symbol in (key.BRACKETLEFT, key.BRACKETRIGHT) and gui_moves.change_count(
+                self, 1 if symbol == key.BRACKETRIGHT else -1):
+            return True                   # [ and ]: one fewer or one more of the stack moves
         if symbol in (key.LEFT, key.RIGHT) or (shift and symbol in (key.UP, key.DOWN)):
             dx = {key.LEFT: step, key.RIGHT: -step}.get(symbol, 0)
             dy = {key.UP: -step, key.DOWN: step}.get(symbol, 0)
