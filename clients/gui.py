@@ -47,7 +47,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import gui_moves, seats, words
+from clients import gui_buy, gui_moves, seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -348,6 +348,7 @@ class GameWindow(Panel, pyglet.window.Window):
         #: what a click played, while the rules ask about it (where the unit it moves goes)
         self.focus: Pick | None = None
         self.moving = gui_moves.Moving()          # a move by destination: how many go, undo
+        self.buying = gui_buy.Basket()            # buying by quantities
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
         #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
@@ -1042,6 +1043,7 @@ class GameWindow(Panel, pyglet.window.Window):
             self.hover_text = self.describe(self.hovered)
         self._build_overlay()
         self._build_panel()
+        self.buying.build(self)
         self._build_top()
         self._build_legend()
         self.invalidate()
@@ -1347,6 +1349,7 @@ class GameWindow(Panel, pyglet.window.Window):
         self.tray.draw()
         self.legend.draw()
         self.panel.draw()
+        self.buying.batch.draw()
         if self._chart_items:
             self.chart_batch.draw()
         self.top.draw()
@@ -1434,6 +1437,8 @@ class GameWindow(Panel, pyglet.window.Window):
                 self._screen_do(self.menu.click(x, y))
             return
         if self.game is None:
+            return
+        if button == mouse.LEFT and self.buying.click(self, x, y):
             return
         if self.in_map(x, y) or self.in_tray(x, y):
             self._press = (x, y, button == mouse.LEFT)
@@ -1585,7 +1590,9 @@ class GameWindow(Panel, pyglet.window.Window):
             self.refresh(map_changed=False)
             return True
         if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
-            if self.human_turn():
+            if self.buying.counts:
+                self.buying.buy(self)             # the basket counted in the buying box
+            elif self.human_turn():
                 self.choose_row(self.cursor)
             return True
         digits = {getattr(key, f"_{i}"): i for i in range(1, 10)}
