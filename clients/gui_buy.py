@@ -11,7 +11,7 @@ says why in their words. Buying plays the rules' own options, one a unit.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import pyglet
 from pyglet import shapes
@@ -135,9 +135,7 @@ class Basket:
         w = 300
         rows = len(options)
         h = 64 + rows * ROW_H + 44 + (18 if self.why else 0)
-        x0, _, x1, top = 0, 0, win.panel_x, win.height
-        x = max(8, x0 + 12)
-        y = top - h - 12
+        x, y = 12, win.height - h - 12
         self.rect = (x, y, w, h)
         add = self._items.append
         add(shapes.Rectangle(x, y, w, h, color=BOX, batch=self.batch))
@@ -175,7 +173,8 @@ class Basket:
         self.buttons += [(buy, "buy", None), (clear, "clear", None)]
 
     def _label(self, text: str, x: float, y: float, size: float, bold: bool = False,
-               color: tuple[int, int, int, int] = TEXT, width: float | None = None, anchor: str = "left") -> Any:
+               color: tuple[int, int, int, int] = TEXT, width: float | None = None,
+               anchor: Literal["left", "center", "right"] = "left") -> Any:
         label = pyglet.text.Label(text, x=round(x), y=round(y), font_name=FONT, font_size=size,
                                   weight="bold" if bold else "normal", color=color, anchor_x=anchor,
                                   batch=self.batch)
