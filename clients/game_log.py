@@ -4,6 +4,8 @@ they happen, and `wargame play --log` / `wargame replay --log` print a whole gam
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -14,7 +16,6 @@ from engine.game import Game
 def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
     """Words for events: the ruleset's, or for a move it leaves untold a plain line from the
     event's data; moves of several pieces between the same spaces make one line."""
-    logic = game.ruleset.logic
     out: list[str] = []
     moving: list[tuple[tuple[str, str, str], str]] = []
 
@@ -25,7 +26,7 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
 
     for event in events:
         kind, data = event
-        text = logic.narrate(event)    # type: ignore[arg-type]
+        text = narrate(game, event)
         if not text and kind == "move":
             move = _move_of(game, data)
             if move is not None:
@@ -37,6 +38,28 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
             flush()
             out.append(text)
     flush()
+    return out
+
+
+def narrate(game: Game, event: tuple[str, Mapping[str, Any]]) -> str:
+    """The ruleset's words for one event, with each space of the event that its words give by a
+    bare id named as players read it: "Supply destroyed in 1907" -> "... in Losheim (1907)"."""
+    text = game.ruleset.logic.narrate(event)   # type: ignore[arg-type]
+    if not text:
+        return ""
+    board = game.state.board
+    for value in _values(event[1]):
+        if isinstance(value, str) and value in board and value in text:
+            title = space_name(game, value)
+            if title != value and title not in text:
+                text = re.sub(rf"(?<![\w(]){re.escape(value)}(?![\w)])", lambda _, t=title: t, text)
+    return text
+
+
+def _values(data: Mapping[str, Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in data.values():
+        out.extend(v if isinstance(v, (list, tuple)) else (v,))
     return out
 
 

@@ -47,7 +47,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import gui_buy, gui_moves, seats, words
+from clients import game_log, gui_buy, gui_moves, seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -847,7 +847,7 @@ class GameWindow(Panel, pyglet.window.Window):
         else:
             start = self._seen
         for event in log[self._seen:]:
-            text = self.logic.narrate(event)
+            text = game_log.narrate(self.game, event)
             if not text and event[0] == "move":
                 text = self._move_text(event[1])
             if text:
