@@ -5,7 +5,6 @@ they happen, and `wargame play --log` / `wargame replay --log` print a whole gam
 from __future__ import annotations
 
 import re
-
 from collections.abc import Iterable, Mapping
 from typing import Any
 
