@@ -565,6 +565,8 @@ class GameWindow(Panel, pyglet.window.Window):
                     self.second, self.narrowed = None, None
                     self.refresh(map_changed=False)
                     return
+        if playing and gui_moves.refuse(self, click):     # not lit: why not, the selection kept
+            return
         self.select(click)
         options = self.candidates()
         if playing and len(options) == 1 and r.settled(options, click):

@@ -16,7 +16,7 @@ from typing import Any
 from pyglet import shapes
 
 from clients.clicks import Pick
-from clients.routes import Route, asking, reach, reach_all
+from clients.routes import Route, asking, reach, reach_all, refusal
 from engine.actions import IllegalAction
 
 ROUTE = (255, 214, 90, 230)       # the route drawn to the space under the mouse
@@ -129,6 +129,31 @@ def take(win: Any, sid: str) -> bool:
     win._after_action(human=True, source=(d.kind, d.player, _told(win, moved, sid)), before=before, action=last)
     if win.pick is None and pick is not None and win.focus is None:
         win.focus = None
+    return True
+
+
+def refuse(win: Any, click: Pick) -> bool:
+    """A click on a space the selection cannot go to (not lit, and no units of the player's to
+    pick there): say why, in the rules' words where they have any, and keep the selection.
+    False when there is no selection to move, or the click picks something else."""
+    pick, pieces = movers(win)
+    if pick is None or not pieces or click.space == pick.space:
+        return False
+    if win.reader().by_pieces(click) or click.space in routes(win):
+        return False
+    lit = win.targets()[0] if win.pick is not None else win.at_rest()[0]
+    if click.space in lit:
+        return False
+    g = win.game
+    first = g.state.pieces[pieces[0]]
+    reason = refusal(g.ruleset, g.state, g.decision, pieces[0], click.space, win.reader().shown)
+    if reason is None:
+        unit = win.words(first.kind)
+        here = win.place_name(first.space)
+        reason = (f"the {unit} in {here} cannot get there this step"
+                  + (f" (it can reach the {len(lit)} lit)" if lit else ""))
+    win.why = f"Not to {win.place_name(click.space)}: {reason}"
+    win.refresh(map_changed=False)
     return True
 
 

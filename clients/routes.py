@@ -83,6 +83,57 @@ def reach(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece:
     return routes
 
 
+def refusal(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int, target: str,
+            shown: Container[str], most: int = MOST_TRIES) -> str | None:
+    """Why `piece` cannot end in `target` this step, in the rules' words where they have any:
+    from each space the unit can stand in next to `target`, the last step there tried as
+    an answer of its own (a question on the way, its space put in) for the rules' refusal.
+    None when no step towards `target` is near enough to ask the rules about."""
+    if decision is None or piece not in state.pieces:
+        return None
+    board = state.board
+    player = decision.player
+    queue: deque[tuple[GameState, Decision]] = deque([(state, decision)])
+    seen: set[tuple[object, ...]] = set()
+    tries = 0
+    while queue and tries < most:
+        here, d = queue.popleft()
+        p = here.pieces.get(piece)
+        if p is None:
+            continue
+        if asking(d) and target in board and p.space in board and board.adjacent(p.space, target):
+            for probe in _put(d, target):
+                try:
+                    flow.apply(rs, here, probe)
+                except IllegalAction as e:
+                    return e.reason
+        for option in _next(rs, here, d, piece, shown):
+            tries += 1
+            try:
+                after, nd = flow.apply(rs, here, option)
+            except IllegalAction:
+                continue
+            if nd is None or nd.player != player or piece not in after.pieces:
+                continue
+            key = (repr(after.pieces[piece]), nd.kind, frozenset(nd.options))
+            if key not in seen:
+                seen.add(key)
+                queue.append((after, nd))
+    return None
+
+
+def _put(d: Decision, target: str) -> list[Action]:
+    """Answers of a question with `target` put for the space its options give."""
+    out: list[Action] = []
+    for a in d.options:
+        for name, value in a.args.items():
+            if isinstance(value, str):
+                probe = Action(a.kind, {**a.args, name: target})
+                if probe not in out and probe not in d.options:
+                    out.append(probe)
+    return out[:4]
+
+
 def _next(rs: LoadedRuleset, state: GameState, d: Decision, piece: int, shown: Container[str]) -> Iterable[Action]:
     """The options that go on with the piece: in a question on the way every answer, else those
     of the step's options that name it."""

@@ -89,3 +89,19 @@ def test_square_brackets_count_how_many_of_the_stack_go(lhtr_rs, make_window):
     assert "Moving 1 of" in win.notice
     click(win, *bare_point(win, "West Russia"))
     assert sum(game.state.pieces[p].space == "West Russia" for p in can) == 1
+
+
+def test_a_space_out_of_reach_says_why_and_keeps_the_unit_asked(lhtr_rs, make_window):
+    game = combat_move(lhtr_rs)
+    win = make_window(game, computer={"Axis": None}, width=1280, height=720)
+    zoom_on(win, "Archangel", 2.0)
+    click(win, *counter_centre(win, "Archangel", "USSR", "Tank"))
+    n = len(game.actions)
+    click(win, *bare_point(win, "SZ 4"))                        # the sea next door: the rules' reason
+    assert len(game.actions) == n
+    assert win.why.startswith("Not to ") and "to sea only aboard a transport" in win.why
+    assert win.focus is not None and game.decision.kind == "choose"
+    zoom_on(win, "Ukraine S.S.R.", 2.0)
+    click(win, *bare_point(win, "Ukraine S.S.R."))              # beyond West Russia, where it must stop
+    assert "cannot get there this step" in win.why and len(game.actions) == n
+    assert win.why_label is not None and win.why in win.why_label.text
