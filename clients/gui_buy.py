@@ -65,6 +65,7 @@ class Basket:
         self.options: list[Action] = []
         self.key: Any = None
         self.why = ""
+        self.folded = False                 # folded to its title, to see the map under it
         self.rect: Rect | None = None
         self.buttons: list[tuple[Rect, str, Action | None]] = []
         self._items: list[Any] = []
@@ -113,7 +114,8 @@ class Basket:
         g = win.game
         d = win.decision if g is not None else None
         options = repeatable(d, g.state, g.ruleset) if d is not None and win.human_turn() else []
-        key = (id(d), len(g.actions) if g is not None else 0, win.width, win.height, win.panel_x if g else 0)
+        key = (id(d), len(g.actions) if g is not None else 0, win.width, win.height, win.panel_x if g else 0,
+               self.folded)
         if key == self.key and not force:
             return
         if options != self.options:
@@ -133,17 +135,31 @@ class Basket:
         spent = {r: before[r] - after.get(r, 0) for r in before if before[r] != after.get(r, 0)}
         money = ", ".join(f"{n} {r.upper() if len(r) <= 3 else r}" for r, n in after.items()) or "-"
         w = 300
+        total = sum(self.counts.values())
+        add = self._items.append
+        if self.folded:
+            h = 28
+            x, y = max(8, win.panel_x - w - 12), win.height - h - 12
+            self.rect = (x, y, w, h)
+            add(shapes.Rectangle(x, y, w, h, color=BOX, batch=self.batch))
+            add(shapes.Box(x, y, w, h, thickness=2, color=EDGE, batch=self.batch))
+            add(self._label(f"{player} buys: {total} unit{'s' if total != 1 else ''} · {money} left   [open]",
+                            x + 10, y + 9, 9.5, color=EDGE, width=w - 20))
+            self.buttons = [((x, y, float(w), float(h)), "fold", None)]
+            return
         rows = len(options)
         h = 64 + rows * ROW_H + 44 + (18 if self.why else 0)
-        x, y = 12, win.height - h - 12
+        x, y = max(8, win.panel_x - w - 12), win.height - h - 12     # over the map's top right: the Pacific
         self.rect = (x, y, w, h)
-        add = self._items.append
         add(shapes.Rectangle(x, y, w, h, color=BOX, batch=self.batch))
         add(shapes.Box(x, y, w, h, thickness=2, color=EDGE, batch=self.batch))
         ty = y + h - 20
         add(self._label(f"{player} buys", x + 10, ty, 11, bold=True))
+        fold = (x + w - 60, ty - 4, 50.0, 20.0)
+        add(shapes.Rectangle(*fold, color=BUTTON, batch=self.batch))
+        add(self._label("fold", fold[0] + fold[2] / 2, ty, 9, anchor="center"))
+        self.buttons.append((fold, "fold", None))
         ty -= 22
-        total = sum(self.counts.values())
         add(self._label(f"{total} unit{'s' if total != 1 else ''} · "
                         + (", ".join(f"{n} {r.upper() if len(r) <= 3 else r}" for r, n in spent.items()) or "nothing")
                         + f" spent · {money} left", x + 10, ty, 9.5, color=EDGE))
@@ -196,6 +212,9 @@ class Basket:
             if bx <= x < bx + bw and by <= y < by + bh:
                 if what == "buy":
                     self.buy(win)
+                elif what == "fold":
+                    self.folded = not self.folded
+                    self.build(win, force=True)
                 elif what == "clear":
                     self.counts, self.why = {}, ""
                     self.build(win, force=True)

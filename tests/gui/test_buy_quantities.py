@@ -61,3 +61,16 @@ def test_a_step_that_is_not_a_purchase_has_no_box(lhtr_rs, make_window):
     win = make_window(game, computer={"Axis": None})
     draw(win)
     assert not win.buying.options and win.buying.rect is None
+
+
+def test_the_box_folds_to_its_title_and_opens_again(lhtr_rs, make_window):
+    game = Game(lhtr_rs, None, seed=1)
+    win = make_window(game, computer={"Axis": None}, width=1280, height=720)
+    draw(win)
+    press(win, "buy Infantry", "+")
+    high = win.buying.rect[3]
+    press_named(win, "fold")
+    assert win.buying.folded and win.buying.rect[3] < high / 5
+    assert any("1 unit" in getattr(i, "text", "") for i in win.buying._items)    # the basket kept
+    press_named(win, "fold")
+    assert not win.buying.folded and sum(win.buying.counts.values()) == 1
