@@ -1,9 +1,10 @@
 """Buying with quantities in the window: + and - for each thing offered, the running total and
 what is left, one button to buy it all.
 
-Which decisions are bought this way is read from the options, never from a rule: a decision
-whose options (besides its finish) are all of one kind, name no piece and no space, and stay
-offered after one of them is played (LHTR's `buy Infantry`, `buy Tank`...). The total and what
+Which options are bought this way is read from the options, never from a rule: those of a
+decision's options of one kind that name no piece and no space (the most of them), when they
+stay offered after one of them is played (LHTR's `buy Infantry`, `buy Tank`...). Options that
+name a space (AARHE's infantry raised at a city, a factory) are still played on the map. The total and what
 is left are what the rules make of the basket: its options played in turn on copies of the
 state (engine.flow.apply), the player's resources read before and after; a + the rules refuse
 says why in their words. Buying plays the rules' own options, one a unit.
@@ -37,11 +38,13 @@ def repeatable(decision: Decision | None, state: GameState, rs: Any) -> list[Act
     """The options bought by quantity, or [] when the decision is not such a choice."""
     if decision is None:
         return []
-    options = [a for a in decision.options if a != decision.finish]
-    if len(options) < 2 or len({a.kind for a in options}) != 1:
-        return []
     reader = Reader(decision, state, state.board)
-    if any(reader.named(a) != (frozenset(), frozenset()) for a in options):
+    options = [a for a in decision.options if a != decision.finish
+               and reader.named(a) == (frozenset(), frozenset())]      # what is bought on the map stays there
+    kinds = {a.kind for a in options}
+    options = [a for a in options if a.kind == max(kinds, key=lambda k: sum(o.kind == k for o in options))] \
+        if kinds else []
+    if len(options) < 2:
         return []
     try:
         _, again = flow.apply(rs, state, options[0])
