@@ -1250,7 +1250,7 @@ class GameWindow(Panel, pyglet.window.Window):
         the kinds on the map, where it stands."""
         state = self.game.state
         own_legend = getattr(self.map, "build_legend", None)       # a world map's legend, at the bottom left
-        key = (self.show_legend, id(self.map), self.tray_height if own_legend is None else 0, len(self.looks),
+        key = (self.show_legend, id(self.map), self.tray_height, len(self.looks),
                frozenset(state.control.values()) | {p.owner for p in state.pieces.values()},
                frozenset(p.kind for p in state.pieces.values() if p.space in self.map.hexes))
         if key == self._legend_key:
@@ -1265,7 +1265,8 @@ class GameWindow(Panel, pyglet.window.Window):
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
         if own_legend is not None:
-            self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
+            self.legend_rect = own_legend(10, self.tray_height + 10, state, self.colours, self.looks, self.legend,
+                                          self._legend_items)            # above the tray, never over it
             return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
         self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,

@@ -476,6 +476,14 @@ class WorldView(ViewFrame):
     def bounds(self) -> tuple[float, float, float, float]:
         return self.geo.bounds
 
+    def fit(self, area: tuple[int, int, int, int], margin: int | None = None) -> None:
+        """Scale the whole map into `area`, its top at the area's top: the height the map
+        leaves is under it, where the legend stands, so that the legend covers no land."""
+        super().fit(area, margin)
+        m = self.MARGIN if margin is None else margin
+        top = area[1] + area[3] - m
+        self.offset = (self.offset[0], round(top - self.bounds()[3] * self.size))
+
     def zoom_limits(self) -> tuple[float, float]:
         return self.fit_size * MIN_ZOOM, self.fit_size * MAX_ZOOM
 
