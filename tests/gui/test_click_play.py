@@ -221,6 +221,20 @@ def test_screenshots_for_the_docs(bulge_rs, lhtr_rs, make_window, tmp_path):
     assert win.focus is not None
     draw(win)
     win.render_to_png(out / "lhtr_unit_moving.png")
+    zoom_on(win, "Karelia S.S.R.", 2.0)                        # the route to a territory two away, drawn
+    win.on_mouse_motion(*bare_point(win, "Belorussia"), 0, 0)
+    draw(win)
+    win.render_to_png(out / "lhtr_route.png")
+
+    game = Game(lhtr_rs, None, seed=1)                         # buying with quantities, at 1280x720
+    win = make_window(game, computer={"Axis": None}, width=1280, height=720)
+    draw(win)
+    for label, n in (("buy Infantry", 3), ("buy Tank", 1)):
+        for _ in range(n):
+            (x, y, w, h) = next(r for r, what, a in win.buying.buttons if what == "+" and a.label.startswith(label))
+            click(win, x + w / 2, y + h / 2)
+    draw(win)
+    win.render_to_png(out / "lhtr_buy_1280x720.png")
 
     screen = GameWindow(None, launcher=Launcher(), width=1400, height=880, visible=False, config=config(),
                         autoplay=False)

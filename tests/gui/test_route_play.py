@@ -1,9 +1,12 @@
 """A turn of LHTR and AARHE played with the mouse as a TripleA player plays it, at 1280x720 and
-1600x1000: two Artillery bought with + and one Buy, a tank sent two territories on with one
+1600x1000 (in docs/screenshots, LHTR's, when GUI_SCREENSHOTS=1): two Artillery bought with + and one Buy, a tank sent two territories on with one
 click on where it goes, the battle there fought with one click, its dice in the window. Each
 step through synthetic mouse events; the outcome is read from the game state."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 import pytest
 from gui_support import require_gl
@@ -46,6 +49,9 @@ def until(win, kind: str) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("size", [(1280, 720), (1600, 1000)])
 def test_buy_move_two_territories_and_fight(ruleset, make_window, tmp_path, size):
+    shots = ruleset.info.name == "lhtr" and os.environ.get("GUI_SCREENSHOTS")
+    out = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if shots else tmp_path
+    tag = f"{ruleset.info.name}_{size[0]}x{size[1]}"
     game = Game(ruleset, None, seed=1)
     win = make_window(game, computer={"Axis": None}, width=size[0], height=size[1], autoplay=False)
     draw(win)
@@ -66,7 +72,8 @@ def test_buy_move_two_territories_and_fight(ruleset, make_window, tmp_path, size
     assert "Belorussia" in win.at_rest()[0]                     # two territories on: lit
     click(win, *bare_point(win, "Belorussia"))
     assert game.state.pieces[tank].space == "Belorussia"
-    draw(win, tmp_path / "moved.png")
+    draw(win)
+    win.render_to_png(out / f"{tag}_moved.png")
 
     until(win, "conduct_combat")
     n_log = len(game.log)
@@ -74,4 +81,5 @@ def test_buy_move_two_territories_and_fight(ruleset, make_window, tmp_path, size
     click(win, *bare_point(win, "Belorussia"))
     assert any(kind == "roll" for kind, _ in game.log[n_log:])
     assert win.battles.battle is not None
-    draw(win, tmp_path / "battle.png")
+    draw(win)
+    win.render_to_png(out / f"{tag}_battle.png")
