@@ -5,6 +5,7 @@ terminal tells the events this way as they happen, and `wargame play --log` / `w
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,7 +17,6 @@ from engine.game import Game
 def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
     """Words for events: the ruleset's, or for a move it leaves untold a plain line from the
     event's data; moves of several pieces between the same spaces make one line."""
-    logic = game.ruleset.logic
     spaced = words.for_ruleset(game.ruleset)
     out: list[str] = []
     moving: list[tuple[tuple[str, str, str], str]] = []
@@ -28,7 +28,7 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
 
     for event in events:
         kind, data = event
-        text = logic.narrate(event)    # type: ignore[arg-type]
+        text = narrate(game, event)
         if not text and kind == "move":
             move = _move_of(game, data)
             if move is not None:
@@ -41,6 +41,28 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
             out.append(text)
     flush()
     return [spaced(line) for line in out]
+
+
+def narrate(game: Game, event: tuple[str, Mapping[str, Any]]) -> str:
+    """The ruleset's words for one event, with each space of the event that its words give by a
+    bare id named as players read it: "Supply destroyed in 1907" -> "... in Losheim (1907)"."""
+    text = game.ruleset.logic.narrate(event)   # type: ignore[arg-type]
+    if not text:
+        return ""
+    board = game.state.board
+    for value in _values(event[1]):
+        if isinstance(value, str) and value in board and value in text:
+            title = space_name(game, value)
+            if title != value and title not in text:
+                text = re.sub(rf"(?<![\w(]){re.escape(value)}(?![\w)])", lambda _, t=title: t, text)
+    return text
+
+
+def _values(data: Mapping[str, Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in data.values():
+        out.extend(v if isinstance(v, (list, tuple)) else (v,))
+    return out
 
 
 def space_name(game: Game, sid: Any) -> str:

@@ -47,7 +47,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import seats, words
+from clients import game_log, gui_buy, gui_moves, seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -349,6 +349,8 @@ class GameWindow(Panel, pyglet.window.Window):
         self.narrowed: list[Action] | None = None
         #: what a click played, while the rules ask about it (where the unit it moves goes)
         self.focus: Pick | None = None
+        self.moving = gui_moves.Moving()          # a move by destination: how many go, undo
+        self.buying = gui_buy.Basket()            # buying by quantities
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
         #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
@@ -460,13 +462,23 @@ class GameWindow(Panel, pyglet.window.Window):
         pick = self.pick
         if pick is None:
             return {}, set()
-        return self._cached(("targets", pick), lambda: self.reader().targets(self.candidates(), pick))  # type: ignore[no-any-return]
+        def make() -> tuple[dict[str, list[Action]], set[int]]:
+            spaces, pieces = self.reader().targets(self.candidates(), pick)
+            for sid, routes in gui_moves.routes(self).items():      # further, by a route
+                spaces.setdefault(sid, [routes[0].actions[0]])
+            return spaces, pieces
+
+        return self._cached(("targets", pick), make)  # type: ignore[no-any-return]
 
     def at_rest(self) -> tuple[set[str], set[str]]:
         """With nothing selected: where one click plays (or lists) options, and where it selects."""
         if self.decision is None:
             return set(), set()
-        return self._cached("rest", lambda: self.reader().at_rest())  # type: ignore[no-any-return]
+        def make() -> tuple[set[str], set[str]]:
+            direct, sources = self.reader().at_rest()
+            return direct | set(gui_moves.routes(self)), sources    # where the asked unit goes by a route
+
+        return self._cached(("rest", self.focus), make)  # type: ignore[no-any-return]
 
     def visible_options(self) -> list[Action]:
         """The current options; with a selection, those it names (and after a second click
@@ -529,6 +541,8 @@ class GameWindow(Panel, pyglet.window.Window):
             self.clear_selection()
             return
         self.why = ""
+        if gui_moves.take(self, sid):            # a destination further than one option goes
+            return
         click = self.pick_at(sid, counter)
         playing = self.human_turn()
         r = self.reader()
@@ -553,6 +567,8 @@ class GameWindow(Panel, pyglet.window.Window):
                     self.second, self.narrowed = None, None
                     self.refresh(map_changed=False)
                     return
+        if playing and gui_moves.refuse(self, click):     # not lit: why not, the selection kept
+            return
         self.select(click)
         options = self.candidates()
         if playing and len(options) == 1 and r.settled(options, click):
@@ -707,7 +723,7 @@ class GameWindow(Panel, pyglet.window.Window):
         d = self.decision
         kind = d.kind if d is not None else None
         try:
-            n = self.game.undo(self.mine)
+            n = gui_moves.undo_route(self) or self.game.undo(self.mine)
         except IllegalAction as e:
             self.refusal = e.reason
             self.refresh(map_changed=False)
@@ -838,7 +854,7 @@ class GameWindow(Panel, pyglet.window.Window):
         else:
             start = self._seen
         for event in log[self._seen:]:
-            text = self.logic.narrate(event)
+            text = game_log.narrate(self.game, event)
             if not text and event[0] == "move":
                 text = self._move_text(event[1])
             if text:
@@ -1034,6 +1050,7 @@ class GameWindow(Panel, pyglet.window.Window):
             self.hover_text = self.describe(self.hovered)
         self._build_overlay()
         self._build_panel()
+        self.buying.build(self)
         self._build_top()
         self._build_legend()
         self.invalidate()
@@ -1123,6 +1140,7 @@ class GameWindow(Panel, pyglet.window.Window):
             items.append(self.map.outline(self.hovered, HOVER, max(1.5, size * 0.05), self.overlay, 0.95))
         if self.selected is not None and self.selected in hexes:
             items.append(self.map.outline(self.selected, SELECTED, max(2.5, size * 0.1), self.overlay, 0.93))
+        items.extend(gui_moves.lines(self, self.overlay))
         self._light_computer(items)
         self._light_tray(playing, options, row)
 
@@ -1237,7 +1255,7 @@ class GameWindow(Panel, pyglet.window.Window):
         the kinds on the map, where it stands."""
         state = self.game.state
         own_legend = getattr(self.map, "build_legend", None)       # a world map's legend, at the bottom left
-        key = (self.show_legend, id(self.map), self.tray_height if own_legend is None else 0, len(self.looks),
+        key = (self.show_legend, id(self.map), self.tray_height, len(self.looks),
                frozenset(state.control.values()) | {p.owner for p in state.pieces.values()},
                frozenset(p.kind for p in state.pieces.values() if p.space in self.map.hexes))
         if key == self._legend_key:
@@ -1252,7 +1270,8 @@ class GameWindow(Panel, pyglet.window.Window):
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
         if own_legend is not None:
-            self.legend_rect = own_legend(10, 10, state, self.colours, self.looks, self.legend, self._legend_items)
+            self.legend_rect = own_legend(10, self.tray_height + 10, state, self.colours, self.looks, self.legend,
+                                          self._legend_items)            # above the tray, never over it
             return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
         self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
@@ -1338,6 +1357,7 @@ class GameWindow(Panel, pyglet.window.Window):
         self.tray.draw()
         self.legend.draw()
         self.panel.draw()
+        self.buying.batch.draw()
         if self._chart_items:
             self.chart_batch.draw()
         self.top.draw()
@@ -1425,6 +1445,8 @@ class GameWindow(Panel, pyglet.window.Window):
                 self._screen_do(self.menu.click(x, y))
             return
         if self.game is None:
+            return
+        if button == mouse.LEFT and self.buying.click(self, x, y):
             return
         if self.in_map(x, y) or self.in_tray(x, y):
             self._press = (x, y, button == mouse.LEFT)
@@ -1558,6 +1580,9 @@ class GameWindow(Panel, pyglet.window.Window):
         if symbol == key.S and ctrl:
             self.save_now()
             return True
+        if symbol in (key.BRACKETLEFT, key.BRACKETRIGHT) and gui_moves.change_count(
+                self, 1 if symbol == key.BRACKETRIGHT else -1):
+            return True                   # [ and ]: one fewer or one more of the stack moves
         if symbol in (key.LEFT, key.RIGHT) or (shift and symbol in (key.UP, key.DOWN)):
             dx = {key.LEFT: step, key.RIGHT: -step}.get(symbol, 0)
             dy = {key.UP: -step, key.DOWN: step}.get(symbol, 0)
@@ -1573,7 +1598,9 @@ class GameWindow(Panel, pyglet.window.Window):
             self.refresh(map_changed=False)
             return True
         if symbol in (key.ENTER, key.RETURN, key.NUM_ENTER):
-            if self.human_turn():
+            if self.buying.counts:
+                self.buying.buy(self)             # the basket counted in the buying box
+            elif self.human_turn():
                 self.choose_row(self.cursor)
             return True
         digits = {getattr(key, f"_{i}"): i for i in range(1, 10)}

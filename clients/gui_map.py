@@ -20,6 +20,7 @@ import pyglet
 from pyglet import shapes
 
 from clients.textmap import space_noun
+from clients.unit_shapes import placed, silhouette
 from clients.view_frame import ViewFrame
 from clients.words import spaced
 from engine import hexgrid
@@ -208,6 +209,7 @@ class UnitLook:
     symbol: str
     letter: str
     tagged: bool = False
+    shape: str = ""               # a ship's or an aircraft's silhouette (clients/unit_shapes.py)
 
 
 def unit_looks(kinds: Iterable[str], units: Mapping[str, Any] | None = None) -> dict[str, UnitLook]:
@@ -220,8 +222,11 @@ def unit_looks(kinds: Iterable[str], units: Mapping[str, Any] | None = None) -> 
         if isinstance(short, str) and 0 < len(short) <= 3:
             letters[k] = short
     symbols = {k: symbol_for(k, units.get(k)) for k in kinds}
-    shared = {s for s in symbols.values() if list(symbols.values()).count(s) > 1}
-    return {k: UnitLook(symbols[k], letters[k], symbols[k] in shared and symbols[k] != "letter") for k in kinds}
+    shapes_ = {k: silhouette(units.get(k)) for k in kinds}
+    drawn = [shapes_[k] or symbols[k] for k in kinds]
+    shared = {s for s in drawn if drawn.count(s) > 1}
+    return {k: UnitLook(symbols[k], letters[k], (shapes_[k] or symbols[k]) in shared and symbols[k] != "letter",
+                        shapes_[k]) for k in kinds}
 
 
 def draw_counter(x: float, y: float, h: float, colour: Colour, look: UnitLook, count: int | None,
@@ -239,9 +244,12 @@ def draw_counter(x: float, y: float, h: float, colour: Colour, look: UnitLook, c
     m = h * 0.16
     fx, fy, fw, fh = x + m, y + m, h * 1.08, h - 2 * m
     line = max(1.0, h * 0.07)
-    add(shapes.Box(fx, fy, fw, fh, thickness=line, color=SYMBOL, batch=batch, group=groups[2]))
-    _symbol(look, fx + line, fy + line, fw - 2 * line, fh - 2 * line, colour, line, batch, groups[2], groups[3],
-            items)
+    if look.shape:                      # a silhouette needs no frame: it fills the frame's place
+        _symbol(look, fx, fy - m * 0.3, fw, fh + m * 0.6, colour, line, batch, groups[2], groups[3], items)
+    else:
+        add(shapes.Box(fx, fy, fw, fh, thickness=line, color=SYMBOL, batch=batch, group=groups[2]))
+        _symbol(look, fx + line, fy + line, fw - 2 * line, fh - 2 * line, colour, line, batch, groups[2], groups[3],
+                items)
     if count is None:
         return w
     number = str(count)
@@ -262,9 +270,12 @@ def _symbol(look: UnitLook, x: float, y: float, w: float, h: float, colour: Colo
             items: list[Any]) -> None:
     add = items.append
     cx, cy = x + w / 2, y + h / 2
-    s = look.symbol
+    s = look.symbol if not look.shape else "shape"
     white = SYMBOL
-    if s == "infantry":
+    if look.shape:
+        for poly in placed(look.shape, x, y, w, h):
+            add(shapes.Polygon(*poly, color=white, batch=batch, group=group))
+    elif s == "infantry":
         add(shapes.Line(x, y, x + w, y + h, thickness=line, color=white, batch=batch, group=group))
         add(shapes.Line(x, y + h, x + w, y, thickness=line, color=white, batch=batch, group=group))
     elif s == "armour":

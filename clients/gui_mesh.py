@@ -21,6 +21,7 @@ import pyglet
 from pyglet import gl
 
 from clients.gui_map import FONT, SYMBOL, Colour, UnitLook, counter_width, font_pt
+from clients.unit_shapes import placed
 
 STAR: Colour = (246, 196, 32)
 BADGE: Colour = (250, 248, 238)
@@ -287,8 +288,11 @@ def counter(mesh: Mesh, text: GlyphText, x: float, y: float, h: float, colour: C
     m = h * 0.16
     fx, fy, fw, fh = x + m, y + m, h * 1.08, h - 2 * m
     line = max(1.0, h * 0.07)
-    mesh.frame(fx, fy, fw, fh, line, SYMBOL)
-    _symbol(mesh, text, look, fx + line, fy + line, fw - 2 * line, fh - 2 * line, colour, line)
+    if look.shape:                      # a silhouette needs no frame: it fills the frame's place
+        _symbol(mesh, text, look, fx, fy - m * 0.3, fw, fh + m * 0.6, colour, line)
+    else:
+        mesh.frame(fx, fy, fw, fh, line, SYMBOL)
+        _symbol(mesh, text, look, fx + line, fy + line, fw - 2 * line, fh - 2 * line, colour, line)
     if count is not None:
         number = str(count)
         px = h * (0.62 if len(number) == 1 else 0.5)
@@ -299,9 +303,12 @@ def counter(mesh: Mesh, text: GlyphText, x: float, y: float, h: float, colour: C
 def _symbol(mesh: Mesh, text: GlyphText, look: UnitLook, x: float, y: float, w: float, h: float, colour: Colour,
             line: float) -> None:
     cx, cy = x + w / 2, y + h / 2
-    s = look.symbol
+    s = look.symbol if not look.shape else "shape"
     white = SYMBOL
-    if s == "infantry":
+    if look.shape:
+        for poly in placed(look.shape, x, y, w, h):
+            mesh.fan(poly, white)
+    elif s == "infantry":
         mesh.line(x, y, x + w, y + h, line, white)
         mesh.line(x, y + h, x + w, y, line, white)
     elif s == "armour":

@@ -476,6 +476,14 @@ class WorldView(ViewFrame):
     def bounds(self) -> tuple[float, float, float, float]:
         return self.geo.bounds
 
+    def fit(self, area: tuple[int, int, int, int], margin: int | None = None) -> None:
+        """Scale the whole map into `area`, its top at the area's top: the height the map
+        leaves is under it, where the legend stands, so that the legend covers no land."""
+        super().fit(area, margin)
+        m = self.MARGIN if margin is None else margin
+        top = area[1] + area[3] - m
+        self.offset = (self.offset[0], round(top - self.bounds()[3] * self.size))
+
     def zoom_limits(self) -> tuple[float, float]:
         return self.fit_size * MIN_ZOOM, self.fit_size * MAX_ZOOM
 
@@ -540,6 +548,8 @@ class WorldView(ViewFrame):
 RULE = "rule:"
 #: the smallest a rule's mark is drawn (its words must be read)
 RULE_MIN = 12.0
+#: the least height of a stack's badge with its count, where its counters do not fit
+BADGE = 12.0
 LOSS: Colour = (200, 24, 24)
 TARGET_RED: Colour = (220, 34, 28)
 TARGET_PALE: Colour = (255, 246, 222)
@@ -1021,7 +1031,8 @@ class WorldLayer:
         lx, ly = shape.label[0] * s, shape.label[1] * s
         if plan is None:
             # nothing fits inside (a small island): one mark a side at the label point
-            self._stack_marks(mesh, sid, lx, ly, owners, colours, drawn, max(3.0, min(7.0, s * 1.2)))
+            totals = {o: sum(n for (who, _), n in counts.items() if who == o) for o in owners}
+            self._stack_marks(mesh, text, sid, lx, ly, owners, totals, colours, drawn, BADGE)
         else:
             self._draw_plan(plan, mesh, text, sid, name, ink, not shape.land, marks, stacks, counts, owners,
                             colours, drawn)
@@ -1077,8 +1088,9 @@ class WorldLayer:
             top -= m + gap
         if not ch:
             if owners:
-                m = 6.0
-                self._stack_marks(mesh, sid, cx, top - m / 2, owners, colours, drawn, m)
+                m = BADGE
+                totals = {o: sum(n for (who, _), n in counts.items() if who == o) for o in owners}
+                self._stack_marks(mesh, text, sid, cx, top - m / 2, owners, totals, colours, drawn, m)
             return
         mixed: set[str] = set()
         if per_owner:
@@ -1114,15 +1126,18 @@ class WorldLayer:
             drawn.append((sid, o, kind, x, y, w, ch))
 
     @staticmethod
-    def _stack_marks(mesh: Mesh, sid: str, cx: float, cy: float, owners: Sequence[str], colours: SideColours,
-                     drawn: list[tuple[Any, ...]], m: float) -> None:
-        """One small square a side, in its counters' colour, where counters do not fit."""
-        x = cx - (len(owners) * m + (len(owners) - 1) * 2) / 2
-        for o in owners:
-            mesh.rect(x - 1, cy - m / 2 - 1, m + 2, m + 2, (16, 16, 18))
-            mesh.rect(x, cy - m / 2, m, m, colours.counter(o))
-            drawn.append((sid, o, "", x, cy - m / 2, m, m))
-            x += m + 2
+    def _stack_marks(mesh: Mesh, text: GlyphText, sid: str, cx: float, cy: float, owners: Sequence[str],
+                     totals: Mapping[str, int], colours: SideColours, drawn: list[tuple[Any, ...]], m: float) -> None:
+        """Where counters do not fit: a badge a side, in its counters' colour, with how many
+        units it has there, never smaller than BADGE pixels (legible at the world's zoom)."""
+        widths = [max(m, text_width(str(totals.get(o, 0)), m * 0.72, True) + 5) for o in owners]
+        x = cx - (sum(widths) + (len(owners) - 1) * 2) / 2
+        for o, w in zip(owners, widths, strict=True):
+            mesh.rect(x - 1, cy - m / 2 - 1, w + 2, m + 2, (16, 16, 18))
+            mesh.rect(x, cy - m / 2, w, m, colours.counter(o))
+            text.add(str(totals.get(o, 0)), x + w / 2, cy, m * 0.72, (255, 255, 255, 255), bold=True)
+            drawn.append((sid, o, "", x, cy - m / 2, w, m))
+            x += w + 2
 
 
 # -- the legend and the turn chart -----------------------------------------------------------------

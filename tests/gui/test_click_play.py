@@ -12,7 +12,7 @@ from gui_support import require_gl
 
 require_gl()         # skips this module, with the reason, when no window can be made here
 
-from gui_demo import load_demo  # noqa: E402
+from gui_demo import load_demo, load_duel  # noqa: E402
 from gui_support import bare_point, click, counter_centre, draw, zoom_on  # noqa: E402
 
 from clients import seats  # noqa: E402
@@ -113,18 +113,35 @@ def test_a_truck_then_its_cargo_loads_it(bulge_rs, make_window):
 
 
 def test_why_not_in_a_ruleset_written_in_python(make_window):
+    """The duel's rules move a unit one hex an order and then ask the other side: no route
+    goes further, and a far hex says why in the rules' words."""
+    duel = Game(load_duel(), "ardennes", seed=1)
+    win = make_window(duel, computer={"Allied": None})
+    zoom_on(win, "8,4", 2.0)
+    click(win, *counter_centre(win, "8,4", "Axis", "Tank"))
+    tank = next(iter(win.pick.pieces))
+    lit, _ = win.targets()
+    far = next(s for s in ("6,4", "10,4", "8,2") if s not in lit)
+    click(win, *bare_point(win, far))
+    assert f"cannot move to {far}" in win.why and duel.actions == []
+    near = next(iter(lit))
+    click(win, *bare_point(win, near))
+    assert duel.actions[0] == Action("move", {"piece": tank, "to": near})
+
+
+def test_a_free_moving_unit_goes_by_a_route_in_a_ruleset_written_in_python(make_window):
+    """The demo's rules let a unit move hex by hex as long as it likes: a hex two away is lit,
+    and a click there plays the two moves."""
     demo = Game(load_demo(), "ardennes", seed=1)
     win = make_window(demo)
     zoom_on(win, "7,2", 2.0)
     click(win, *counter_centre(win, "7,2", "Axis", "Tank"))
     tank = next(iter(win.pick.pieces))
     lit, _ = win.targets()
-    far = next(s for s in ("5,2", "9,2", "7,4") if s not in lit)
+    far = next(s for s in lit if s not in demo.state.board.neighbours("7,2") and s != "7,2")
     click(win, *bare_point(win, far))
-    assert f"cannot reach {far}" in win.why and demo.actions == []
-    near = next(iter(lit))
-    click(win, *bare_point(win, near))
-    assert demo.actions == [Action("move", {"piece": tank, "to": near})]
+    assert demo.state.pieces[tank].space == far and len(demo.actions) >= 2
+    assert all(a.kind == "move" and a["piece"] == tank for a in demo.actions)
 
 
 def test_lhtr_a_unit_then_a_territory(lhtr_rs, make_window, tmp_path):
@@ -140,7 +157,8 @@ def test_lhtr_a_unit_then_a_territory(lhtr_rs, make_window, tmp_path):
     assert win.focus is not None and tank in win.focus.pieces     # the tank stays marked while it is asked where
     direct, _ = win.at_rest()
     choices = {a["choice"] for a in game.decision.options}
-    assert direct == {c for c in choices if c in win.map.hexes}      # where it can go, lit
+    assert direct >= {c for c in choices if c in win.map.hexes}      # where it can go, lit
+    assert "Belorussia" in direct - choices                          # and two steps away, by a route
     draw(win, tmp_path / "lhtr_choose.png")
     to = next(c for c in choices if c != "Archangel" and c in win.map.hexes)
     zoom_on(win, to, 2.0)
@@ -203,6 +221,20 @@ def test_screenshots_for_the_docs(bulge_rs, lhtr_rs, make_window, tmp_path):
     assert win.focus is not None
     draw(win)
     win.render_to_png(out / "lhtr_unit_moving.png")
+    zoom_on(win, "Karelia S.S.R.", 2.0)                        # the route to a territory two away, drawn
+    win.on_mouse_motion(*bare_point(win, "Belorussia"), 0, 0)
+    draw(win)
+    win.render_to_png(out / "lhtr_route.png")
+
+    game = Game(lhtr_rs, None, seed=1)                         # buying with quantities, at 1280x720
+    win = make_window(game, computer={"Axis": None}, width=1280, height=720)
+    draw(win)
+    for label, n in (("buy Infantry", 3), ("buy Tank", 1)):
+        for _ in range(n):
+            (x, y, w, h) = next(r for r, what, a in win.buying.buttons if what == "+" and a.label.startswith(label))
+            click(win, x + w / 2, y + h / 2)
+    draw(win)
+    win.render_to_png(out / "lhtr_buy_1280x720.png")
 
     screen = GameWindow(None, launcher=Launcher(), width=1400, height=880, visible=False, config=config(),
                         autoplay=False)

@@ -252,6 +252,21 @@ def test_unit_symbols_come_from_what_the_ruleset_says():
     assert looks["Widget"].symbol == "letter" and looks["Widget"].letter == "W"
 
 
+def test_ships_and_aircraft_get_a_silhouette_each_from_their_stats_not_their_names():
+    from engine import plugins
+
+    units = plugins.load("lhtr").rules.units
+    looks = unit_looks(list(units), dict(units))
+    shapes = {k: looks[k].shape for k in ("Battleship", "AircraftCarrier", "Destroyer", "Transport", "Submarine",
+                                           "Fighter", "Bomber")}
+    assert shapes == {"Battleship": "battleship", "AircraftCarrier": "carrier", "Destroyer": "destroyer",
+                      "Transport": "transport", "Submarine": "submarine", "Fighter": "fighter", "Bomber": "bomber"}
+    assert not any(looks[k].tagged for k in shapes)              # told apart without a letter
+    assert looks["Infantry"].shape == "" and looks["Tank"].shape == ""      # land keeps its NATO symbol
+    renamed = unit_looks(["Kreuzer", "Zerstoerer"], {"Kreuzer": units["Battleship"], "Zerstoerer": units["Destroyer"]})
+    assert (renamed["Kreuzer"].shape, renamed["Zerstoerer"].shape) == ("battleship", "destroyer")
+
+
 def test_save_key(demo, make_window):
     saved = []
     win = make_window(demo, saver=saved.append)

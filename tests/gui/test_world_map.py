@@ -69,6 +69,8 @@ def test_every_label_point_is_in_its_own_space(lhtr):
 def test_the_world_map_draws_every_space(world, make_window, tmp_path):
     win = make_window(world, width=1400, height=880)
     assert isinstance(win.map, WorldView)
+    win.buying.folded = True                 # the purchase's box folded away from the map
+    win.refresh()
     img = draw(win, tmp_path / "world.png")
     board = world.state.board
     shaped = [sid for sid, sp in board.spaces.items() if shapes_of(sp)]
@@ -90,7 +92,8 @@ def test_the_world_map_draws_every_space(world, make_window, tmp_path):
         if (x1 - x0) * s < 12 or (y1 - y0) * s < 12:
             continue
         corners = [(x * s + ox + dx, y * s + oy + dy) for x, dx in ((x0, 3), (x1, -3)) for y, dy in ((y0, 3), (y1, -3))]
-        corners = [(px, py) for px, py in corners if win.in_map(px, py) and not win._inside(win.legend_rect, px, py)]
+        corners = [(px, py) for px, py in corners if win.in_map(px, py) and not win._inside(win.legend_rect, px, py)
+                   and not win.buying.contains(px, py)]
         if not corners:
             continue
         want = win.layer.fill(world.state, sid, win.colours)
@@ -122,6 +125,7 @@ def test_a_click_on_a_label_point_selects_that_space(world, make_window):
     win = make_window(world, width=1400, height=880)
     draw(win)
     win.show_legend = False
+    win.buying.folded = True                 # the purchase's box folded away from the map
     win.refresh(map_changed=False)
     for sid in ("Germany", "United Kingdom", "SZ 5", "Eastern United States", "Japan", "SZ 56", "Brazil"):
         x, y = win.map.screen(sid)

@@ -1,0 +1,154 @@
+"""Where a unit can go this step, and the options that take it there: a route.
+
+The rules move a unit one step per option (LHTR: `go` a unit, then choose one neighbour; again
+for the next space). A player clicks the destination, so the client composes the route from the
+rules' own options: it tries the options that name the unit, and the questions they ask, on
+copies of the state (engine.flow.apply), breadth first, until the unit stands in the space and
+the rules ask no more about it. Nothing here knows a rule: what the unit may do next is always
+what the rules offer in the state the route has reached, so a route is legal because each of its
+options was offered on the way. The window (clients/gui_moves.py) lights and plays them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Container, Iterable
+from dataclasses import dataclass
+
+from engine import flow
+from engine.actions import Action, Decision, IllegalAction
+from engine.ruleset import LoadedRuleset
+from engine.state import GameState
+
+from .clicks import Reader
+
+MOST_TRIES = 600        # options tried for one unit before the search stops (a bomber's six moves)
+
+
+@dataclass(frozen=True)
+class Route:
+    """The options that take `piece` to `to`, and the spaces it passes (its start first)."""
+
+    piece: int
+    to: str
+    actions: tuple[Action, ...]
+    spaces: tuple[str, ...]
+
+    @property
+    def steps(self) -> int:
+        return len(self.spaces) - 1
+
+
+def asking(decision: Decision | None) -> bool:
+    """Whether a decision is a question the rules ask on the way of an option (where the unit
+    goes, which cargo), not a step's own decision."""
+    return decision is not None and (decision.kind == "choose" or bool(decision.context.get("asked")))
+
+
+def reach(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int,
+          shown: Container[str], most: int = MOST_TRIES) -> dict[str, Route]:
+    """Every space `piece` can end in by options of `decision`'s player, with the shortest route
+    there: the options naming the piece (and, in a question on the way, every answer) tried on
+    copies of the state. Its own space is left out."""
+    if decision is None or piece not in state.pieces:
+        return {}
+    player, start = decision.player, state.pieces[piece].space
+    routes: dict[str, Route] = {}
+    queue: deque[tuple[GameState, Decision, tuple[Action, ...], tuple[str, ...]]] = deque(
+        [(state, decision, (), (start,))])
+    seen: set[tuple[object, ...]] = set()
+    tries = 0
+    while queue and tries < most:
+        here, d, done, path = queue.popleft()
+        for option in _next(rs, here, d, piece, shown):
+            tries += 1
+            try:
+                after, nd = flow.apply(rs, here, option)
+            except IllegalAction:
+                continue
+            p = after.pieces.get(piece)
+            if p is None or nd is None or nd.player != player:
+                continue
+            where = p.space
+            trail = path if where == path[-1] else path + (where,)
+            actions = done + (option,)
+            if not asking(nd):
+                if where != start and where in shown and where not in routes:
+                    routes[where] = Route(piece, where, actions, trail)
+            key = (repr(p), nd.kind, frozenset(nd.options))
+            if key in seen:
+                continue
+            seen.add(key)
+            queue.append((after, nd, actions, trail))
+    return routes
+
+
+def refusal(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int, target: str,
+            shown: Container[str], most: int = MOST_TRIES) -> str | None:
+    """Why `piece` cannot end in `target` this step, in the rules' words where they have any:
+    from each space the unit can stand in next to `target`, the last step there tried as
+    an answer of its own (a question on the way, its space put in) for the rules' refusal.
+    None when no step towards `target` is near enough to ask the rules about."""
+    if decision is None or piece not in state.pieces:
+        return None
+    board = state.board
+    player = decision.player
+    queue: deque[tuple[GameState, Decision]] = deque([(state, decision)])
+    seen: set[tuple[object, ...]] = set()
+    tries = 0
+    while queue and tries < most:
+        here, d = queue.popleft()
+        p = here.pieces.get(piece)
+        if p is None:
+            continue
+        if asking(d) and target in board and p.space in board and board.adjacent(p.space, target):
+            for probe in _put(d, target):
+                try:
+                    flow.apply(rs, here, probe)
+                except IllegalAction as e:
+                    return e.reason
+        for option in _next(rs, here, d, piece, shown):
+            tries += 1
+            try:
+                after, nd = flow.apply(rs, here, option)
+            except IllegalAction:
+                continue
+            if nd is None or nd.player != player or piece not in after.pieces:
+                continue
+            key = (repr(after.pieces[piece]), nd.kind, frozenset(nd.options))
+            if key not in seen:
+                seen.add(key)
+                queue.append((after, nd))
+    return None
+
+
+def _put(d: Decision, target: str) -> list[Action]:
+    """Answers of a question with `target` put for the space its options give."""
+    out: list[Action] = []
+    for a in d.options:
+        for name, value in a.args.items():
+            if isinstance(value, str):
+                probe = Action(a.kind, {**a.args, name: target})
+                if probe not in out and probe not in d.options:
+                    out.append(probe)
+    return out[:4]
+
+
+def _next(rs: LoadedRuleset, state: GameState, d: Decision, piece: int, shown: Container[str]) -> Iterable[Action]:
+    """The options that go on with the piece: in a question on the way every answer, else those
+    of the step's options that name it."""
+    playable = [a for a in d.options if a != d.finish]
+    if asking(d):
+        return playable
+    reader = Reader(d, state, shown)
+    return [a for a in playable if piece in reader.named(a)[0]]
+
+
+def reach_all(rs: LoadedRuleset, state: GameState, decision: Decision | None, pieces: Iterable[int],
+              shown: Container[str]) -> dict[str, list[Route]]:
+    """For a stack: space -> the routes of those of its pieces that can get there."""
+    out: dict[str, list[Route]] = {}
+    for pid in sorted(pieces):
+        for sid, route in reach(rs, state, decision, pid, shown).items():
+            out.setdefault(sid, []).append(route)
+    return out
