@@ -51,6 +51,7 @@ from clients import seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
+from clients.gui_calculator import CalculatorHooks
 from clients.gui_map import (
     BACKGROUND,
     FONT,
@@ -235,7 +236,7 @@ class _Clickable:
         return sid in self.hexes or sid in self.areas
 
 
-class GameWindow(Panel, pyglet.window.Window):
+class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
     """A game in a window. Everything it does is reachable without the event loop: draw with
     ``dispatch_event('on_draw')``, act with `choose`, `click_space`, `select_space`, `undo`,
     `step_computer`. With `game=None` it opens on the new-game screen (`launcher` says what
@@ -298,6 +299,8 @@ class GameWindow(Panel, pyglet.window.Window):
         """Show and play `game` (the one shown before, if any, is left as it is)."""
         pyglet.clock.unschedule(self._computer_tick)
         self._computer_pending = False
+        self.stop_calculators()
+        self.calc = None
         self.game = game
         self.computer = dict(computer or {})
         self.saver = saver
@@ -1018,6 +1021,8 @@ class GameWindow(Panel, pyglet.window.Window):
             self.menu.build(self.width, self.height)
         if self.prompt is not None:
             self.prompt.build(self.width, self.height)
+        if self.calc is not None:
+            self.calc.build(self.width, self.height)
         if self.game is None:
             self.invalidate()
             return
@@ -1336,6 +1341,8 @@ class GameWindow(Panel, pyglet.window.Window):
         if self._chart_items:
             self.chart_batch.draw()
         self.top.draw()
+        if self.calc is not None:
+            self.calc.batch.draw()
         if self.prompt is not None:
             self.prompt.batch.draw()
 
@@ -1376,7 +1383,7 @@ class GameWindow(Panel, pyglet.window.Window):
 
     def _modal(self) -> bool:
         """Whether a screen or an entry takes the input (not the game)."""
-        return self.menu is not None or self.prompt is not None or self.game is None
+        return self.menu is not None or self.prompt is not None or self.game is None or self.calc is not None
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self._mouse = (x, y)
@@ -1419,6 +1426,10 @@ class GameWindow(Panel, pyglet.window.Window):
             if button == mouse.LEFT:
                 self._screen_do(self.menu.click(x, y))
             return
+        if self.calc is not None:
+            if button == mouse.LEFT:
+                self.calculator_do(self.calc.click(x, y))
+            return
         if self.game is None:
             return
         if self.in_map(x, y) or self.in_tray(x, y):
@@ -1429,6 +1440,9 @@ class GameWindow(Panel, pyglet.window.Window):
             return
         if self._inside(self.undo_rect, x, y):
             self.undo()
+            return
+        if self._inside(self.odds_rect, x, y):
+            self.open_calculator()
             return
         if self._inside(self.finish_rect, x, y):
             self.ask_finish()
@@ -1541,6 +1555,12 @@ class GameWindow(Panel, pyglet.window.Window):
             self._screen_do(self.menu.on_key(symbol, modifiers))
             return True
         if self.game is None:
+            return True
+        if self.calc is not None:
+            self.calculator_do(self.calc.on_key(symbol, modifiers))
+            return True
+        if symbol == key.O:
+            self.open_calculator(empty=bool(shift))
             return True
         step = 60
         if symbol == key.ESCAPE:
@@ -1655,6 +1675,7 @@ class GameWindow(Panel, pyglet.window.Window):
 
     def close(self) -> None:
         self._closed = True
+        self.stop_calculators()
         pyglet.clock.unschedule(self._computer_tick)
         pyglet.clock.unschedule(self._draw_now)
         self._computer_pending = False

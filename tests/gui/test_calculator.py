@@ -1,0 +1,139 @@
+"""The battle calculator in the window, as a player meets it: opened empty with a key, or from
+the Odds button filled in with the battle about to be fought; units added and taken away with
+-/+ per kind and side; the odds read from the bars' box, worked out in another process while
+the window goes on drawing; and the battle box showing the odds before the battle."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from gui_support import require_gl
+
+require_gl()
+
+from pyglet.window import key, mouse  # noqa: E402
+
+from clients import odds  # noqa: E402
+from clients.odds_setup import set_up  # noqa: E402
+from engine import plugins  # noqa: E402
+from engine.game import Game  # noqa: E402
+
+SIZES = [(1280, 720), (1600, 1000)]
+
+
+def press(win: Any, symbol: int, modifiers: int = 0) -> None:
+    win.dispatch_event("on_key_press", symbol, modifiers)
+    win.dispatch_events()
+
+
+def click(win: Any, rect: tuple[float, float, float, float]) -> None:
+    x, y, w, h = rect
+    win.dispatch_event("on_mouse_press", int(x + w / 2), int(y + h / 2), mouse.LEFT, 0)
+    win.dispatch_event("on_mouse_release", int(x + w / 2), int(y + h / 2), mouse.LEFT, 0)
+    win.dispatch_events()
+
+
+def plus(win: Any, side: str, kind: str, sign: int = 1) -> tuple[float, float, float, float]:
+    """The -/+ button of `kind` for `side` in the calculator's box."""
+    return next(r for r, (what, s, by, k) in win.calc.hits if what == "change" and s == side and k == kind
+                and by == sign)
+
+
+def answer(win: Any, timeout: float = 60.0) -> dict[str, Any] | None:
+    """Wait for the calculator's answer, drawing the window meanwhile (it never waits on it)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        win._calculator_tick()
+        if not win.calc.working:
+            return win.calc.report
+        win.dispatch_event("on_draw")
+        win.dispatch_events()
+        time.sleep(0.05)
+    raise AssertionError("no answer from the calculator")
+
+
+def box_words(win: Any) -> str:
+    return " ".join(i.text for i in win.calc.builder.items if hasattr(i, "text"))
+
+
+@pytest.fixture(scope="module")
+def lhtr() -> Any:
+    return plugins.load("lhtr")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_opened_empty_units_added_and_taken_away_and_the_odds_read(lhtr, make_window, size):
+    win = make_window(Game(lhtr, None, seed=1), width=size[0], height=size[1])
+    win.dispatch_event("on_draw")
+    press(win, key.O)                                  # no battle about to be fought: empty
+    assert win.calc is not None and not win.calc.calc.attacking and not win.calc.calc.defending
+    assert "add units to both sides" in box_words(win)
+    for _ in range(3):
+        click(win, plus(win, "attacker", "Infantry"))
+    click(win, plus(win, "attacker", "Tank"))
+    click(win, plus(win, "attacker", "Infantry", -1))   # one taken away again: 2 infantry, 1 tank
+    for _ in range(2):
+        click(win, plus(win, "defender", "Infantry"))
+    assert win.calc.calc.attacking == {"Infantry": 2, "Tank": 1}
+    assert win.calc.working                             # worked out elsewhere: the window draws on
+    frames = win.frames
+    win.dispatch_event("on_draw")
+    win.dispatch_events()
+    assert win.frames == frames + 1 and "working out the odds" in box_words(win)
+    r = answer(win)
+    assert r is not None
+    want = odds.odds(set_up(lhtr, "2 inf, 1 tank", "2 inf"))
+    assert r["attacker_wins"] == pytest.approx(want.attacker_wins)
+    assert r["defender_wins"] == pytest.approx(want.defender_wins)
+    words = box_words(win)
+    assert f"{100 * want.attacker_wins:.1f}%" in words and "attacker wins" in words and "both destroyed" in words
+    assert "loses" in words and "IPC" in words
+    for (rx, ry, rw, rh), (what, side, by, kind) in win.calc.hits:      # every button inside the window
+        assert 0 <= rx and rx + rw <= size[0] and 0 <= ry and ry + rh <= size[1]
+    # the keys do the same: Left the attacker's side, Down to Artillery, + adds one, Right the defender's
+    press(win, key.LEFT)
+    press(win, key.DOWN)
+    press(win, key.PLUS)
+    assert win.calc.calc.attacking == {"Infantry": 2, "Tank": 1, "Artillery": 1}
+    press(win, key.RIGHT)
+    press(win, key.PLUS)
+    assert win.calc.calc.defending == {"Infantry": 2, "Artillery": 1}
+    assert answer(win) is not None
+    press(win, key.ESCAPE)
+    assert win.calc is None
+
+
+def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp_path):
+    from tests.lhtr.play import situation
+
+    g, _ = situation("Germany", [("Infantry", "Germany", "Caucasus", 2), ("Tank", "Germany", "Caucasus", 1),
+                                 ("Infantry", "USSR", "Caucasus", 2)], step="conduct_combat")
+    game = Game(g.rs)
+    game.state, game._decision = g.state, g.decision
+    win = make_window(game, width=1280, height=720)
+    win.dispatch_event("on_draw")
+    click(win, win.odds_rect)
+    calc = win.calc.calc
+    assert (calc.attacking, calc.defending) == ({"Infantry": 2, "Tank": 1}, {"Infantry": 2})
+    assert calc.where_name == "Caucasus" and "the battle in Caucasus" in box_words(win)
+    r = answer(win)
+    want = odds.odds(set_up(g.rs, "2 inf, 1 tank", "2 inf", "Caucasus"))
+    assert r is not None and r["attacker_wins"] == pytest.approx(want.attacker_wins)
+    win.render_to_png(tmp_path / "calculator.png")
+    click(win, plus(win, "defender", "Infantry"))       # changed: the same space, the forces counted
+    assert calc.state is None
+    r = answer(win)
+    assert r is not None and r["attacker_wins"] < want.attacker_wins and r["where"] == "Caucasus"
+    press(win, key.ESCAPE)
+    # the battle box shows the same odds before the battle is fought
+    win.refresh(map_changed=False)
+    end = time.monotonic() + 60
+    while win.box_odds is None or win.box_odds[1] is None:
+        assert time.monotonic() < end, "the battle box never got its odds"
+        win._calculator_tick()
+        time.sleep(0.05)
+    words = " ".join(i.text for i in win._panel_items if hasattr(i, "text"))
+    assert f"Odds in Caucasus: attacker wins {100 * want.attacker_wins:.0f}%" in words
+    assert win.battle_rect is not None
