@@ -109,9 +109,20 @@ def _played(game: Game, actions: Iterable[Action]) -> History:
         asked, turn = game.decision, game.state.turn
         start = len(game.log)
         game.play(action)
-        h.steps.append(Step(n, asked.player if asked is not None else "", action.label or str(action),
+        h.steps.append(Step(n, asked.player if asked is not None else "", _words(action, asked),
                             game.state.turn, game.state, game.decision, len(game.log), start, action, asked, turn))
     return h
+
+
+def _words(action: Action, asked: Decision | None) -> str:
+    """An action in the words the player saw: its label, or the label of the option it was."""
+    if action.label:
+        return action.label
+    if asked is not None:
+        same = next((a.label for a in asked.options if a == action and a.label), "")
+        if same:
+            return same
+    return str(action)
 
 
 def from_save(path: str | Path, mods: Iterable[str | Path] = (), trust_code: bool = False) -> History:

@@ -40,7 +40,8 @@ def test_each_step_is_the_game_after_that_many_actions(saved: Any) -> None:
         assert h.steps[n].state.signature() == again.state.signature()
         assert h.game.log[:h.steps[n].log_end] == again.log
     step = h.steps[1]
-    assert step.player == "Red" and step.words == (actions[0].label or str(actions[0]))
+    seen = next(a.label for a in h.steps[0].decision.options if a == actions[0])     # the option's words
+    assert step.player == "Red" and step.words == seen == "Infantry #2 0,2 -> 0,1"
     # the turns: a turn's start is the state it begins with; the next and previous turn from there
     t2 = h.turn_start(2)
     assert h.steps[t2].turn == 2 and h.steps[t2 - 1].turn == 1

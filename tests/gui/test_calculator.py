@@ -90,7 +90,7 @@ def test_opened_empty_units_added_and_taken_away_and_the_odds_read(lhtr, make_wi
     words = box_words(win)
     assert f"{100 * want.attacker_wins:.1f}%" in words and "attacker wins" in words and "both destroyed" in words
     assert "loses" in words and "IPC" in words
-    for (rx, ry, rw, rh), (what, side, by, kind) in win.calc.hits:      # every button inside the window
+    for (rx, ry, rw, rh), _ in win.calc.hits:      # every button inside the window
         assert 0 <= rx and rx + rw <= size[0] and 0 <= ry and ry + rh <= size[1]
     # the keys do the same: Left the attacker's side, Down to Artillery, + adds one, Right the defender's
     press(win, key.LEFT)
