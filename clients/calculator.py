@@ -12,7 +12,7 @@ prints, with "kind" "battle" or "attack". No pyglet here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,3 +134,53 @@ def for_game(game: Any) -> Calculator:
         except odds.OddsError:
             continue
     return empty(game.ruleset)
+
+
+def fighting(game: Any, spaces: Iterable[str]) -> tuple[str, list[Any], list[Any]] | None:
+    """The first of `spaces` where a battle stands in the game now: the space, its attackers
+    and its defenders (the rules' `attackers` and `defenders`)."""
+    rules = game.ruleset.rules
+    if not all(rules.has_procedure(n) for n in ("attackers", "defenders")):
+        return None
+    s = game.state.snapshot()
+    for sid in spaces:
+        if sid not in s.board:
+            continue
+        a, d = rules.procedure("attackers")(s, sid), rules.procedure("defenders")(s, sid)
+        if a and d:
+            return sid, list(a), list(d)
+    return None
+
+
+def to_hit(game: Any, units: list[Any], attacking: bool) -> list[tuple[str, int | None, int]]:
+    """(kind, the value it hits on or under, how many) for a side's units, from the rules'
+    `attack_values` or `defence_values` (support and technology included); None where the
+    rules have no such procedure."""
+    rules = game.ruleset.rules
+    name = "attack_values" if attacking else "defence_values"
+    values: list[Any] = [None] * len(units)
+    if rules.has_procedure(name):
+        values = list(rules.procedure(name)(game.state.snapshot(), units))
+    counts: dict[tuple[str, int | None], int] = {}
+    for u, v in zip(units, values):
+        counts[(u.kind, v)] = counts.get((u.kind, v), 0) + 1
+    return [(k, v, n) for (k, v), n in counts.items()]
+
+
+def now(game: Any, spaces: Iterable[str] = ()) -> tuple[str, list[Any], list[Any], bool] | None:
+    """The battle of the game now: about to be fought (True), else going on in one of
+    `spaces` (the battle being followed; False)."""
+    for where in pending(game):
+        found = fighting(game, [where])
+        if found is not None:
+            return (*found, True)
+    found = fighting(game, spaces)
+    return None if found is None else (*found, False)
+
+
+def count(units: list[Any]) -> str:
+    """Units as `wargame odds` reads them ("2 Infantry, 1 Tank")."""
+    c: dict[str, int] = {}
+    for u in units:
+        c[u.kind] = c.get(u.kind, 0) + 1
+    return ", ".join(f"{n} {k}" for k, n in c.items())

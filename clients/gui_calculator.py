@@ -12,6 +12,7 @@ Esc closes it. It also keeps the odds of the battle about to be fought for the b
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import pyglet
@@ -265,6 +266,26 @@ class CalculatorScreen:
         return None
 
 
+@dataclass
+class BattleNow:
+    """The battle standing in the game now, as the battle box shows it."""
+
+    title: str
+    #: each side's units with what they hit on
+    lines: list[str]
+    #: its odds, once worked out
+    odds: dict[str, Any] | None = None
+    #: about to be fought (not yet begun)
+    about: bool = True
+
+
+def side_line(power: str, does: str, values: list[tuple[str, int | None, int]]) -> str:
+    """A side of a battle with what its units hit on: "Germany attacks: 2 Infantry @1, Tank @3"."""
+    units = ", ".join(f"{f'{n} ' if n > 1 else ''}{spaced(k)}{f' @{v}' if v is not None else ''}"
+                      for k, v, n in values)
+    return f"{power} {does}: {units}"
+
+
 class CalculatorHooks:
     """The window's part of the calculator (a mixin of GameWindow): open it (O, the Odds
     button), route its input, take its answers; and the battle box's odds."""
@@ -273,8 +294,9 @@ class CalculatorHooks:
     width: int
     height: int
     calc: CalculatorScreen | None = None
-    #: the odds of the battle about to be fought, for the battle box: (state, where) -> report
+    #: the odds of the battle about to be fought, for the battle box: (state, report)
     box_odds: tuple[Any, dict[str, Any] | None] | None = None
+    _box_view: BattleNow | None = None
     _box_reckoner: Reckoner | None = None
 
     def invalidate(self) -> None: ...       # GameWindow's
@@ -317,7 +339,10 @@ class CalculatorHooks:
         if self._box_reckoner is not None and self.box_odds is not None:
             got = self._box_reckoner.poll()
             if got is not None:
-                self.box_odds = (self.box_odds[0], got[1] if got[0] == "ok" else None)
+                report = got[1] if got[0] == "ok" else None
+                self.box_odds = (self.box_odds[0], report)
+                if self._box_view is not None:
+                    self._box_view.odds = report
                 if not self._box_reckoner.busy:
                     pyglet.clock.unschedule(self._box_tick)
                 self.refresh(map_changed=False)
@@ -329,30 +354,51 @@ class CalculatorHooks:
     def _box_tick(self, dt: float) -> None:
         self._calculator_tick(dt)
 
-    def battle_odds(self) -> dict[str, Any] | None:
-        """The odds of the battle about to be fought in the game as it stands, for the battle
-        box; worked out away from the window the first time they are asked for a state
-        (None until they come, and when no battle is about to be fought)."""
+    def battle_now(self, with_odds: bool = True) -> BattleNow | None:
+        """The battle about to be fought, or being fought, in the game as it stands, for the
+        battle box: each side's units with the values they hit on (from the rules), and its
+        odds (with `with_odds`), worked out away from the window the first time they are
+        asked for a state (None until they come). None when no battle stands."""
         game = self.game
         if game is None:
             return None
-        key_ = id(game.state)
-        if self.box_odds is not None and self.box_odds[0] == key_:
-            return self.box_odds[1]
-        self.box_odds = (key_, None)
+        state = game.state
+        if self.box_odds is not None and self.box_odds[0] is state:
+            return self._box_view
+        self.box_odds = (state, None)
+        self._box_view = None
+        last = getattr(self, "battles", None)
+        going = last.battle.spaces if last is not None and last.battle is not None and last.open else ()
         try:
-            sites = calculator.pending(game)
-        except Exception:  # noqa: BLE001 - a ruleset without the calculator's battle: no odds
-            sites = []
-        if not sites:
+            found = calculator.now(game, going)
+        except Exception:  # noqa: BLE001 - a ruleset without the calculator's battle: nothing to add
+            found = None
+        if found is None:
             return None
+        where, att, dfn, about = found
+        lines = [side_line(att[0].owner, "attacks", calculator.to_hit(game, att, True)),
+                 side_line(dfn[0].owner, "defends", calculator.to_hit(game, dfn, False))]
+        name = getattr(self, "place_name", str)(where)
+        self._box_view = BattleNow(f"Battle in {name}" + ("" if about else "  (being fought)"), lines, None, about)
+        if not with_odds:
+            return self._box_view
         if self._box_reckoner is None:
             self._box_reckoner = Reckoner()
-        rs, state, where = game.ruleset, game.state, sites[0]
-        self._box_reckoner.ask(lambda: calculator.reckon(rs, "", "", where, state))
+        rs = game.ruleset
+        if about:                                  # the battle as the game will fight it
+            self._box_reckoner.ask(lambda: calculator.reckon(rs, "", "", where, state))
+        else:                                      # going on: the units left, as a new battle
+            a_text, d_text = calculator.count(att), calculator.count(dfn)
+
+            def job() -> dict[str, Any]:
+                r = calculator.reckon(rs, a_text, d_text, where)
+                r["units_left"] = True
+                return r
+
+            self._box_reckoner.ask(job)
         pyglet.clock.unschedule(self._box_tick)
         pyglet.clock.schedule_interval(self._box_tick, 0.1)
-        return None
+        return self._box_view
 
     def stop_calculators(self) -> None:
         """The window closes: stop the work still going on."""

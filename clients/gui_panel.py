@@ -149,7 +149,7 @@ class Panel:
     _chart_bottom: float
     undo_rect: tuple[float, float, float, float]
     odds_rect: tuple[float, float, float, float]
-    battle_odds: Callable[[], dict[str, Any] | None]     # clients.gui_calculator.CalculatorHooks
+    battle_now: Callable[[bool], Any]      # clients.gui_calculator.CalculatorHooks: a BattleNow or None
     finish_rect: tuple[float, float, float, float] | None
     battle_rect: tuple[float, float, float, float] | None
     status_label: pyglet.text.Label | None
@@ -294,9 +294,9 @@ class Panel:
             most = moves_most if moves_most is not None else 3 if battle is not None else None
             yb = self._build_computer_moves(lx, yb, inner, fg, most=most) + 6
         self.battle_rect = None
-        odds = self.battle_odds() if self.human_turn() else None
-        if battle is not None or odds is not None:
-            yb = self._build_battle(lx, yb, inner, bg, fg, share=battle_share, odds=odds) + 6
+        now = self.battle_now(self.human_turn())
+        if battle is not None or now is not None:
+            yb = self._build_battle(lx, yb, inner, bg, fg, share=battle_share, now=now) + 6
         items.append(shapes.Rectangle(lx, yb, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
         yb += 8
         self.refusal_label = None
@@ -442,20 +442,26 @@ class Panel:
         return top + 3 + head.content_height
 
     def _build_battle(self, lx: float, y: float, inner: int, bg: pyglet.graphics.Group,
-                      fg: pyglet.graphics.Group, share: float = 0.17, odds: dict[str, Any] | None = None) -> float:
+                      fg: pyglet.graphics.Group, share: float = 0.17,
+                      now: Any = None) -> float:
         """The battle box, its bottom at `y`: the battle's name (the action that began it),
-        the odds of the battle about to be fought (`odds`, from the calculator), the dice
+        the battle standing now (`now`: each side's units with what they hit on, and the odds
+        from the calculator), the dice
         rolled (faces drawn as dice, hits and misses coloured) and what came of them, the
         newest kept when it does not all fit in `share` of the window's height (0: what began
         it and what became of the units, the dice left to the log). Returns the top of the box."""
         battle = self.battles.battle
+        if now is not None and now.about and not self.battles.open:
+            battle = None                  # a new battle about to be fought: the last one is done
         self.dice_labels = []
         pad = 7
         width = inner - 2 * pad
         budget = max(90, int(self.height * share)) if share else 0
         blocks: list[tuple[str, Any]] = []          # ("text", str) or ("dice", [Roll, ...])
-        if odds is not None:
-            blocks.append(("odds", odds))
+        for line in (now.lines if now is not None else ()):
+            blocks.append(("sides", line))
+        if now is not None and now.odds is not None:
+            blocks.append(("odds", now.odds))
         for _, item in (battle.items if battle is not None else ()):
             if isinstance(item, Roll):
                 if blocks and blocks[-1][0] == "dice" and not item.words:
@@ -470,8 +476,11 @@ class Panel:
                  for owner, fate, units in (battle.fates() if battle is not None else ())]   # last
         if fates:
             budget += int(self.height * 0.06)
-        name = battle.title if battle is not None else f"Battle in {odds['where']}" if odds else "Battle"
-        head = self._label(name + ("  (being fought)" if battle is not None and battle.undecided else ""),
+        if now is not None and budget:           # the sides standing now: room of their own
+            budget += sum(self._text_height(line, width) + 2 for line in now.lines)
+        name = (battle.title + ("  (being fought)" if battle.undecided else "")) if battle is not None else \
+            now.title if now is not None else "Battle"
+        head = self._label(name,
                            lx + pad, 0, size=9.5, bold=True, color=ACCENT, width=width, group=fg)
         used = head.content_height + 2 * pad + 4
         tail: list[tuple[str, Any, float]] = []
@@ -483,11 +492,11 @@ class Panel:
             used += fh + 2
         # then the dice, the newest first while they fit, then the words between them: a line
         # that does not fit is left to the log
-        heights = [self._text_height(p, width) if w == "text" else
+        heights = [self._text_height(p, width) if w in ("text", "sides") else
                    self._text_height(self._odds_words(p), width) + ODDS_BAR + 4 if w == "odds" else
                    self._dice_height(p, width) for w, p in blocks]
         keep: set[int] = set()
-        for kinds in (("odds",), ("dice",), ("text",)):
+        for kinds in (("odds", "sides"), ("dice",), ("text",)):
             for i in reversed(range(len(blocks))):
                 if blocks[i][0] not in kinds:
                     continue
@@ -518,7 +527,7 @@ class Panel:
         for what, payload, h in shown:
             if what == "fate":
                 self._label(payload[0], lx + pad, ty, size=9, width=width, color=payload[1], group=fg)
-            elif what == "text":
+            elif what in ("text", "sides"):
                 self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
             elif what == "odds":
                 self._draw_odds(payload, lx + pad, ty, width, bg, fg)
@@ -537,7 +546,8 @@ class Panel:
         from clients.gui_calculator import bars
 
         words = " · ".join(f"{w.replace('_', ' ')} {100 * p:.0f}%" for w, p in bars(r))
-        return f"Odds in {r['where']}: {words}"
+        return (f"Odds in {r['where']}" + (" (the units left, as a new battle)" if r.get("units_left") else "")
+                + f": {words}")
 
     def _draw_odds(self, r: dict[str, Any], x: float, top: float, width: int, bg: pyglet.graphics.Group,
                    fg: pyglet.graphics.Group) -> None:

@@ -136,4 +136,5 @@ def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp
         time.sleep(0.05)
     words = " ".join(i.text for i in win._panel_items if hasattr(i, "text"))
     assert f"Odds in Caucasus: attacker wins {100 * want.attacker_wins:.0f}%" in words
-    assert win.battle_rect is not None
+    assert win.battle_rect is not None and "Germany attacks: 2 Infantry @1, Tank @3" in words
+    assert "USSR defends: 2 Infantry @2" in words and "Battle in Caucasus" in words
