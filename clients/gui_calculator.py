@@ -367,6 +367,8 @@ class CalculatorHooks:
             return self._box_view
         self.box_odds = (state, None)
         self._box_view = None
+        if self._box_reckoner is not None:
+            self._box_reckoner.stop()              # the odds of a state gone by are not wanted
         last = getattr(self, "battles", None)
         going = last.battle.spaces if last is not None and last.battle is not None and last.open else ()
         try:

@@ -495,6 +495,8 @@ class Panel:
         heights = [self._text_height(p, width) if w in ("text", "sides") else
                    self._text_height(self._odds_words(p), width) + ODDS_BAR + 4 if w == "odds" else
                    self._dice_height(p, width) for w, p in blocks]
+        if now is not None and now.odds is not None:        # the odds show in the smallest box too
+            budget += next(h for (w, _), h in zip(blocks, heights) if w == "odds") + 2
         keep: set[int] = set()
         for kinds in (("odds", "sides"), ("dice",), ("text",)):
             for i in reversed(range(len(blocks))):

@@ -15,7 +15,7 @@ require_gl()
 
 from pyglet.window import key, mouse  # noqa: E402
 
-from clients import odds  # noqa: E402
+from clients import calculator, odds  # noqa: E402
 from clients.odds_setup import set_up  # noqa: E402
 from engine import plugins  # noqa: E402
 from engine.game import Game  # noqa: E402
@@ -138,3 +138,28 @@ def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp
     assert f"Odds in Caucasus: attacker wins {100 * want.attacker_wins:.0f}%" in words
     assert win.battle_rect is not None and "Germany attacks: 2 Infantry @1, Tank @3" in words
     assert "USSR defends: 2 Infantry @2" in words and "Battle in Caucasus" in words
+
+
+def test_the_battle_box_during_a_battle_gives_the_odds_of_the_units_left(make_window):
+    from tests.lhtr.play import situation
+
+    g, _ = situation("Germany", [("Infantry", "Germany", "Caucasus", 3), ("Tank", "Germany", "Caucasus", 2),
+                                 ("Infantry", "USSR", "Caucasus", 4)], step="conduct_combat")
+    game = Game(g.rs)
+    game.state, game._decision = g.state, g.decision
+    win = make_window(game, width=1600, height=1000)
+    win.choose_row(0)                                   # the battle in Caucasus: its first round
+    assert game.decision is not None and game.decision.kind == "choose"     # a casualty or press on
+    end = time.monotonic() + 60
+    while win.box_odds is None or win.box_odds[1] is None:
+        assert time.monotonic() < end, "the battle box never got its odds"
+        win._calculator_tick()
+        time.sleep(0.05)
+    words = " ".join(i.text for i in win._panel_items if hasattr(i, "text"))
+    assert "(being fought)" in words and "Germany attacks: " in words and "USSR defends: " in words
+    assert "Odds in Caucasus (the units left, as a new battle): attacker wins " in words
+    r = win.box_odds[1]
+    left = calculator.fighting(game, ["Caucasus"])
+    assert left is not None
+    want = odds.odds(set_up(g.rs, calculator.count(left[1]), calculator.count(left[2]), "Caucasus"))
+    assert r["attacker_wins"] == pytest.approx(want.attacker_wins)
