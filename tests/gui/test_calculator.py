@@ -5,7 +5,9 @@ the window goes on drawing; and the battle box showing the odds before the battl
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +23,14 @@ from engine import plugins  # noqa: E402
 from engine.game import Game  # noqa: E402
 
 SIZES = [(1280, 720), (1600, 1000)]
+#: where the screenshots go with GUI_SCREENSHOTS=1 (docs/screenshots/README.md), else a temporary folder
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def shots(tmp_path: Path) -> Path:
+    out = SHOTS if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    out.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def press(win: Any, symbol: int, modifiers: int = 0) -> None:
@@ -121,7 +131,7 @@ def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp
     r = answer(win)
     want = odds.odds(set_up(g.rs, "2 inf, 1 tank", "2 inf", "Caucasus"))
     assert r is not None and r["attacker_wins"] == pytest.approx(want.attacker_wins)
-    win.render_to_png(tmp_path / "calculator.png")
+    win.render_to_png(shots(tmp_path) / "lhtr_calculator.png")
     click(win, plus(win, "defender", "Infantry"))       # changed: the same space, the forces counted
     assert calc.state is None
     r = answer(win)
@@ -138,9 +148,10 @@ def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp
     assert f"Odds in Caucasus: attacker wins {100 * want.attacker_wins:.0f}%" in words
     assert win.battle_rect is not None and "Germany attacks: 2 Infantry @1, Tank @3" in words
     assert "USSR defends: 2 Infantry @2" in words and "Battle in Caucasus" in words
+    win.render_to_png(shots(tmp_path) / "lhtr_battle_box.png")
 
 
-def test_the_battle_box_during_a_battle_gives_the_odds_of_the_units_left(make_window):
+def test_the_battle_box_during_a_battle_gives_the_odds_of_the_units_left(make_window, tmp_path):
     from tests.lhtr.play import situation
 
     g, _ = situation("Germany", [("Infantry", "Germany", "Caucasus", 3), ("Tank", "Germany", "Caucasus", 2),
@@ -163,3 +174,4 @@ def test_the_battle_box_during_a_battle_gives_the_odds_of_the_units_left(make_wi
     assert left is not None
     want = odds.odds(set_up(g.rs, calculator.count(left[1]), calculator.count(left[2]), "Caucasus"))
     assert r["attacker_wins"] == pytest.approx(want.attacker_wins)
+    win.render_to_png(shots(tmp_path) / "lhtr_battle_fought.png")

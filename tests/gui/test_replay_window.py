@@ -65,3 +65,37 @@ def test_stepping_through_a_saved_game_in_the_window(saved, size, tmp_path):
         win.render_to_png(tmp_path / "end.png")
     finally:
         win.close()
+
+
+def test_an_lhtr_battle_in_the_history_shows_in_the_battle_box(tmp_path):
+    """The computer plays LHTR to its first battle; the history shown at an action of the
+    battle has its box: the battle being fought, the dice, who hits on what."""
+    import os
+    from pathlib import Path
+
+    from clients import seats
+    from clients.gui_replay import ReplayWindow
+    from engine import plugins
+    from engine.game import Game
+
+    rs = plugins.load("lhtr")
+    game = Game(rs, None, seed=1)
+    players = seats.assign(rs, ["all"])
+    rolled = 0
+    while rolled < 3:                       # to the third action that rolled dice
+        d = game.decision
+        assert d is not None and len(game.actions) < 300
+        events = game.play(players[seats.seat_of(rs, d.player)].choose(rs, game.state, d))
+        rolled += any(kind == "roll" for kind, _ in events)
+    h = history.record(game)
+    win = ReplayWindow(h, h.last, width=1600, height=1000, visible=False, config=config())
+    try:
+        assert win.battle_rect is not None
+        words = " ".join(i.text for i in win._panel_items if hasattr(i, "text"))
+        assert "(being fought)" in words and " attacks: " in words and " defends: " in words and "@" in words
+        assert f"History: action {h.last} of {h.last} · turn 1 · " in banner(win)
+        out = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") \
+            else tmp_path
+        win.render_to_png(out / "lhtr_history.png")
+    finally:
+        win.close()
