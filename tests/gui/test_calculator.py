@@ -137,6 +137,10 @@ def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp
     r = answer(win)
     assert r is not None and r["attacker_wins"] < want.attacker_wins and r["where"] == "Caucasus"
     press(win, key.ESCAPE)
+    assert win.calc is None
+    press(win, key.O, key.MOD_SHIFT)                    # Shift+O: an empty calculator, even here
+    assert win.calc is not None and not win.calc.calc.attacking and win.calc.calc.where is None
+    press(win, key.ESCAPE)
     # the battle box shows the same odds before the battle is fought
     win.refresh(map_changed=False)
     end = time.monotonic() + 60
@@ -175,3 +179,21 @@ def test_the_battle_box_during_a_battle_gives_the_odds_of_the_units_left(make_wi
     want = odds.odds(set_up(g.rs, calculator.count(left[1]), calculator.count(left[2]), "Caucasus"))
     assert r["attacker_wins"] == pytest.approx(want.attacker_wins)
     win.render_to_png(shots(tmp_path) / "lhtr_battle_fought.png")
+
+
+def test_the_calculator_of_a_game_fought_as_one_attack(bulge_rs, make_window):
+    """Battle of the Bulge: one attack at a hex; the calculator gives what becomes of each
+    defending unit and the chance the hex is cleared."""
+    from clients import odds_attack
+
+    win = make_window(Game(bulge_rs, None, seed=1), width=1280, height=720)
+    press(win, key.O)
+    for _ in range(2):
+        click(win, plus(win, "attacker", "Infantry"))
+    click(win, plus(win, "defender", "Infantry"))
+    r = answer(win)
+    want = odds_attack.odds(odds_attack.set_up(bulge_rs, "2 Infantry", "1 Infantry"))
+    assert r is not None and r["kind"] == "attack"
+    assert r["hex_cleared"] == pytest.approx(want["hex_cleared"])
+    words = box_words(win)
+    assert "the hex is cleared" in words and f"{100 * want['hex_cleared']:.1f}%" in words
