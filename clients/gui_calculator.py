@@ -294,6 +294,8 @@ class CalculatorHooks:
     width: int
     height: int
     calc: CalculatorScreen | None = None
+    #: the panel's Odds button (set when the panel is laid out)
+    odds_rect: Rect | None = None
     #: the odds of the battle about to be fought, for the battle box: (state, report)
     box_odds: tuple[Any, dict[str, Any] | None] | None = None
     _box_view: BattleNow | None = None
