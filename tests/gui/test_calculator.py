@@ -197,3 +197,29 @@ def test_the_calculator_of_a_game_fought_as_one_attack(bulge_rs, make_window):
     assert r["hex_cleared"] == pytest.approx(want["hex_cleared"])
     words = box_words(win)
     assert "the hex is cleared" in words and f"{100 * want['hex_cleared']:.1f}%" in words
+
+
+def _slow() -> str:
+    time.sleep(30)
+    return "too late"
+
+
+def _fails() -> str:
+    raise ValueError("the attacker has no units")
+
+
+def test_the_reckoner_never_makes_the_window_wait_and_keeps_only_the_newest_answer():
+    from clients.gui_reckon import Reckoner
+
+    r = Reckoner()
+    began = time.monotonic()
+    r.ask(_slow)                                  # a calculation of half a minute...
+    assert time.monotonic() - began < 2 and r.busy and r.poll() is None     # ...and the caller goes on
+    r.ask(lambda: {"attacker_wins": 0.5})         # asked again: the first is stopped, its answer unwanted
+    assert r.wait(20) == ("ok", {"attacker_wins": 0.5})
+    assert time.monotonic() - began < 20 and not r.busy and r.poll() is None
+    r.ask(_fails)
+    assert r.wait(20) == ("error", "the attacker has no units")
+    r.ask(_slow)
+    r.stop()
+    assert not r.busy and r.poll() is None
