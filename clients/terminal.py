@@ -435,7 +435,7 @@ class TerminalGame:
         rs, state = self.game.ruleset, self.game.state
         sites = odds_setup.pending_battles(rs, state, decision.options)
         if not sites:
-            return "there is no battle about to be fought here"
+            return self._odds_going_on(rest)
         if rest:
             try:
                 where = odds_setup.find_space(state.board, rest)
@@ -453,6 +453,32 @@ class TerminalGame:
         except odds.OddsError as e:
             return str(e)
         return odds_cli.as_text(odds_cli.as_json(battle, out, "triplea", None))
+
+    def _odds_going_on(self, rest: str) -> str:
+        """The odds of a battle being fought (its question asked: a casualty, press on or
+        retreat): the units left there, fought as a new battle."""
+        from clients import calculator, odds, odds_cli, odds_setup
+
+        state = self.game.state
+        if rest:
+            try:
+                spaces = [odds_setup.find_space(state.board, rest)]
+            except odds.OddsError as e:
+                return str(e)
+        else:
+            spaces = list(state.board.spaces)
+        found = calculator.fighting(self.game, spaces)
+        if found is None:
+            return "there is no battle about to be fought here" if not rest else \
+                f"no battle in {self.space_name(spaces[0])}"
+        where, att, dfn = found
+        try:
+            battle = odds_setup.set_up(self.game.ruleset, calculator.count(att), calculator.count(dfn), where)
+            out = odds.odds(battle)
+        except odds.OddsError as e:
+            return str(e)
+        return ("the battle being fought: the units left, fought as a new battle\n"
+                + odds_cli.as_text(odds_cli.as_json(battle, out, "triplea", None)))
 
     def history(self, rest: str) -> str:
         """The game's last actions, one a line, numbered (TripleA's history); with a number,

@@ -99,3 +99,29 @@ def test_the_terminal_history_shows_the_game_being_played(saved: Any) -> None:
     assert mine.heading(5) == h.heading(5).replace(f" of {h.last} ", " of 5 ")
     assert "action 2 of 5 · turn 1 · Red: " in text
     assert "history N: N is an action's number, from 0 (the start) to 5" in text
+
+
+def test_the_terminal_gives_the_odds_of_a_battle_being_fought() -> None:
+    """Between a battle's rounds (a casualty to choose, press on or retreat) `odds` gives the
+    odds of the units left, fought as a new battle, and says so."""
+    from clients import odds
+    from clients.odds_setup import set_up
+    from tests.lhtr.play import situation
+    from tests.test_terminal import play
+
+    g, _ = situation("Germany", [("Infantry", "Germany", "Caucasus", 3), ("Tank", "Germany", "Caucasus", 2),
+                                 ("Infantry", "USSR", "Caucasus", 4)], step="conduct_combat")
+    game = Game(g.rs)
+    game.state, game._decision = g.state, g.decision
+    game.play(game.decision.options[0])                 # the battle in Caucasus: its first round
+    assert game.decision is not None and game.decision.kind == "choose"
+    from clients import calculator
+
+    left = calculator.fighting(game, ["Caucasus"])
+    assert left is not None
+    code, console = play(game, ["odds", "odds Karelia", "quit"])
+    text = console.text
+    assert "the battle being fought: the units left, fought as a new battle" in text
+    want = odds.odds(set_up(g.rs, calculator.count(left[1]), calculator.count(left[2]), "Caucasus")).attacker_wins
+    assert f"attacker wins   {100 * want:6.2f}%" in text
+    assert "no battle in Karelia" in text
