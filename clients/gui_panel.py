@@ -148,7 +148,7 @@ class Panel:
     _chart_key: Any
     _chart_bottom: float
     undo_rect: tuple[float, float, float, float]
-    odds_rect: tuple[float, float, float, float]
+    odds_rect: tuple[float, float, float, float] | None
     battle_now: Callable[[bool], Any]      # clients.gui_calculator.CalculatorHooks: a BattleNow or None
     finish_rect: tuple[float, float, float, float] | None
     battle_rect: tuple[float, float, float, float] | None
@@ -316,19 +316,20 @@ class Panel:
                         (120, 130, 150) if can_undo else (70, 72, 78), self.panel, bg)
         self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
                     anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
-        self.odds_rect = (lx + inner - bw, yb, bw, bh)       # the battle calculator
-        items += framed(lx + inner - bw, yb, bw, bh, 1, BUTTON, (120, 130, 150), self.panel, bg)
-        self._label("Odds (O)", lx + inner - bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
-                    anchor_y="center", group=fg)
-        bw2 = 2 * bw + 12                                    # the words between the two buttons
+        picked = self.pick is not None or self.focus is not None     # its words take the row
+        self.odds_rect = None if picked else (lx + inner - bw, yb, bw, bh)       # the battle calculator (O)
+        if self.odds_rect is not None:
+            items += framed(lx + inner - bw, yb, bw, bh, 1, BUTTON, (120, 130, 150), self.panel, bg)
+            self._label("Odds (O)", lx + inner - bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
+                        anchor_y="center", group=fg)
         if self.pick is not None:
-            self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw2 - 12,
+            self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.focus is not None:
-            self._fit_text(self._pick_words(self.focus) + f": click a lit {self._noun(self._lit())}, or a row", inner - bw2 - 12,
+            self._fit_text(self._pick_words(self.focus) + f": click a lit {self._noun(self._lit())}, or a row", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.notice:
-            self._fit_text(self.notice, inner - bw2 - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
+            self._fit_text(self.notice, inner - 2 * bw - 36, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
                            anchor_y="center", group=fg)
         yb += bh + 8
         self.finish_rect, self.finish_label = None, None
