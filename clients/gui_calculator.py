@@ -131,9 +131,8 @@ class CalculatorScreen:
         b.rect(0, 0, width, height, (0, 0, 0, 140), group=b.bg)
         bw = min(820, width - 40)
         kinds = calc.kinds
-        rows_h = ROW * (len(kinds) + 1)
-        result_h = 190
-        bh = min(height - 30, 58 + rows_h + result_h + 46)
+        result_h = 170
+        bh = min(height - 30, 14 + 26 + 22 + ROW * (len(kinds) + 1) + result_h + 46 + 6)
         bx, by = (width - bw) / 2, (height - bh) / 2
         b.rect(bx, by, bw, bh, BOX_BG, BOX_EDGE, group=b.bg)
         pad = 14
