@@ -117,6 +117,25 @@ class CalculatorScreen:
     def close(self) -> None:
         self.reckoner.stop()
 
+    def fight_in(self, text: str, board: Any) -> str | None:
+        """Fight the forces in the space a player typed (its name as the game prints it or as
+        TripleA writes it; nothing: a fitting space): an error to show, or None."""
+        from clients import odds
+        from clients.odds_setup import find_space
+
+        calc = self.calc
+        if not text.strip():
+            calc.where, calc.where_name = None, ""
+        else:
+            try:
+                sid = find_space(board, text)
+            except odds.OddsError as e:
+                return str(e)
+            calc.where, calc.where_name = sid, str(board.titles.get(sid, sid))
+        calc.state = None                    # no longer the game's battle as it stands
+        self.reckon()
+        return None
+
     def heading(self) -> str:
         if self.title:
             return self.title
@@ -174,9 +193,10 @@ class CalculatorScreen:
         self._build_result(b, bx + pad, by + 46 + result_h - 6, bw - 2 * pad)
         x = bx + pad
         self.hits.append((b.button("Clear", x, by + 10, 100, 28, BUTTON), ("clear", "", 0, "")))
-        self.hits.append((b.button("Close (Esc)", x + 110, by + 10, 130, 28, BUTTON), ("close", "", 0, "")))
-        b.label("click −/+, or Up/Down a kind, Left/Right a side, +/− a unit", x + 252, by + 24, size=8.5,
-                color=DIM, anchor_y="center")
+        self.hits.append((b.button("Where… (W)", x + 110, by + 10, 120, 28, BUTTON), ("where", "", 0, "")))
+        self.hits.append((b.button("Close (Esc)", x + 240, by + 10, 130, 28, BUTTON), ("close", "", 0, "")))
+        b.label("click −/+, or Up/Down a kind, Left/Right a side, +/− a unit", x + 382, by + 24, size=8.5,
+                color=DIM, anchor_y="center", width=bw - 2 * pad - 382)
 
     def _build_result(self, b: _Builder, x: float, top: float, width: float) -> None:
         b.rect(x, top + 4, width, 1, (80, 84, 92))
@@ -232,8 +252,8 @@ class CalculatorScreen:
         for rect, (what, side, by, kind) in self.hits:
             if not inside(rect, x, y):
                 continue
-            if what == "close":
-                return "close"
+            if what in ("close", "where"):
+                return what
             if what == "clear":
                 self.calc.clear()
                 self.reckon()
@@ -249,6 +269,8 @@ class CalculatorScreen:
         kinds = self.calc.kinds
         if symbol == key.ESCAPE:
             return "close"
+        if symbol == key.W:
+            return "where"
         if symbol in (key.UP, key.DOWN):
             self.cursor = min(max(0, self.cursor + (1 if symbol == key.DOWN else -1)), len(kinds) - 1)
             return "redraw"
@@ -292,6 +314,7 @@ class CalculatorHooks:
     game: Any
     width: int
     height: int
+    prompt: Any
     calc: CalculatorScreen | None = None
     #: the panel's Odds button (set when the panel is laid out)
     odds_rect: Rect | None = None
@@ -315,6 +338,29 @@ class CalculatorHooks:
         self.invalidate()
         return self.calc
 
+    def ask_where(self) -> None:
+        """Ask where the calculator's battle is fought (W, the Where… button)."""
+        from clients.gui_screens import TextPrompt
+
+        screen = self.calc
+        if screen is None:
+            return
+
+        def submit(text: str) -> str | None:
+            error = screen.fight_in(text, self.game.state.board)
+            if error is None:
+                self.prompt = None
+                screen.build(self.width, self.height)
+                self.invalidate()
+            return error
+
+        self.prompt = TextPrompt("Where is the battle fought?", submit, text=screen.calc.where_name,
+                                 hint="A territory or sea zone as the game prints it or as TripleA writes it "
+                                      "(\"Karelia S.S.R.\", \"SZ 7\"); nothing: a fitting space (a land territory, "
+                                      "a sea zone for ships). Its own rules apply (terrain).")
+        self.prompt.build(self.width, self.height)
+        self.invalidate()
+
     def close_calculator(self) -> None:
         if self.calc is not None:
             self.calc.close()
@@ -327,6 +373,9 @@ class CalculatorHooks:
             return
         if what == "close":
             self.close_calculator()
+            return
+        if what == "where":
+            self.ask_where()
             return
         self.calc.build(self.width, self.height)
         self.invalidate()

@@ -223,3 +223,35 @@ def test_the_reckoner_never_makes_the_window_wait_and_keeps_only_the_newest_answ
     r.ask(_slow)
     r.stop()
     assert not r.busy and r.poll() is None
+
+
+def test_where_the_calculators_battle_is_fought(lhtr, make_window):
+    """W (or Where…) asks for the space: its own rules apply; a space that does not exist is
+    refused in one line and the question stays; nothing typed is a fitting space again."""
+    win = make_window(Game(lhtr, None, seed=1), width=1280, height=720)
+    press(win, key.O)
+    click(win, plus(win, "attacker", "Battleship"))
+    click(win, plus(win, "defender", "Destroyer"))
+    assert answer(win) is not None and win.calc.report["where"].startswith("Sea Zone")
+    click(win, next(r for r, (what, *_) in win.calc.hits if what == "where"))
+    assert win.prompt is not None
+    win.prompt.text = "Atlantis"
+    press(win, key.ENTER)
+    assert win.prompt is not None and "no space `Atlantis`" in win.prompt.error
+    win.prompt.text = "sz 7"
+    press(win, key.ENTER)
+    assert win.prompt is None and (win.calc.calc.where, win.calc.calc.where_name) == ("SZ 7", "Sea Zone 7 (SZ 7)")
+    r = answer(win)
+    assert r is not None and r["where"] == "Sea Zone 7 (SZ 7)"
+    assert "Battle calculator — the battle in Sea Zone 7 (SZ 7)" in box_words(win)
+    press(win, key.W)
+    win.prompt.text = "Karelia"                          # a battleship cannot fight on land: said in one line
+    press(win, key.ENTER)
+    assert win.prompt is None
+    answer(win)
+    assert win.calc.report is None and win.calc.error == "a Battleship cannot fight in Karelia S.S.R."
+    assert win.calc.error in box_words(win)
+    press(win, key.W)
+    win.prompt.text = ""
+    press(win, key.ENTER)
+    assert win.calc.calc.where is None and answer(win) is not None
