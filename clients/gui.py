@@ -7,7 +7,8 @@ truck, then its cargo): whatever the ruleset's options name, pieces and spaces, 
 state (clients/clicks.py). A click on a space that is not lit says why the rules refuse the
 move there. Everything else is in the right-hand panel: where the game stands, the question
 the engine asks and its options as rows to click (or keys: up/down and Enter, 1-9), the
-button that ends the step, Undo, the dice of the last battle and the last events.
+button that ends the step, Undo, the dice of the last battle and the last events. O (or the
+Odds button) opens the battle calculator over the game (`clients.gui_calculator`).
 
 Without a game the window opens on the new-game screen (ruleset, scenario, who plays which
 side); Ctrl+N comes back to it and Ctrl+O loads a saved game. Computer players move by
