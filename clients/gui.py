@@ -1563,6 +1563,11 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if symbol == key.O:
             self.open_calculator(empty=bool(shift))
             return True
+        if symbol == key.Y:                    # the game's history, in a window of its own
+            from clients.gui_replay import open_history
+
+            self.history_window = open_history(self)
+            return True
         step = 60
         if symbol == key.ESCAPE:
             if self.narrowed is not None:

@@ -80,7 +80,7 @@ def help_text(noun: str) -> str:
     return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load · "
             f"click an unlit {noun}: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
             f"Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: {noun} ids · L: legend · "
-            "T: tracks and charts · F: fast computer · O: odds (battle calculator) · "
+            "T: tracks and charts · F: fast computer · O: odds (battle calculator) · Y: history · "
             "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
 
 

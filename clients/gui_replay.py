@@ -1,6 +1,6 @@
 """Watching a saved game in the window, as TripleA's history view does: the map, the panel
 and the battle box show the game as it stood after one action, and keys step forwards and
-backwards, by an action or a turn (`wargame replay SAVE --watch`).
+backwards, by an action or a turn (`wargame replay SAVE --watch`, or Y in a game's window).
 
 `ReplayWindow` is the game window showing a `clients.history.History`: its game is a copy
 whose state, question, log and actions are set to those of the step shown; nobody plays (no
@@ -133,6 +133,24 @@ class ReplayWindow(GameWindow):
         keys.y = round(head.y - head.content_height - 2)
         self._top_items += framed(area_x + 4, top - bh, area_w - 8, bh, 1, (20, 22, 26), (110, 116, 128), self.top)
         self._top_items += [head, keys]
+
+
+def open_history(window: GameWindow) -> ReplayWindow:
+    """The history of the game in `window` so far, at its last action, in a window of its own
+    (Y): the game goes on in the first."""
+    from clients.history import record
+
+    kw: dict[str, Any] = {"width": window.width, "height": window.height, "visible": window.visible}
+    try:
+        kw["config"] = window.config
+    except AttributeError:
+        pass
+    h = record(window.game)
+    try:
+        return ReplayWindow(h, h.last, resizable=True, **kw)
+    except pyglet.window.NoSuchConfigException:
+        kw.pop("config", None)
+        return ReplayWindow(h, h.last, resizable=True, **kw)
 
 
 def watch_window(history: History, start: int = 0) -> int:

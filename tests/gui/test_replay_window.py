@@ -99,3 +99,23 @@ def test_an_lhtr_battle_in_the_history_shows_in_the_battle_box(tmp_path):
         win.render_to_png(out / "lhtr_history.png")
     finally:
         win.close()
+
+
+def test_y_opens_the_history_of_the_game_being_played(game, make_window):
+    """Y in a game's window: its history so far in a window of its own, at the last action;
+    stepping back there leaves the game as it is."""
+    win = make_window(game, width=1280, height=720)
+    for _ in range(3):
+        assert win.choose_row(0)
+    n, state = len(game.actions), game.state
+    press(win, key.Y)
+    hist = win.history_window
+    try:
+        assert hist.at == hist.history.last == n and hist.game is not game
+        press(hist, key.B)
+        press(hist, key.B)
+        assert hist.at == n - 2 and hist.game.state is hist.history.steps[n - 2].state
+        assert game.state is state and len(game.actions) == n        # the game itself goes on as it was
+        assert f"History: action {n - 2} of {n} · " in banner(hist)
+    finally:
+        hist.close()
