@@ -4,13 +4,15 @@ battle's odds, which may take a second of CPU, never freeze the window's drawing
 `Reckoner.ask(job)` starts `job()` in a child process (forked: the child has the ruleset and
 the game already, nothing is pickled but the answer); a job asked while another runs replaces
 it (the older is stopped: its answer would be stale). `poll()` gives the answer once it is
-there. Where processes cannot be forked, the job runs in a thread instead. No pyglet here.
+there. Where processes are not forked (but on Linux), the job runs in a thread instead: the
+window still draws between its slices of time. No pyglet here.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import traceback
 from collections.abc import Callable
@@ -35,7 +37,7 @@ class Reckoner:
 
     def __init__(self) -> None:
         self._ctx: Any = None
-        if "fork" in multiprocessing.get_all_start_methods():
+        if sys.platform.startswith("linux"):     # (macOS forbids a forked child its GUI frameworks)
             self._ctx = multiprocessing.get_context("fork")
         self._proc: Any = None
         self._conn: Any = None
