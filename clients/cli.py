@@ -274,6 +274,12 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("replay", help="replay a saved game and report whether it reproduces the saved state")
     s.add_argument("save")
     s.add_argument("--log", action="store_true", help="print the game's log in players' words")
+    s.add_argument("--history", nargs="?", const=0, type=_limit("--history"), default=None, metavar="TURN",
+                   help="print the game action by action (who played what, what it caused, where the game "
+                        "stood), from the start of TURN if given")
+    s.add_argument("--watch", action="store_true",
+                   help="step through the game forwards and backwards, in a window (or the terminal)")
+    s.add_argument("--no-gui", action="store_true", help="with --watch: in the terminal even when a display is available")
     s.set_defaults(func=cmd_replay)
     return p
 
@@ -559,6 +565,8 @@ def _print_log(game: Game, events: Sequence[Any]) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.watch or args.history is not None:
+        return _watch(args)
     report = save.replay(args.save, args.mod, trust_code=args.trust_code)
     n = len(report.game.actions)
     if args.log:
@@ -575,6 +583,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for d in report.differences:
         print(f"  {d}")
     return 1
+
+
+def _watch(args: argparse.Namespace) -> int:
+    """`replay --history [TURN]` prints the game action by action; `replay --watch` steps
+    through it, in a window where there is a display, else in the terminal."""
+    from clients import history
+
+    h = history.from_save(args.save, args.mod, trust_code=args.trust_code)
+    turns = h.turns()
+    turn = args.history or 0
+    if turn and turn > turns[-1]:
+        raise OptionError(f"--history {turn}: the game has turns {turns[0]} to {turns[-1]}")
+    if not args.watch:
+        for line in history.text(h, turn):
+            print(line)
+        return 0
+    start = h.turn_start(turn) if turn else 0
+    if not args.no_gui and has_display():
+        try:
+            from clients.gui_replay import watch_window
+        except ImportError as e:   # pyglet or its system libraries missing: the terminal
+            print(f"(no window: {e}; watching in the terminal)", file=sys.stderr)
+        else:
+            return watch_window(h, start)
+
+    def read(prompt: str) -> str:
+        return input(prompt)
+
+    return history.watch(h, read, print, start)
 
 
 # -- play -----------------------------------------------------------------------------------------

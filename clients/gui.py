@@ -7,7 +7,8 @@ truck, then its cargo): whatever the ruleset's options name, pieces and spaces, 
 state (clients/clicks.py). A click on a space that is not lit says why the rules refuse the
 move there. Everything else is in the right-hand panel: where the game stands, the question
 the engine asks and its options as rows to click (or keys: up/down and Enter, 1-9), the
-button that ends the step, Undo, the dice of the last battle and the last events.
+button that ends the step, Undo, the dice of the last battle and the last events. O (or the
+Odds button) opens the battle calculator over the game (`clients.gui_calculator`).
 
 Without a game the window opens on the new-game screen (ruleset, scenario, who plays which
 side); Ctrl+N comes back to it and Ctrl+O loads a saved game. Computer players move by
@@ -51,6 +52,7 @@ from clients import game_log, gui_buy, gui_moves, seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
+from clients.gui_calculator import CalculatorHooks
 from clients.gui_map import (
     BACKGROUND,
     FONT,
@@ -237,7 +239,7 @@ class _Clickable:
         return sid in self.hexes or sid in self.areas
 
 
-class GameWindow(Panel, pyglet.window.Window):
+class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
     """A game in a window. Everything it does is reachable without the event loop: draw with
     ``dispatch_event('on_draw')``, act with `choose`, `click_space`, `select_space`, `undo`,
     `step_computer`. With `game=None` it opens on the new-game screen (`launcher` says what
@@ -300,6 +302,8 @@ class GameWindow(Panel, pyglet.window.Window):
         """Show and play `game` (the one shown before, if any, is left as it is)."""
         pyglet.clock.unschedule(self._computer_tick)
         self._computer_pending = False
+        self.stop_calculators()
+        self.calc = None
         self.game = game
         self.computer = dict(computer or {})
         self.saver = saver
@@ -1039,6 +1043,8 @@ class GameWindow(Panel, pyglet.window.Window):
             self.menu.build(self.width, self.height)
         if self.prompt is not None:
             self.prompt.build(self.width, self.height)
+        if self.calc is not None:
+            self.calc.build(self.width, self.height)
         if self.game is None:
             self.invalidate()
             return
@@ -1361,6 +1367,8 @@ class GameWindow(Panel, pyglet.window.Window):
         if self._chart_items:
             self.chart_batch.draw()
         self.top.draw()
+        if self.calc is not None:
+            self.calc.batch.draw()
         if self.prompt is not None:
             self.prompt.batch.draw()
 
@@ -1401,7 +1409,7 @@ class GameWindow(Panel, pyglet.window.Window):
 
     def _modal(self) -> bool:
         """Whether a screen or an entry takes the input (not the game)."""
-        return self.menu is not None or self.prompt is not None or self.game is None
+        return self.menu is not None or self.prompt is not None or self.game is None or self.calc is not None
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self._mouse = (x, y)
@@ -1444,6 +1452,10 @@ class GameWindow(Panel, pyglet.window.Window):
             if button == mouse.LEFT:
                 self._screen_do(self.menu.click(x, y))
             return
+        if self.calc is not None:
+            if button == mouse.LEFT:
+                self.calculator_do(self.calc.click(x, y))
+            return
         if self.game is None:
             return
         if button == mouse.LEFT and self.buying.click(self, x, y):
@@ -1456,6 +1468,9 @@ class GameWindow(Panel, pyglet.window.Window):
             return
         if self._inside(self.undo_rect, x, y):
             self.undo()
+            return
+        if self._inside(self.odds_rect, x, y):
+            self.open_calculator()
             return
         if self._inside(self.finish_rect, x, y):
             self.ask_finish()
@@ -1568,6 +1583,17 @@ class GameWindow(Panel, pyglet.window.Window):
             self._screen_do(self.menu.on_key(symbol, modifiers))
             return True
         if self.game is None:
+            return True
+        if self.calc is not None:
+            self.calculator_do(self.calc.on_key(symbol, modifiers))
+            return True
+        if symbol == key.O:
+            self.open_calculator(empty=bool(shift))
+            return True
+        if symbol == key.Y:                    # the game's history, in a window of its own
+            from clients.gui_replay import open_history
+
+            self.history_window = open_history(self)
             return True
         step = 60
         if symbol == key.ESCAPE:
@@ -1687,6 +1713,7 @@ class GameWindow(Panel, pyglet.window.Window):
 
     def close(self) -> None:
         self._closed = True
+        self.stop_calculators()
         pyglet.clock.unschedule(self._computer_tick)
         pyglet.clock.unschedule(self._draw_now)
         self._computer_pending = False

@@ -29,6 +29,7 @@ ROW_H = 24
 ROW_LINES = 3                # an option's label wraps to this many lines at most (the rest in a tooltip)
 LOG_LINES = 12
 DIE = 20                     # a die's side, in pixels
+ODDS_BAR = 9                 # the battle box's odds bar, its height
 
 PANEL_BG = (28, 30, 34)
 PANEL_EDGE = (70, 74, 82)
@@ -50,6 +51,8 @@ BATTLE_EDGE = (120, 96, 70)
 FATE_INK = {"destroyed": (255, 120, 104, 255), "damaged": (236, 170, 60, 255), "retreated": (240, 220, 120, 255),
             "survived": (170, 200, 170, 255), "fighting": (200, 200, 214, 255)}
 DICE = ((240, 236, 224), (206, 222, 240))        # alternate rolls in two tints
+#: a die rolled to hit: a hit, a miss
+DIE_HIT, DIE_MISS = (236, 96, 80), (150, 152, 160)
 PIP = (28, 28, 32, 255)
 
 #: the words of the computer's last moves
@@ -77,7 +80,7 @@ def help_text(noun: str) -> str:
     return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load · "
             f"click an unlit {noun}: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
             f"Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: {noun} ids · L: legend · "
-            "T: tracks and charts · F: fast computer · "
+            "T: tracks and charts · F: fast computer · O: odds (battle calculator) · Y: history · "
             "Ctrl+S: save · Ctrl+O: load · Ctrl+N: new game")
 
 
@@ -145,6 +148,8 @@ class Panel:
     _chart_key: Any
     _chart_bottom: float
     undo_rect: tuple[float, float, float, float]
+    odds_rect: tuple[float, float, float, float] | None
+    battle_now: Callable[[bool], Any]      # clients.gui_calculator.CalculatorHooks: a BattleNow or None
     finish_rect: tuple[float, float, float, float] | None
     battle_rect: tuple[float, float, float, float] | None
     status_label: pyglet.text.Label | None
@@ -289,8 +294,9 @@ class Panel:
             most = moves_most if moves_most is not None else 3 if battle is not None else None
             yb = self._build_computer_moves(lx, yb, inner, fg, most=most) + 6
         self.battle_rect = None
-        if battle is not None:
-            yb = self._build_battle(lx, yb, inner, bg, fg, share=battle_share) + 6
+        now = self.battle_now(self.human_turn())
+        if battle is not None or now is not None:
+            yb = self._build_battle(lx, yb, inner, bg, fg, share=battle_share, now=now) + 6
         items.append(shapes.Rectangle(lx, yb, inner, 1, color=PANEL_EDGE, batch=self.panel, group=bg))
         yb += 8
         self.refusal_label = None
@@ -310,6 +316,12 @@ class Panel:
                         (120, 130, 150) if can_undo else (70, 72, 78), self.panel, bg)
         self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
                     anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
+        picked = self.pick is not None or self.focus is not None     # its words take the row
+        self.odds_rect = None if picked else (lx + inner - bw, yb, bw, bh)       # the battle calculator (O)
+        if self.odds_rect is not None:
+            items += framed(lx + inner - bw, yb, bw, bh, 1, BUTTON, (120, 130, 150), self.panel, bg)
+            self._label("Odds (O)", lx + inner - bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
+                        anchor_y="center", group=fg)
         if self.pick is not None:
             self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
@@ -317,7 +329,7 @@ class Panel:
             self._fit_text(self._pick_words(self.focus) + f": click a lit {self._noun(self._lit())}, or a row", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.notice:
-            self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
+            self._fit_text(self.notice, inner - 2 * bw - 36, x=lx + bw + 12, y=yb + bh / 2, size=9, color=DIM,
                            anchor_y="center", group=fg)
         yb += bh + 8
         self.finish_rect, self.finish_label = None, None
@@ -431,19 +443,27 @@ class Panel:
         return top + 3 + head.content_height
 
     def _build_battle(self, lx: float, y: float, inner: int, bg: pyglet.graphics.Group,
-                      fg: pyglet.graphics.Group, share: float = 0.17) -> float:
-        """The last battle's box, its bottom at `y`: what began it, the dice rolled (faces
-        drawn as dice) and what came of them, the newest kept when it does not all fit in
-        `share` of the window's height (0: what began it and what became of the units, the
-        dice left to the log). Returns the top of the box."""
+                      fg: pyglet.graphics.Group, share: float = 0.17,
+                      now: Any = None) -> float:
+        """The battle box, its bottom at `y`: the battle's name (the action that began it),
+        the battle standing now (`now`: each side's units with what they hit on, and the odds
+        from the calculator), the dice
+        rolled (faces drawn as dice, hits and misses coloured) and what came of them, the
+        newest kept when it does not all fit in `share` of the window's height (0: what began
+        it and what became of the units, the dice left to the log). Returns the top of the box."""
         battle = self.battles.battle
-        assert battle is not None
+        if now is not None and now.about and not self.battles.open:
+            battle = None                  # a new battle about to be fought: the last one is done
         self.dice_labels = []
         pad = 7
         width = inner - 2 * pad
         budget = max(90, int(self.height * share)) if share else 0
         blocks: list[tuple[str, Any]] = []          # ("text", str) or ("dice", [Roll, ...])
-        for _, item in battle.items:
+        for line in (now.lines if now is not None else ()):
+            blocks.append(("sides", line))
+        if now is not None and now.odds is not None:
+            blocks.append(("odds", now.odds))
+        for _, item in (battle.items if battle is not None else ()):
             if isinstance(item, Roll):
                 if blocks and blocks[-1][0] == "dice" and not item.words:
                     blocks[-1][1].append(item)
@@ -454,11 +474,15 @@ class Panel:
             else:
                 blocks.append(("text", item))
         fates = [(f"{owner} {fate}: {self._unit_words(units)}", FATE_INK[fate])
-                 for owner, fate, units in battle.fates()]             # what became of each unit, last
+                 for owner, fate, units in (battle.fates() if battle is not None else ())]   # last
         if fates:
             budget += int(self.height * 0.06)
-        head = self._label(f"Last battle — {battle.title}", lx + pad, 0, size=9.5, bold=True, color=ACCENT,
-                           width=width, group=fg)
+        if now is not None and budget:           # the sides standing now: room of their own
+            budget += sum(self._text_height(line, width) + 2 for line in now.lines)
+        name = (battle.title + ("  (being fought)" if battle.undecided else "")) if battle is not None else \
+            now.title if now is not None else "Battle"
+        head = self._label(name,
+                           lx + pad, 0, size=9.5, bold=True, color=ACCENT, width=width, group=fg)
         used = head.content_height + 2 * pad + 4
         tail: list[tuple[str, Any, float]] = []
         for text, ink in fates:
@@ -469,15 +493,18 @@ class Panel:
             used += fh + 2
         # then the dice, the newest first while they fit, then the words between them: a line
         # that does not fit is left to the log
-        heights = [self._text_height(p, width) if w == "text" else self._dice_height(p, width)
-                   for w, p in blocks]
+        heights = [self._text_height(p, width) if w in ("text", "sides") else
+                   self._text_height(self._odds_words(p), width) + ODDS_BAR + 4 if w == "odds" else
+                   self._dice_height(p, width) for w, p in blocks]
+        if now is not None and now.odds is not None:        # the odds show in the smallest box too
+            budget += next(h for (w, _), h in zip(blocks, heights) if w == "odds") + 2
         keep: set[int] = set()
-        for kinds in (("dice",), ("text",)):
+        for kinds in (("odds", "sides"), ("dice",), ("text",)):
             for i in reversed(range(len(blocks))):
                 if blocks[i][0] not in kinds:
                     continue
                 if used + heights[i] + 2 > budget and (keep or tail):
-                    if kinds == ("dice",):
+                    if kinds != ("text",):
                         break
                     continue
                 keep.add(i)
@@ -503,8 +530,10 @@ class Panel:
         for what, payload, h in shown:
             if what == "fate":
                 self._label(payload[0], lx + pad, ty, size=9, width=width, color=payload[1], group=fg)
-            elif what == "text":
+            elif what in ("text", "sides"):
                 self._label(payload, lx + pad, ty, size=9, width=width, group=fg)
+            elif what == "odds":
+                self._draw_odds(payload, lx + pad, ty, width, bg, fg)
             else:
                 words = payload[0].words if payload[0].at is not None else ""
                 if words:                  # whose dice, what they hit on, how many hit: above them
@@ -514,6 +543,30 @@ class Panel:
                 ty += (self._text_height(words, width) + 2) if words else 0
             ty -= h + 2
         return y + box_h
+
+    @staticmethod
+    def _odds_words(r: dict[str, Any]) -> str:
+        from clients.gui_calculator import bars
+
+        words = " · ".join(f"{w.replace('_', ' ')} {100 * p:.0f}%" for w, p in bars(r))
+        return (f"Odds in {r['where']}" + (" (the units left, as a new battle)" if r.get("units_left") else "")
+                + f": {words}")
+
+    def _draw_odds(self, r: dict[str, Any], x: float, top: float, width: int, bg: pyglet.graphics.Group,
+                   fg: pyglet.graphics.Group) -> None:
+        """The calculator's odds of the battle about to be fought, as one bar in three parts."""
+        from clients.gui_calculator import BAR_INK, bars
+
+        text = self._odds_words(r)
+        self._label(text, x, top, size=9, width=width, color=TEXT, group=fg)
+        bar_y = top - self._text_height(text, width) - ODDS_BAR - 2
+        left = 0.0
+        group = pyglet.graphics.Group(order=2)
+        for what, p in bars(r):
+            if p > 0:
+                self._panel_items.append(shapes.Rectangle(x + width * left, bar_y, max(1.0, width * p), ODDS_BAR,
+                                                          color=BAR_INK[what], batch=self.panel, group=group))
+            left += p
 
     def _unit_words(self, units: list[Fate]) -> str:
         """Units of one side that met one fate, in words: "Infantry #132 (box 1: 1 hit) to
@@ -569,8 +622,8 @@ class Panel:
                    face_group: pyglet.graphics.Group) -> None:
         x, y = 0.0, top - DIE
         for n, roll in enumerate(rolls):
-            colour = DICE[n % len(DICE)]
             for i, face in enumerate(roll.faces):
+                colour = DICE[n % len(DICE)] if roll.at is None else DIE_HIT if face <= roll.at else DIE_MISS
                 gap = 6 if i == 0 and n else 0
                 if x + gap + DIE + 3 > width and x:
                     x, y, gap = 0.0, y - DIE - 3, 0

@@ -32,6 +32,7 @@ every option again). A space's id or name alone lists the options that name it.
   undo          take back your last action in this step (and the computer's answers to it)
   save [FILE]   save now (to FILE, and after every action from then on)
   odds [SPACE]  the odds of a battle about to be fought (in SPACE), from the rules themselves
+  history [N]   the game's last actions, numbered; with N, action N: what it caused, where the game stood
   quit          stop playing (saved first when there is a save file)
 """
 
@@ -327,6 +328,9 @@ class TerminalGame:
             if word == "odds":
                 write(self.odds(decision, rest))
                 continue
+            if word == "history":
+                write(self.history(rest))
+                continue
             if word == "log":
                 for text in self.event_lines(game.log[-40:])[-15:]:
                     write("  " + text)
@@ -431,7 +435,7 @@ class TerminalGame:
         rs, state = self.game.ruleset, self.game.state
         sites = odds_setup.pending_battles(rs, state, decision.options)
         if not sites:
-            return "there is no battle about to be fought here"
+            return self._odds_going_on(rest)
         if rest:
             try:
                 where = odds_setup.find_space(state.board, rest)
@@ -449,6 +453,47 @@ class TerminalGame:
         except odds.OddsError as e:
             return str(e)
         return odds_cli.as_text(odds_cli.as_json(battle, out, "triplea", None))
+
+    def _odds_going_on(self, rest: str) -> str:
+        """The odds of a battle being fought (its question asked: a casualty, press on or
+        retreat): the units left there, fought as a new battle."""
+        from clients import calculator, odds, odds_cli, odds_setup
+
+        state = self.game.state
+        if rest:
+            try:
+                spaces = [odds_setup.find_space(state.board, rest)]
+            except odds.OddsError as e:
+                return str(e)
+        else:
+            spaces = list(state.board.spaces)
+        found = calculator.fighting(self.game, spaces)
+        if found is None:
+            return "there is no battle about to be fought here" if not rest else \
+                f"no battle in {self.space_name(spaces[0])}"
+        where, att, dfn = found
+        try:
+            battle = odds_setup.set_up(self.game.ruleset, calculator.count(att), calculator.count(dfn), where)
+            out = odds.odds(battle)
+        except odds.OddsError as e:
+            return str(e)
+        return ("the battle being fought: the units left, fought as a new battle\n"
+                + odds_cli.as_text(odds_cli.as_json(battle, out, "triplea", None)))
+
+    def history(self, rest: str) -> str:
+        """The game's last actions, one a line, numbered (TripleA's history); with a number,
+        that action: what it caused and where the game stood after it."""
+        from clients import history
+
+        h = history.record(self.game)
+        if not h.last:
+            return "no action has been played yet"
+        if not rest:
+            return "\n".join(h.heading(i) for i in range(max(1, h.last - 9), h.last + 1)) + \
+                "\n(history N shows action N)"
+        if not (rest.isascii() and rest.isdigit() and len(rest) <= 9 and int(rest) <= h.last):
+            return f"history N: N is an action's number, from 0 (the start) to {h.last}"
+        return "\n".join(h.lines(int(rest), lambda ev: game_log.log_lines(h.game, ev)))
 
     @staticmethod
     def _is_finish(decision: Decision, action: Action) -> bool:
