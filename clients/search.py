@@ -128,7 +128,7 @@ class _Search:
         self.samples = 0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
-        if self.judge.informed and n > ALL_AT_ONCE:
+        if self.judge.informed:
             self.screen()
         if self.finish is not None and not any(a.action == self.finish for a in self.arms):
             self.arms.append(Arm(self.finish))
@@ -141,7 +141,8 @@ class _Search:
         SCREEN_SHARE of the time (of the samples, for a budget of samples): each look is a
         sample that stops right after its option, or, where the option alone changes nothing
         the rules judge (a Bulge hex activated), after the default policy's next move of the
-        same side in the same turn. The options are then drawn best first, each with its look
+        same side in the same turn (not for the step's finish: ending a step is judged as
+        it leaves the position, else it would borrow the next step's gains). The options are then drawn best first, each with its look
         as its first sample."""
         start = self.start
         player = self.player
@@ -186,7 +187,8 @@ class _Search:
         if end is not None:
             return ("end", end)
         value = self.judge.raw(state, self.side)
-        if (value == self.reference and decision is not None and decision.player == self.decision.player
+        if (value == self.reference and arm.action != self.decision.finish and decision is not None
+                and decision.player == self.decision.player
                 and (state.turn, state.power_index) == self.where):
             moved = self.default_move(state, decision)
             if moved is not None:
