@@ -49,6 +49,8 @@ EXPLORE = 0.7
 SCREEN = 64
 #: ... in at most this share of its time; the options that look best are searched first
 SCREEN_SHARE = 0.5
+#: decisions with fewer options than this are not screened (every option is sampled in full)
+SCREEN_FROM = 2
 
 
 class Arm:
@@ -128,7 +130,7 @@ class _Search:
         self.samples = 0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
-        if self.judge.informed:
+        if self.judge.informed and n >= SCREEN_FROM:
             self.screen()
         if self.finish is not None and not any(a.action == self.finish for a in self.arms):
             self.arms.append(Arm(self.finish))
