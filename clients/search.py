@@ -49,8 +49,8 @@ EXPLORE = 0.7
 SCREEN = 64
 #: ... in at most this share of its time; the options that look best are searched first
 SCREEN_SHARE = 0.5
-#: decisions with fewer options than this are not screened (every option is sampled in full)
-SCREEN_FROM = 2
+#: decisions with fewer options than this are not screened: every option is sampled in full
+SCREEN_FROM = ALL_AT_ONCE + 1
 
 
 class Arm:
