@@ -44,6 +44,13 @@ GREEDY_DRAWS = 3
 BEYOND = 1e12
 #: exploration constant of UCB1 on the (-1, 1) scale
 EXPLORE = 0.7
+#: where the rules judge positions, a decision first looks once at up to this many options
+#: (each played with the search's dice and judged at once: its first sample) ...
+SCREEN = 64
+#: ... in at most this share of its time; the options that look best are searched first
+SCREEN_SHARE = 0.5
+#: decisions with fewer options than this are not screened: every option is sampled in full
+SCREEN_FROM = ALL_AT_ONCE + 1
 
 
 class Arm:
@@ -105,6 +112,7 @@ class _Search:
     """The search of one decision."""
 
     def __init__(self, player: SearchPlayer, rs: Any, state: GameState, decision: Decision, n: int) -> None:
+        self.start = time.process_time()
         self.player, self.rs, self.state, self.decision = player, rs, state, decision
         self.rng = player.rng
         self.judge = player.judge(rs)
@@ -119,15 +127,96 @@ class _Search:
         #: a big decision's finish is searched from the start (ending the step is always a
         #: candidate), so a draw passes over it
         self.finish = decision.finish if n > ALL_AT_ONCE else None
-        if self.finish is not None:
+        self.samples = 0
+        #: screened options not searched yet, the best last (they are drawn before the others)
+        self.ranked: list[Arm] = []
+        if self.judge.informed and n >= SCREEN_FROM:
+            self.screen()
+        if self.finish is not None and not any(a.action == self.finish for a in self.arms):
             self.arms.append(Arm(self.finish))
         for _ in range(n if n <= ALL_AT_ONCE else FIRST_DRAW):
             self.draw()
-        self.samples = 0
 
     # -- the options searched ------------------------------------------------------------------------
+    def screen(self) -> None:
+        """Look once at up to SCREEN options, drawn at random, and the finish, within
+        SCREEN_SHARE of the time (of the samples, for a budget of samples): each look is a
+        sample that stops right after its option, or, where the option alone changes nothing
+        the rules judge (a Bulge hex activated), after the default policy's next move of the
+        same side in the same turn (not for the step's finish: ending a step is judged as
+        it leaves the position, else it would borrow the next step's gains). The options are then drawn best first, each with its look
+        as its first sample."""
+        start = self.start
+        player = self.player
+        most, limit = SCREEN, None
+        if player.iterations is not None:
+            most = min(SCREEN, int(player.iterations * SCREEN_SHARE))
+        else:
+            limit = player.seconds * SCREEN_SHARE
+        looked: list[tuple[float, int, Arm, tuple[str, float]]] = []
+        first = [self.finish] if self.finish is not None else []
+        while len(looked) < most:
+            if limit is not None and time.process_time() - start > limit:
+                break
+            action = first.pop() if first else self.next_undrawn()
+            if action is None:
+                break
+            arm = Arm(action)
+            value = self.look(arm)
+            if value is None:
+                continue
+            worth = value[1] * BEYOND if value[0] == "end" else value[1]
+            looked.append((worth, -len(looked), arm, value))
+        looked.sort(key=lambda t: (t[0], t[1]))
+        self.ranked = [arm for _, _, arm, _ in looked]
+        for _, _, arm, value in looked:
+            self.record(arm, value)
+        if self.finish is not None:
+            for arm in self.ranked:
+                if arm.action == self.finish:
+                    self.ranked.remove(arm)
+                    self.arms.append(arm)
+                    break
+
+    def look(self, arm: Arm) -> tuple[str, float] | None:
+        """A sample of one option that stops at once (see `screen`); None if refused."""
+        rs = self.rs
+        try:
+            state, decision = flow.apply(rs, self.state, arm.action, dice=self.rng.getrandbits(64))
+        except IllegalAction:
+            return None
+        end = self.judge.outcome(state, self.side)
+        if end is not None:
+            return ("end", end)
+        value = self.judge.raw(state, self.side)
+        if (value == self.reference and arm.action != self.decision.finish and decision is not None
+                and decision.player == self.decision.player
+                and (state.turn, state.power_index) == self.where):
+            moved = self.default_move(state, decision)
+            if moved is not None:
+                end = self.judge.outcome(moved[0], self.side)
+                if end is not None:
+                    return ("end", end)
+                value = self.judge.raw(moved[0], self.side)
+        return ("raw", value)
+
+    def next_undrawn(self) -> Action | None:
+        """One option never looked at, at random (Fisher-Yates from the end), not the finish."""
+        while self.undrawn:
+            k = self.rng.randrange(len(self.undrawn))
+            self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
+            action = self.options[self.undrawn.pop()]
+            if self.finish is not None and action == self.finish:
+                continue
+            return action
+        return None
+
     def draw(self) -> bool:
-        """Add one option not searched yet; False when every option is searched."""
+        """Add one option not searched yet: the best screened one, else one at random; False
+        when every option is searched."""
+        if self.ranked:
+            self.arms.append(self.ranked.pop())
+            return True
         while self.undrawn:
             k = self.rng.randrange(len(self.undrawn))
             self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
@@ -140,7 +229,7 @@ class _Search:
 
     def pick(self) -> Arm:
         """The arm to sample next: one never sampled first, else UCB1."""
-        if self.undrawn and self.samples >= WIDEN * len(self.arms) ** 2:
+        if (self.ranked or self.undrawn) and self.samples >= WIDEN * len(self.arms) ** 2:
             self.draw()
         for arm in self.arms:
             if arm.n == 0:
@@ -152,21 +241,23 @@ class _Search:
     def run(self) -> Action:
         player = self.player
         start = time.process_time()
-        budget, cap = player.seconds, player.iterations
+        budget, cap = player.seconds - (start - self.start), player.iterations
+        sampled = 0     # (samples of the loop below: the screen's looks are quicker)
         while self.arms:
             elapsed = time.process_time() - start
             if cap is not None:
                 if self.samples >= cap:
                     break
-            elif self.samples and elapsed + elapsed / self.samples > budget:
+            elif elapsed + (elapsed / sampled if sampled else 0.0) > budget:
                 break       # (the next sample would likely run past the budget)
             arm = self.pick()
             value = self.sample(arm)
+            sampled += 1
             if value is None:
                 self.arms.remove(arm)       # the rules refuse it when it is played
                 continue
             self.record(arm, value)
-        player.spent.append((self.samples, time.process_time() - start))
+        player.spent.append((self.samples, time.process_time() - self.start))
         if not self.arms:       # every option drawn was refused: let the rules' own first stand
             return self.options[0]
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
@@ -240,9 +331,9 @@ class _Search:
     def rescale(self) -> None:
         """Choose the temperature from how far the samples so far moved the rules' value
         (on powers of two of the samples), and work every arm's total out again."""
-        gaps = [abs(r - self.reference) for arm in self.arms for r in arm.raws]
+        gaps = [abs(r - self.reference) for arm in self.arms + self.ranked for r in arm.raws]
         spread = sum(gaps) / len(gaps) if gaps else 0.0
         self.temperature = spread if spread > 0 else (self.temperature or 1.0)
         t = self.temperature
-        for arm in self.arms:
+        for arm in self.arms + self.ranked:
             arm.total = sum(arm.ends) + sum(Judge.squash(r, self.reference, t) for r in arm.raws)

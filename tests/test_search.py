@@ -188,3 +188,37 @@ def test_over_ten_games_blue_crosses_the_river_far_more_often_than_chance(capsys
     assert search_vs.main([str(RIVER), "--side", "Blue", "--games", "10", "--iterations", "40", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     assert figures["wins"] >= 7, figures     # the random player as Blue won no game of 200 (seeds 0-199)
+
+
+def test_a_big_decision_looks_at_its_options_and_searches_the_best_looking_first(river: Any) -> None:
+    from clients.search import _Search
+
+    state = river.logic.new_state("sambre", 2)
+    decision = flow.start(river, state)
+    while len(decision.options) <= 2:       # (a decision with something to weigh)
+        state, decision = flow.apply(river, state, decision.options[0])
+    player = SearchPlayer(0, iterations=40)
+    search = _Search(player, river, state, decision, len(decision.options))
+    looked = [a for a in search.arms + search.ranked if a.raws or a.ends]
+    assert looked, "the screen looked at no option"
+    # what is left to draw is kept worst first: the next drawn is the best-looking
+    worth = [a.raws[0] if a.raws else a.ends[0] * 1e12 for a in search.ranked]
+    assert worth == sorted(worth)
+    drawn = [a for a in search.arms if a.raws or a.ends]
+    if drawn and search.ranked:
+        assert max(a.raws[0] if a.raws else a.ends[0] * 1e12 for a in drawn) >= worth[-1]
+
+
+def test_bulge_axis_activates_hexes_rather_than_end_its_movement_at_once() -> None:
+    bulge = plugins.load("bulge")
+    state = bulge.logic.new_state(bulge.info.scenario(None).name, 0)
+    decision = flow.start(bulge, state)
+    rng = random.Random(0)
+    while decision.kind != "axis_activation":
+        state, decision = flow.apply(bulge, state, decision.sample(rng))
+    search, activated = SearchPlayer(0, iterations=20), 0
+    while decision is not None and decision.kind == "axis_activation":
+        action = search.choose(bulge, state, decision)
+        activated += action != decision.finish
+        state, decision = flow.apply(bulge, state, action)
+    assert activated >= 5, activated
