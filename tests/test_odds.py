@@ -335,39 +335,6 @@ def test_the_terminal_gives_the_odds_of_the_pending_battle() -> None:
     assert game.state.signature() == before            # asking the odds changes nothing
 
 
-# -- the computer player's fast estimate, held to the rules' exact answer --------------------------------
-@pytest.mark.parametrize("attacker, defender", [
-    ("3 inf, 2 tank", "3 inf"), ("2 inf, 1 tank, 1 ftr", "2 inf, 1 tank"), ("4 inf, 1 bmb", "3 inf, 1 ftr"),
-    ("1 bb, 2 dd", "1 cv, 1 dd, 1 trn"),
-])
-def test_the_computer_players_estimate_stays_near_the_rules_odds(attacker: str, defender: str) -> None:
-    """rulesets/aarhe/ai/odds.py keeps a fast Markov chain of its own (the computer player asks
-    it thousands of times a turn, and a ruleset may not import a client): its chances must stay
-    within a percentage point of the odds worked out through the rules, casualties cheapest first."""
-    from rulesets.aarhe.ai.odds import Slot, battle
-
-    rs = ruleset("lhtr")
-    b = set_up(rs, attacker, defender, order="cheapest")
-    units = rs.rules.units
-
-    def slots(force: dict[str, int], stat: str) -> tuple[Slot, ...]:
-        absorb, rest = [], []
-        for kind, n in force.items():
-            t = units[kind]
-            for _ in range(n):
-                absorb += [Slot(0.0, 0.0, False)] * (t.hits_to_kill - 1)
-                p = getattr(t, stat) / 6
-                rest.append((t.cost, p, Slot(p, float(t.cost), "land" in t.tags)))
-        return tuple(absorb + [s for _, _, s in sorted(rest, key=lambda x: (x[0], x[1]))])
-
-    estimate = battle(slots(b.attacking, "attack"), slots(b.defending, "defence"), need_land=False)
-    exact = odds.odds(b)
-    assert estimate.clear == pytest.approx(exact.attacker_wins + exact.both_destroyed, abs=0.01)
-    assert estimate.lose == pytest.approx(exact.defender_wins + exact.both_destroyed, abs=0.01)
-    assert estimate.att_loss == pytest.approx(exact.attacker_cost_lost, abs=0.5)
-    assert estimate.def_loss == pytest.approx(exact.defender_cost_lost, abs=0.5)
-
-
 def test_an_amphibious_assaults_bombardment(capsys) -> None:
     # the battleship hits 4 in 6 before the defender fires (its casualty does not fire back);
     # else it is one infantry against one: the attacker wins 1 in 4
