@@ -217,15 +217,11 @@ class _Search:
         if self.ranked:
             self.arms.append(self.ranked.pop())
             return True
-        while self.undrawn:
-            k = self.rng.randrange(len(self.undrawn))
-            self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
-            action = self.options[self.undrawn.pop()]
-            if self.finish is not None and action == self.finish:
-                continue
-            self.arms.append(Arm(action))
-            return True
-        return False
+        action = self.next_undrawn()
+        if action is None:
+            return False
+        self.arms.append(Arm(action))
+        return True
 
     def pick(self) -> Arm:
         """The arm to sample next: one never sampled first, else UCB1."""
