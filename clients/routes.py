@@ -12,7 +12,7 @@ options was offered on the way. The window (clients/gui_moves.py) lights and pla
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Iterator
 from dataclasses import dataclass
 
 from engine import flow
@@ -60,15 +60,12 @@ def reach(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece:
     tries = 0
     while queue and tries < most:
         here, d, done, path = queue.popleft()
-        for option in _next(rs, here, d, piece, shown):
+        for tried in _tried(rs, here, d, piece, shown, player):
             tries += 1
-            try:
-                after, nd = flow.apply(rs, here, option)
-            except IllegalAction:
+            if tried is None:
                 continue
-            p = after.pieces.get(piece)
-            if p is None or nd is None or nd.player != player:
-                continue
+            option, after, nd = tried
+            p = after.pieces[piece]
             where = p.space
             trail = path if where == path[-1] else path + (where,)
             actions = done + (option,)
@@ -107,19 +104,33 @@ def refusal(rs: LoadedRuleset, state: GameState, decision: Decision | None, piec
                     flow.apply(rs, here, probe)
                 except IllegalAction as e:
                     return e.reason
-        for option in _next(rs, here, d, piece, shown):
+        for tried in _tried(rs, here, d, piece, shown, player):
             tries += 1
-            try:
-                after, nd = flow.apply(rs, here, option)
-            except IllegalAction:
+            if tried is None:
                 continue
-            if nd is None or nd.player != player or piece not in after.pieces:
-                continue
+            _, after, nd = tried
             key = (repr(after.pieces[piece]), nd.kind, frozenset(nd.options))
             if key not in seen:
                 seen.add(key)
                 queue.append((after, nd))
     return None
+
+
+def _tried(rs: LoadedRuleset, state: GameState, d: Decision, piece: int, shown: Container[str],
+           player: str) -> Iterator[tuple[Action, GameState, Decision] | None]:
+    """Each option of `piece` tried on a copy: the option, the state after it and the next
+    decision; None for one the rules refuse, or after which the piece is gone or the player's
+    turn has passed (yielded still, since each option tried counts against the walk's limit)."""
+    for option in _next(rs, state, d, piece, shown):
+        try:
+            after, nd = flow.apply(rs, state, option)
+        except IllegalAction:
+            yield None
+            continue
+        if nd is None or nd.player != player or piece not in after.pieces:
+            yield None
+            continue
+        yield option, after, nd
 
 
 def _put(d: Decision, target: str) -> list[Action]:
