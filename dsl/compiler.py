@@ -22,7 +22,7 @@ import linecache
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import CodeType
+from types import CodeType, MappingProxyType
 from typing import Any
 
 from . import ast as A
@@ -1789,8 +1789,30 @@ class _Gen:
                 return f"({self.expr(e.left)} {e.op} {self.walked(e.right)})"
             return f"({self.transient(e.left)} {e.op} {self.transient(e.right)})"
         if isinstance(e, A.IfExpr):
-            return f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
+            return self.looked_up(e) or f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
         raise AssertionError(e)
+
+    # `if k in m then m[k] else 0`, the rules' way to read a map with a default, is one
+    # look-up (`m.get(k, 0)`), not two: a side's power (`side_of`), a unit's moves spent. An
+    # option's map is read through a plain dict of its (frozen) values, `_od_NAME`: a
+    # read-only view's `get` costs more than its two look-ups.
+    def looked_up(self, e: A.IfExpr) -> str:
+        """`e` as a map's `get` with a default, or "" when it is not that shape (the key and
+        the map plain reads, the same on both sides; the default a literal)."""
+        cond, then = e.cond, e.then
+        if not (isinstance(cond, A.Compare) and cond.op == "in" and isinstance(then, A.Index)
+                and isinstance(e.else_, (A.StrLit, A.IntLit, A.BoolLit, A.FloatLit))
+                and isinstance(self.info.types.get(id(cond.right)), MapType)
+                and isinstance(self.info.types.get(id(then.obj)), MapType)
+                and self.pure(cond.left) and self.pure(cond.right) and self.pure(then.obj)):
+            return ""
+        key, where = self.expr(then.index), self.peek(then.obj)
+        if key != self.expr(cond.left) or where != self.peek(cond.right):
+            return ""
+        if isinstance(then.obj, A.Name) and self.info.names.get(id(then.obj)) == "option" and where == f"o_{then.obj.name}":
+            where = f"_od_{then.obj.name}"
+        return f"{where}.get({key}, {self.expr(e.else_)})"
+
 
     def container(self, e: A.Expr) -> bool:
         """A list or map (or a value whose type the checker left open) compared whole."""
@@ -2043,7 +2065,9 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     for name, c in reg.constants.items():
         ns[f"c_{name}"] = c.value
     for name, value in option_values.items():
-        ns[f"o_{name}"] = frozen_value(value)
+        ns[f"o_{name}"] = frozen = frozen_value(value)
+        if isinstance(frozen, MappingProxyType):
+            ns[f"_od_{name}"] = dict(frozen)    # (read by `_Gen.looked_up` alone)
     try:
         exec(artifact.code, ns)
     except RulesRuntimeError as exc:

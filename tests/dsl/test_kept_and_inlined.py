@@ -495,3 +495,32 @@ procedure passable_here(s: str) -> bool {{ return true }}
 """
     diags = dsl.check_rules([("open.rules", text)], reg)
     assert message in [d.message for d in diags], [d.message for d in diags]
+
+
+MAP_RULES = """
+option sides: map[str, str] = {"Germany": "Axis", "UK": "Allies"} "each power's side"
+var spent: map[str, int] = {}
+
+procedure side_of(p: str) -> str { return if p in sides then sides[p] else "" }
+procedure spent_by(p: str) -> int { return if p in spent then spent[p] else 0 }
+procedure spent_or(p: str, other: str) -> int { return if p in spent then spent[p] else len(other) }
+procedure spent_of_other(p: str, q: str) -> int { return if p in spent then spent[q] else 0 }
+"""
+
+
+def test_a_map_read_with_a_default_is_one_look_up_and_means_what_the_rules_say() -> None:
+    rules = dsl.load_rules([("maps.rules", MAP_RULES)], dsl.Registry(), options={"sides": {"Germany": "Axis", "UK": "Allies", "Japan": "Axis"}})
+    game = _game(SimpleNamespace(extra=0))
+    game.vars = {"spent": {"UK": 2}}
+    side_of, spent_by = rules.procedure("side_of"), rules.procedure("spent_by")
+    assert [side_of(game, p) for p in ["Japan", "UK", "USSR", ""]] == ["Axis", "Allies", "", ""]
+    assert [spent_by(game, p) for p in ["UK", "USSR"]] == [2, 0]
+    assert rules.procedure("spent_or")(game, "USSR", "abc") == 3
+    # the key looked for and the key read differ: not a default, the rules' error stands
+    assert rules.procedure("spent_of_other")(game, "Japan", "UK") == 0
+    with pytest.raises(dsl.RulesRuntimeError, match="maps.rules"):
+        rules.procedure("spent_of_other")(game, "UK", "Japan")
+    # (one look-up: the map is not asked whether it holds the key first)
+    for name in ("side_of", "spent_by"):
+        source = inspect.getsource(rules.procedure(name).__wrapped__)
+        assert ".get(v_p, " in source and " in " not in source, source
