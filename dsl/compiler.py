@@ -1160,11 +1160,17 @@ class _Gen:
                     bound = _bound(scope)
                 if name in bound:
                     break
+                # (in a loop, after the tests that skip a round without it: a loop's `where`
+                # turns most items down before their type is needed)
+                at, pad = start, "    " * indent
+                while loop and at + 1 < len(lines) and lines[at].startswith(pad + "if not ") and code not in lines[at] \
+                        and lines[at + 1] == pad + "    continue":
+                    at += 2
                 for i in range(start, len(lines)):
                     if code in lines[i]:
                         lines[i] = lines[i].replace(code, local)
-                lines.insert(start, "    " * indent + f"{local} = {code}")
-                self.linemap.insert(start + 1, self.linemap[start + 1] if start + 1 < len(self.linemap) else None)
+                lines.insert(at, pad + f"{local} = {code}")
+                self.linemap.insert(at + 1, self.linemap[at + 1] if at + 1 < len(self.linemap) else None)
 
     def aliasable(self, stmts: tuple[A.Stmt, ...]) -> set[str]:
         """The locals of a function body that may hold a game variable as it is stored,
@@ -1286,8 +1292,8 @@ class _Gen:
                 self.charge(ind, "_i", w, st.pos, small=self.innermost(st))
                 self.emit(ind, f"for v_{st.var} in _i:", st.pos)
             start = len(self.lines)
-            if st.cond is not None:
-                self.emit(ind + 1, f"if not {self.expr(st.cond)}:\n    continue", st.cond.pos)
+            for c in _conjuncts(st.cond) if st.cond is not None else ():
+                self.emit(ind + 1, f"if not ({self.expr(c)}):\n    continue", c.pos)
             self.body(st.body, ind + 1)
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
@@ -1324,13 +1330,14 @@ class _Gen:
         g, found = e.gen, e.func.name == "any"
         # any: the first item (that passes `where`) whose test holds answers true; all: the
         # first whose test fails answers false
+        # (each test of an `and` on its own line, the first ones skipping the item: what is
+        # looked up once for the item is looked up after those that do without it, `hoist`)
         if g.elt is None:
             assert g.cond is not None
-            parts = [self.expr(g.cond)]
+            parts = [self.expr(c) for c in _conjuncts(g.cond)]
         else:
-            parts = ([self.expr(g.cond)] if g.cond is not None else []) + [self.expr(g.elt)]
-        if not found:
-            parts[-1] = f"not {parts[-1]}"
+            parts = ([self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []) \
+                + ([self.expr(c) for c in _conjuncts(g.elt)] if found else [f"not {self.expr(g.elt)}"])
         tmp = self.temp()
         # (the units `any` looks at are those its test may hold for; `all` looks at every one)
         looked = g.cond if g.cond is not None or not found else g.elt
@@ -1338,7 +1345,9 @@ class _Gen:
         self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
         self.emit(ind, f"for v_{g.var} in {tmp}:", pos)
         start = len(self.lines)
-        self.emit(ind + 1, f"if {' and '.join(f'({x})' for x in parts)}:\n    return {found != negated}", pos)
+        for x in parts[:-1]:
+            self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
+        self.emit(ind + 1, f"if ({parts[-1]}):\n    return {found != negated}", pos)
         self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
         self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
         self.emit(ind, f"return {found == negated}", pos)
@@ -1941,6 +1950,13 @@ def _memo(cache: dict[str, bool], name: str, meanwhile: bool, work: Callable[[],
         cache[name] = meanwhile
         got = cache[name] = work()
     return got
+
+
+def _conjuncts(e: A.Expr) -> list[A.Expr]:
+    """The tests of a chain of `and`, in the order they are asked (`a and b and c`: a, b, c)."""
+    if isinstance(e, A.BinOp) and e.op == "and":
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
 
 
 def _first_of(e: A.Expr, op: str) -> A.Expr:

@@ -524,3 +524,37 @@ def test_a_map_read_with_a_default_is_one_look_up_and_means_what_the_rules_say()
     for name in ("side_of", "spent_by"):
         source = inspect.getsource(rules.procedure(name).__wrapped__)
         assert ".get(v_p, " in source and " in " not in source, source
+
+
+TYPES_LOOKED_UP = """
+stat move: int = 0 "spaces moved"
+stat attack: int = 0 "attack value"
+unit Tank { move: 2  attack: 3 }
+procedure strong_reds(s: str) -> int {
+    let n = 0
+    for u in units_at(s) where u.owner == "Red" and u.attack > 2 {
+        if u.move > 1 { n += 1 }
+    }
+    return n
+}
+procedure any_fast_red(s: str) -> bool { return any(u.owner == "Red" and u.attack > 2 and u.move > 1 for u in units_at(s)) }
+"""
+
+
+def test_a_loop_looks_up_a_units_kind_only_for_the_units_its_first_tests_let_through() -> None:
+    # the Blue pieces here are of a kind these rules do not know: the loops turn them down by
+    # owner, and their type is never looked up (it is looked up once for each Red tank)
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    rules = dsl.load_rules([("types.rules", TYPES_LOOKED_UP)], reg)
+    state = GameState(Board([Space("A", "A")]), rules)
+    state.add_piece("Tank", "Red", "A")
+    for _ in range(2):
+        state.add_piece("Ghost", "Blue", "A")
+    state.add_piece("Tank", "Red", "A")
+    assert rules.procedure("strong_reds")(state, "A") == 2
+    assert rules.procedure("any_fast_red")(state, "A") is True
