@@ -44,12 +44,32 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: what both runs begin with: the tree first on the path and, for a revision older than this
+#: environment's installed rulesets, only the entry points it can load (an old engine loads
+#: every ruleset the environment lists, and the newer ones name modules it does not have)
+PRELUDE = """
+import importlib.metadata, sys
+sys.path[:0] = [{tree!r}, {tree!r} + "/benchmarks"]
+_listed = importlib.metadata.entry_points
+
+def _loadable(**select):
+    found = []
+    for ep in _listed(**select):
+        try:
+            ep.load()
+        except (ImportError, AttributeError):
+            continue
+        found.append(ep)
+    return found
+
+importlib.metadata.entry_points = _loadable
+"""
+
 #: what one process runs: load the ruleset, play the games, print CPU seconds and actions (a
 #: revision older than benchmarks/randplay.py plays them by a loop written out here, each
 #: decision's option drawn as `rng.choice` draws it from a list)
-PLAY = """
-import random, sys, time
-sys.path[:0] = [{tree!r}, {tree!r} + "/benchmarks"]
+PLAY = PRELUDE + """
+import random, time
 from engine import flow, plugins
 rs = plugins.load({ruleset!r}, {{}}, [])
 try:
@@ -78,9 +98,8 @@ print(time.process_time() - t, actions)
 #: what the digest run does: the same games, with every action and each end folded into a hash
 #: (written out, not randplay.random_game, whose check is given no action: so that it runs on
 #: any base revision)
-DIGEST = """
-import hashlib, json, random, sys
-sys.path[:0] = [{tree!r}, {tree!r} + "/benchmarks"]
+DIGEST = PRELUDE + """
+import hashlib, json, random
 from engine import flow, plugins
 rs = plugins.load({ruleset!r}, {{}}, [])
 turns = 10 if getattr(rs.structure, "turns", 1) is None else None      # (randplay.ENDLESS_TURNS)
