@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     rs = randplay.load(args)
     max_turns = randplay.turn_limit(rs, args)
     randplay.set_up_once(rs, args.scenario)
-    spent: Counter[str] = Counter()
+    spent: Counter[str] = Counter()     # (of CPU seconds)
     repeated: Counter[str] = Counter()
     last: dict[str, tuple[Any, str]] = {}
     listed = rules_logic.RulesLogic._offers
@@ -55,13 +55,13 @@ def main(argv: list[str] | None = None) -> int:
             got = repr(rows(mv, state))
             cpu = time.process_time() - t
             name = f"{spec.name}.{mv.name}"
-            spent[name] += cpu
+            spent[name] += cpu  # type: ignore[assignment]
             if last.get(name) == (where, got):
-                repeated[name] += cpu
+                repeated[name] += cpu  # type: ignore[assignment]
             last[name] = (where, got)
         return listed(logic, state, spec)
 
-    rules_logic.RulesLogic._offers = offers  # type: ignore[method-assign]
+    rules_logic.RulesLogic._offers = offers  # type: ignore[method-assign,assignment]
     try:
         for i in range(args.games):
             randplay.random_game(rs, args.seed + i, args.scenario, max_turns)
