@@ -10,7 +10,9 @@ in turn, each in its own process, timed in CPU time without loading the rules or
 The figure is the ratio of the fastest repeats, this tree's over the baseline's (below 1:
 faster), so that a busy moment of a shared machine slows both alike or neither. It also checks that
 both trees played the same number of actions (a change that alters the play is not a speed
-change). Needs git; the working tree's changes count as this tree.
+change). Needs git; the working tree's changes count as this tree. A base revision older than
+benchmarks/randplay.py (4476304, the Bulge baseline of issue 32) plays the same seeds by a loop
+written out here.
 
 With --play-differs (a change that draws the random players' answers otherwise, so that the
 trees play other games), the figure is the ratio of CPU time per action, and different games
@@ -42,18 +44,53 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: what one process runs: load the ruleset, play the games, print CPU seconds and actions
-PLAY = """
-import sys, time
+#: what both runs begin with: the tree first on the path and, for a revision older than this
+#: environment's installed rulesets, only the entry points it can load (an old engine loads
+#: every ruleset the environment lists, and the newer ones name modules it does not have)
+PRELUDE = """
+import importlib.metadata, sys
 sys.path[:0] = [{tree!r}, {tree!r} + "/benchmarks"]
-import randplay
-from engine import plugins
+_listed = importlib.metadata.entry_points
+
+def _loadable(**select):
+    found = []
+    for ep in _listed(**select):
+        try:
+            ep.load()
+        except (ImportError, AttributeError):
+            continue
+        found.append(ep)
+    return found
+
+importlib.metadata.entry_points = _loadable
+"""
+
+#: what one process runs: load the ruleset, play the games, print CPU seconds and actions (a
+#: revision older than benchmarks/randplay.py plays them by a loop written out here, each
+#: decision's option drawn as `rng.choice` draws it from a list)
+PLAY = PRELUDE + """
+import random, time
+from engine import flow, plugins
 rs = plugins.load({ruleset!r}, {{}}, [])
-turns = randplay.ENDLESS_TURNS if rs.structure.turns is None else None
+try:
+    import randplay
+    turns = randplay.ENDLESS_TURNS if rs.structure.turns is None else None
+    play = lambda seed: randplay.random_game(rs, seed, None, turns).actions
+except ImportError:
+    turns = 10 if getattr(rs.structure, "turns", 1) is None else None
+    def play(seed):
+        rng, n = random.Random(seed), 0
+        state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+        decision = flow.start(rs, state)
+        while decision is not None and (turns is None or state.turn <= turns):
+            action = decision.sample(rng) if hasattr(decision, "sample") else rng.choice(decision.options)
+            state, decision = flow.apply(rs, state, action)
+            n += 1
+        return n
 rs.logic.new_state(rs.info.scenario(None).name, 0)      # (reads the map: not timed)
 t, actions = time.process_time(), 0
 for seed in range({games}):
-    actions += randplay.random_game(rs, seed, None, turns).actions
+    actions += play(seed)
 print(time.process_time() - t, actions)
 """
 
@@ -61,13 +98,11 @@ print(time.process_time() - t, actions)
 #: what the digest run does: the same games, with every action and each end folded into a hash
 #: (written out, not randplay.random_game, whose check is given no action: so that it runs on
 #: any base revision)
-DIGEST = """
-import hashlib, json, random, sys
-sys.path[:0] = [{tree!r}, {tree!r} + "/benchmarks"]
-import randplay
+DIGEST = PRELUDE + """
+import hashlib, json, random
 from engine import flow, plugins
 rs = plugins.load({ruleset!r}, {{}}, [])
-turns = randplay.ENDLESS_TURNS if rs.structure.turns is None else None
+turns = 10 if getattr(rs.structure, "turns", 1) is None else None      # (randplay.ENDLESS_TURNS)
 scenario = rs.info.scenario(None).name
 h = hashlib.sha256()
 for seed in range({games}):
@@ -75,7 +110,7 @@ for seed in range({games}):
     state = rs.logic.new_state(scenario, seed)
     decision = flow.start(rs, state)
     while decision is not None and (turns is None or state.turn <= turns):
-        action = decision.sample(rng)
+        action = decision.sample(rng) if hasattr(decision, "sample") else rng.choice(decision.options)
         h.update(json.dumps([action.kind, action.args], sort_keys=True, default=str).encode())
         state, decision = flow.apply(rs, state, action)
     end = [sorted(p.to_json().items()) for p in sorted(state.pieces.values(), key=lambda p: p.id)]

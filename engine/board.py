@@ -8,7 +8,7 @@ It is built once from scenario data and shared, never copied, by every game stat
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
@@ -45,11 +45,25 @@ class Space:
         return self.attrs.get(key, default)
 
 
+class _Adjacency(dict):  # type: ignore[type-arg]
+    """Each space's neighbours; a space the board does not have is NoSpace."""
+
+    def __missing__(self, sid: str) -> tuple[str, ...]:
+        raise NoSpace(f"no space `{sid}` on this board")
+
+
+class _Flags(dict):  # type: ignore[type-arg]
+    """Each space's facts that are set; a space the board does not have is NoSpace."""
+
+    def __missing__(self, sid: str) -> frozenset[str]:
+        raise NoSpace(f"no space `{sid}` on this board")
+
+
 class Board:
     """Spaces and adjacency. Links are undirected; each may carry attributes."""
 
     __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles", "hop_walks", "hop_asks",
-                 "kept_answers")
+                 "kept_answers", "neighbours", "_flags")
 
     def __init__(
         self,
@@ -77,7 +91,14 @@ class Board:
             self._links[key] = MappingProxyType(dict(attrs)) if attrs else _EMPTY
             adj[a].append(b)
             adj[b].append(a)
-        self._adj: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in adj.items()}
+        self._adj: dict[str, tuple[str, ...]] = _Adjacency({k: tuple(v) for k, v in adj.items()})
+        #: a space's neighbours (NoSpace for a space the board does not have): the adjacency's
+        #: own lookup, with no call of a method of ours around it (rules ask it at every step
+        #: of every walk, some 9,000 times a Bulge game)
+        self.neighbours: Callable[[str], tuple[str, ...]] = self._adj.__getitem__
+        #: each space's facts that are set (true, non-zero, non-empty), for `flag`
+        self._flags: dict[str, frozenset[str]] = _Flags(
+            {s.id: frozenset(k for k, v in s.attrs.items() if v) for s in self.spaces.values()})
         #: each link's attributes under both orders of its ends (a tuple is quicker to look up
         #: than a frozenset is to make: rules ask links at every step a ship takes)
         self._pairs: dict[tuple[str, str], Mapping[str, Any]] = {}
@@ -134,11 +155,9 @@ class Board:
         except KeyError:
             raise NoSpace(f"no space `{sid}` on this board") from None
 
-    def neighbours(self, sid: str) -> tuple[str, ...]:
-        try:
-            return self._adj[sid]
-        except KeyError:
-            raise NoSpace(f"no space `{sid}` on this board") from None
+    def flag(self, sid: str, key: str) -> bool:
+        """Does the space's map entry set `key` (true, non-zero, non-empty)?"""
+        return key in self._flags[sid]
 
     @property
     def adjacency(self) -> Mapping[str, tuple[str, ...]]:

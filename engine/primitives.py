@@ -446,8 +446,7 @@ def space_kind(state: GameState, space: str) -> str:
 
 
 def space_flag(state: GameState, space: str, key: str) -> bool:
-    sp = state.board.spaces.get(space)
-    return bool((sp if sp is not None else state.board.space(space)).attrs.get(key, False))
+    return state.board.flag(space, key)
 
 
 def turn(state: GameState) -> int:

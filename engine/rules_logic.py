@@ -39,6 +39,8 @@ from engine.state import GameState
 MAX_AUTO = 10_000
 
 FINISH = "finish"
+#: the finish of a step whose rules give it no words of its own
+_FINISH_ACTION = Action(FINISH, {}, label="finish")
 
 
 class RulesLogic(GameLogic):
@@ -224,8 +226,9 @@ class RulesLogic(GameLogic):
                 if ready or self._any_passes(name, blocks):
                     finish = None
                     if spec.finish is not None:
-                        # (its words made when a player reads them, as the moves' are)
-                        finish = Action(FINISH, {}, label="finish") if spec.finish_label is None else \
+                        # (its words made when a player reads them, as the moves' are; a finish
+                        # that says only "finish" is one Action every decision shares)
+                        finish = _FINISH_ACTION if spec.finish_label is None else \
                             Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
                     # (a step with no finish of its own: the Decision looks among the moves for one)
                     return Decision(self._player(state, spec), name, self.prompt(state, spec),
@@ -294,7 +297,7 @@ class RulesLogic(GameLogic):
                 if not rows:
                     continue
                 ready = True
-            out.append((mv.name, _Maker(mv, state).make, rows))
+            out.append((mv.name, _Maker(mv, state), rows))
         return out, ready
 
     # -- answering ------------------------------------------------------------------------------------
@@ -570,14 +573,15 @@ def initial_vars(rules: Any) -> dict[str, Any]:
 
 
 class _Maker:
-    """Makes the Action of one row of a move's arguments, its label made when first read."""
+    """Makes the Action of one row of a move's arguments, its label made when first read
+    (called itself: a decision makes one for each move it lists)."""
 
     __slots__ = ("mv", "state")
 
     def __init__(self, mv: MoveSpec, state: GameState) -> None:
         self.mv, self.state = mv, state
 
-    def make(self, args: tuple[Any, ...]) -> Action:
+    def __call__(self, args: tuple[Any, ...]) -> Action:
         mv, state = self.mv, self.state
         label = mv.label
         params = mv.params
@@ -586,6 +590,8 @@ class _Maker:
                    labeler=lambda: str(label(state, *args)))
         a.offer = (state, (mv, args))
         return a
+
+    make = __call__
 
 
 @functools.cache

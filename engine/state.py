@@ -117,7 +117,7 @@ class GameState:
         new.rng = self.rng
         new.result = self.result
         new.events = []
-        new._loaded = list(self._loaded)
+        new._loaded = self._loaded        # (never changed in place: `roll` and `load_dice` replace it)
         new.vars = dict(self.vars)
         new.started = self.started
         new.task = self.task

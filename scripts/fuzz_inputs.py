@@ -436,6 +436,7 @@ HOSTILE_RULES: dict[str, str] = {
     "roll(100000000, 6)": "let r = roll(100000000, 6)",
     "neighbours of a space not on the board": "let n = neighbours(\"nowhere\")",
     "space_int of a space not on the board": "let n = space_int(\"nowhere\", \"vp\")",
+    "space_flag of a space not on the board": "let n = space_flag(\"nowhere\", \"town\")",
     "a die of 1 side": "let r = roll(3, 1)",
     "an integer squared in a loop": "let x = 3\n    for i in range(100) {\n        x = x * x\n    }",
     "an integer doubled in a loop": "let x = 3\n    for i in range(100000) {\n        x += x\n    }",

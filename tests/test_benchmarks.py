@@ -117,6 +117,30 @@ def test_compare_times_this_tree_against_a_baseline_revision_in_the_same_run():
     assert bad.returncode != 0 and "cannot check out `no-such-revision`" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_listing_repeats_says_how_much_listing_repeats_the_decision_before():
+    done = bench("benchmarks/listing_repeats.py", "bulge", "--games", "1", "--max-turns", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert 0 < figures["repeated_cpu_s"] <= figures["listing_cpu_s"]
+    assert figures["repeated_share"] == pytest.approx(figures["repeated_cpu_s"] / figures["listing_cpu_s"])
+    assert sum(m["cpu_s"] for m in figures["moves"].values()) == pytest.approx(figures["listing_cpu_s"])
+    assert "axis_move.move" in figures["moves"]
+    bad = bench("benchmarks/listing_repeats.py", "no-such-ruleset")
+    assert bad.returncode == 2 and "no ruleset called `no-such-ruleset`" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.slow
+def test_compare_measures_against_a_revision_older_than_its_random_player():
+    # 4476304, issue 32's Bulge baseline, has no benchmarks/randplay.py, and its engine loads
+    # every ruleset this environment lists; its random player draws as rng.choice, so the
+    # games differ: the figure is per action
+    done = bench("benchmarks/compare.py", "bulge", "--base", "4476304", "--games", "1", "--repeats", "1",
+                 "--play-differs", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["per"] == "action" and figures["base_actions"] > 0 and figures["ratio"] > 0
+
+
 def test_the_odds_table_answers_the_eight_revised_battles():
     done = bench("benchmarks/odds_table.py")
     assert done.returncode == 0, done.stderr

@@ -604,7 +604,8 @@ def test_hostile_rules_stop_at_their_statement(capsys, tmp_path, case, says, whe
     assert "--rules-" in err or "fixed" in err or "roll" in err
 
 
-@pytest.mark.parametrize("case", ["neighbours of a space not on the board", "space_int of a space not on the board"])
+@pytest.mark.parametrize("case", ["neighbours of a space not on the board", "space_int of a space not on the board",
+                                  "space_flag of a space not on the board"])
 def test_a_space_not_on_the_board_is_an_error_in_the_rules(capsys, tmp_path, case):
     rules = "rule boom on turn_start(t) {\n    " + fuzz_inputs.HOSTILE_RULES[case] + "\n}\n"
     err = stops_cleanly(capsys, hostile_mod(tmp_path, rules), "no space `nowhere` on this board", "4:5")

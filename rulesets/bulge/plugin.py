@@ -72,8 +72,9 @@ def hexes_with(state: GameState, key: str) -> list[str]:
 
 def occupied(state: GameState, side: str) -> list[str]:
     """The board hexes holding the side's ground units (captured pieces are not theirs any more)."""
-    units, board = state.rules.units, state.board
-    return sorted({p.space for p in state.pieces.values() if p.owner == side and p.space in board
+    units, spaces = state.rules.units, state.board.spaces
+    # (the side's own pieces only, through the state's index by owner)
+    return sorted({p.space for p in state.pieces_of(side) if p.space in spaces
                    and "ground" in units[p.kind].tags and "captured" not in p.status})
 
 
