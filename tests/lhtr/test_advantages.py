@@ -123,14 +123,16 @@ def test_aarhe_keeps_the_nonaggression_treaty() -> None:
 
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
 def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) -> None:
-    options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "last_round": 2}
+    options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "enigma_decoded": True,
+               "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
-    placed = False
+    placed = decoded = False
     for seed in (7, 8, 9):  # a game in which the US keeps a place for its division plays one
         game, _ = play(rs, seed, bold=True)
         assert game.result is not None
         placed = placed or any(a.kind == "place_division" for a in game.actions)
-    assert placed
+        decoded = decoded or any(a.kind == "enigma" for a in game.actions)
+    assert placed and decoded
 
 
 def test_the_heuristic_weighs_radar() -> None:
