@@ -124,15 +124,16 @@ def test_aarhe_keeps_the_nonaggression_treaty() -> None:
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
 def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) -> None:
     options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "enigma_decoded": True,
-               "last_round": 2}
+               "joint_strike": True, "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
-    placed = decoded = False
+    placed = decoded = struck = False
     for seed in (7, 8, 9):  # a game in which the US keeps a place for its division plays one
         game, _ = play(rs, seed, bold=True)
         assert game.result is not None
         placed = placed or any(a.kind == "place_division" for a in game.actions)
         decoded = decoded or any(a.kind == "enigma" for a in game.actions)
-    assert placed and decoded
+        struck = struck or any(a.kind == "declare_joint_strike" for a in game.actions)
+    assert placed and decoded and struck
 
 
 def test_the_heuristic_weighs_radar() -> None:
