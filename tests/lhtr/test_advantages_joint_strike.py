@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.aarhe.play import at_aarhe
 from tests.lhtr.play import Play, fight, situation, step
 
 
@@ -99,3 +100,12 @@ def test_declining_keeps_it_for_a_later_round() -> None:
             break
         g.finish()
     assert (g.state.turn, g.power, g.decision.player) == (2, "USSR", "UK")
+
+
+def test_aarhe_the_uks_aircraft_fly_no_missions_in_its_turn() -> None:
+    g, _ = at_aarhe("UK", [("Bomber", "UK", "United Kingdom", 1), ("Infantry", "Germany", "Western Europe", 1)],
+                    step="purchase", joint_strike=True)
+    g.state.vars["handed"] = {"UK": "US"}
+    g.finish()                          # nothing bought: on to the air missions, then the moves
+    assert g.power != "UK" or g.step not in ("declare_missions", "combat_move", "noncombat_move")
+    assert g.kinds_at("United Kingdom", "UK") == {"Bomber": 1}

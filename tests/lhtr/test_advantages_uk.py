@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.aarhe.play import at_aarhe
 from tests.lhtr.play import Play, fight, situation
 
 #: Germany's submarine attacks a UK destroyer in SZ 7; UK ships wait in SZ 8 and a carrier
@@ -102,3 +103,14 @@ def test_declining_keeps_it_for_later() -> None:
     g.finish()
     assert g.step == "conduct_combat" and g.var("enigma_spent") is False
     assert any("does not use Enigma Decoded" in e[1]["message"] for e in g.log if e[0] == "note")
+
+
+def test_aarhe_asks_after_germany_has_declared_its_sea_attacks() -> None:
+    # under AARHE a zone shared with enemy ships is a battle only where an attack is declared
+    g, _ = at_aarhe("Germany", CONVOY, step="combat_move", enigma_decoded=True)
+    g.finish()
+    assert g.step == "declare_sea_attacks"
+    g.act("attack", z="SZ 7")
+    g.finish()
+    assert (g.step, g.decision.player) == ("enigma_move", "UK")
+    assert ("Battleship", "SZ 8", "SZ 7") in moves(g)
