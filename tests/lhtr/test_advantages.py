@@ -1,7 +1,9 @@
 """National Advantages of Revised, each an option (rulesets/aarhe/lhtr/advantages.rules):
 Radar (UK AA guns hit aircraft on 2), Chinese Divisions (a free US infantry each turn in
 China, Sinkiang or Kwantung) and the Nonaggression Treaty (four free Soviet infantry meet
-Japan's first attack on a red territory), played through the rules, in LHTR and in AARHE over it."""
+Japan's first attack on a red territory), played through the rules, in LHTR and in AARHE over it;
+and random games with every advantage on, Enigma Decoded and Joint Strike too (their own tests:
+test_advantages_uk.py, test_advantages_joint_strike.py)."""
 
 from __future__ import annotations
 
