@@ -27,11 +27,13 @@ def test_collect_income_is_the_first_phase_of_a_turn() -> None:
     phases = [p.name for p in aarhe().rules.sequence.phases]
     # RULES.md B's six phases, with the air missions declared before combat move and flown
     # before conduct combat, and the air reinforcement at the end of combat move; LHTR's
-    # optional phases stay around them: the bids (round 1, before anything) and the Chinese
-    # Divisions (after mobilize), both skipped unless their options are on
-    assert phases == ["bid", "collect_income", "lend_lease", "research_phase", "purchase", "air_missions",
-                      "combat_move", "end_of_combat_move", "mission_combat", "conduct_combat", "noncombat_move",
-                      "mobilize", "chinese_divisions"]
+    # optional phases stay around them: the bids (round 1, before anything), the National
+    # Advantages' Joint Strike (as a round begins), Enigma Decoded (between Germany's combat
+    # move and its combat) and Chinese Divisions (after mobilize), each skipped unless its
+    # option is on
+    assert phases == ["bid", "joint_strike", "collect_income", "lend_lease", "research_phase", "purchase",
+                      "air_missions", "combat_move", "end_of_combat_move", "enigma_decoded", "mission_combat",
+                      "conduct_combat", "noncombat_move", "mobilize", "chinese_divisions"]
     g = new()
     assert [e["message"] for k, e in g.state.events if k == "note"] == \
         ["USSR collects no income in round 1: the starting IPCs are this turn's income"]

@@ -94,8 +94,9 @@ def test_research_is_an_option_off_by_default() -> None:
     g = Play.new()
     assert g.step == "purchase"
     with_research = load(research=True).rules
-    # first in a turn, after the bids before round 1 (bids.rules)
-    assert [p.name for p in with_research.sequence.phases][:2] == ["bid", "research_phase"]
+    # first in a turn, after the bids before round 1 (bids.rules) and the UK's declaration of
+    # a Joint Strike as a round begins (advantages.rules; both skipped unless their options are on)
+    assert [p.name for p in with_research.sequence.phases][:3] == ["bid", "joint_strike", "research_phase"]
 
 
 def test_the_status_line_names_the_round_the_power_its_step_and_every_powers_ipcs() -> None:
