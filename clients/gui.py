@@ -857,35 +857,13 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
             start = len(log)
         else:
             start = self._seen
-        for event in log[self._seen:]:
-            text = game_log.narrate(self.game, event)
-            if not text and event[0] == "move":
-                text = self._move_text(event[1])
-            if text:
-                self.narration.append(text)
+        self.narration.extend(game_log.log_lines(self.game, log[self._seen:]))     # a route: one line
         if start < len(log):
             decision = self.game.decision
             self.battles.feed(log[start:], start, source, before=before, after=self.game.state, where=where,
                               asking=decision is not None and decision.kind == "choose")
         self._seen = len(log)
         del self.narration[:-200]
-
-    def _move_text(self, data: Any) -> str:
-        board = self.game.state.board
-
-        def name(sid: Any) -> str:
-            if isinstance(sid, str) and sid in board:
-                sp = board.space(sid)
-                return f"{sp.name} ({sid})" if sp.name != sid else sid
-            return self.areas.get(sid, str(sid)) if isinstance(sid, str) else str(sid)
-
-        to = data.get("to")
-        if to is None:
-            return ""
-        who = data.get("owner") or data.get("side") or ""
-        what = data.get("kind") or "piece"
-        src = data.get("src", data.get("from"))
-        return f"{who} {what} moves" + (f" from {name(src)}" if src is not None else "") + f" to {name(to)}"
 
     # -- other games: new, loaded -------------------------------------------------------------------
     def open_new_game(self) -> bool:
@@ -1222,7 +1200,9 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         """A tooltip for a space of the map, or an area under it."""
         state = self.game.state
         if sid in state.board:
-            return self.logic.describe_space(state, sid)
+            ways = gui_moves.route_words(self, sid)      # where the route matters: the choice
+            text = self.logic.describe_space(state, sid)
+            return f"{ways}\n{text}" if ways else text
         return self.tray.describe(state, sid, self.game.ruleset.structure.turn_name)
 
     def place_name(self, sid: str) -> str:
@@ -1261,7 +1241,10 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         the kinds on the map, where it stands."""
         state = self.game.state
         own_legend = getattr(self.map, "build_legend", None)       # a world map's legend, at the bottom left
-        key = (self.show_legend, id(self.map), self.tray_height, len(self.looks),
+        box = self.buying.rect        # the buying box docked in its corner: folded, the legend above it
+        floor = self.tray_height + 10 if box is None else round(box[1] + box[3]) + 6
+        buying = box is not None and not self.buying.folded       # open, it takes the legend's place
+        key = (self.show_legend and not buying, id(self.map), floor, len(self.looks),
                frozenset(state.control.values()) | {p.owner for p in state.pieces.values()},
                frozenset(p.kind for p in state.pieces.values() if p.space in self.map.hexes))
         if key == self._legend_key:
@@ -1270,17 +1253,17 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.legend = pyglet.graphics.Batch()
         self._legend_items = []
         self.legend_rect = None
-        if not self.show_legend:
+        if not self.show_legend or buying:
             return
         order = {k: i for i, k in enumerate(self.units)}
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
         if own_legend is not None:
-            self.legend_rect = own_legend(10, self.tray_height + 10, state, self.colours, self.looks, self.legend,
+            self.legend_rect = own_legend(10, floor, state, self.colours, self.looks, self.legend,
                                           self._legend_items)            # above the tray, never over it
             return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
-        self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
+        self.legend_rect = build_legend(10, floor, owners or self.sides, self.colours, self.looks,
                                         kinds, state.board, self.legend, self._legend_items)
 
     def _build_top(self) -> None:
@@ -1606,6 +1589,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if symbol == key.S and ctrl:
             self.save_now()
             return True
+        if symbol == key.TAB and not ctrl and gui_moves.next_route(self):
+            return True                   # Tab: the next route to the space under the mouse
         if symbol in (key.BRACKETLEFT, key.BRACKETRIGHT) and gui_moves.change_count(
                 self, 1 if symbol == key.BRACKETRIGHT else -1):
             return True                   # [ and ]: one fewer or one more of the stack moves

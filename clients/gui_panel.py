@@ -77,7 +77,8 @@ FOLDS: tuple[tuple[float | None, int | None, float, bool], ...] = (
 
 def help_text(noun: str) -> str:
     """The help line under the panel, in the words of the board (`noun`: "hex", "space"...)."""
-    return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load · "
+    return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load "
+            "(Tab: another route) · "
             f"click an unlit {noun}: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
             f"Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: {noun} ids · L: legend · "
             "T: tracks and charts · F: fast computer · O: odds (battle calculator) · Y: history · "
