@@ -3,9 +3,12 @@ empty West Russia through Belorussia (its own) or through an empty Karelia (the 
 on the way, a blitz). The two routes are offered (the mouse on West Russia draws both and says
 so; Tab takes the other), and the click goes the way chosen. Where the routes leave the game
 the same (through Belorussia or Ukraine), one route. Decided by the rules' own states, not by
-any rule of the client's."""
+any rule of the client's. The screenshot goes to docs/screenshots when GUI_SCREENSHOTS=1."""
 
 from __future__ import annotations
+
+import os
+from pathlib import Path
 
 from gui_support import require_gl
 
@@ -51,7 +54,8 @@ def test_tab_takes_the_other_route_and_the_click_goes_that_way(make_window, tmp_
     win.dispatch_events()
     route = gui_moves.chosen(win, "West Russia")
     assert route == alts[1] and "▶ 2." in win.hover_text
-    draw(win, tmp_path / "route_choice.png")
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    draw(win, shots / "lhtr_route_choice.png")
     through = route.spaces[1]
     click(win, *bare_point(win, "West Russia"))
     state = game.state
