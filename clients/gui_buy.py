@@ -182,7 +182,7 @@ class Basket:
             ry = y + h - HEAD_H - (i // cols + 1) * ROW_H
             n = self.counts.get(action, 0)
             text = win.words((action.label or str(action)).removeprefix(f"{action.kind} "))
-            add(self._label(text, cx + 2, ry + 7, 9, color=TEXT if n else DIM, width=cw - 84))
+            add(self._label(text, cx + 2, ry + 7, 9, color=TEXT if n else DIM, width=cw - 92))
             minus = (cx + cw - 80, ry + 3, 22.0, 17.0)
             plus = (cx + cw - 28, ry + 3, 22.0, 17.0)
             for rect, sign, by in ((minus, "−", -1), (plus, "+", 1)):

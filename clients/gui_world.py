@@ -479,17 +479,17 @@ class WorldView(ViewFrame):
         return self.geo.bounds
 
     def fit(self, area: tuple[int, int, int, int], margin: int | None = None) -> None:
-        """Scale the map to the height of `area` (a world map is wider than the room beside
-        the side panel: it fills the height, its middle in the middle, and the rest is a pan
-        away, as TripleA shows it); where the whole map is lower than the area even so, the
-        whole map, its top at the area's top."""
+        """Scale the map to the height of `area`: a world map is wider than the room beside
+        the side panel, so it fills the height, its middle in the middle, and the rest is a
+        pan away, as TripleA shows it (where the area is the wider, the whole map, centred).
+        `whole_size` keeps the scale that shows the whole map, for a zoom out."""
         super().fit(area, margin)
         m = self.MARGIN if margin is None else margin
         self.whole_size = self.size
         x0, y0, x1, y1 = self.bounds()
         self.fit_size = self.size = max(self.size, (area[3] - 2 * m) / max(y1 - y0, 1e-6))
-        self.offset = (round(area[0] + area[2] / 2 - (x0 + x1) / 2 * self.size), 0)
-        self.offset = (self.offset[0], round(area[1] + area[3] - m - y1 * self.size))
+        self.offset = (round(area[0] + area[2] / 2 - (x0 + x1) / 2 * self.size),
+                       round(area[1] + area[3] - m - y1 * self.size))
         self.keep_in_view()
 
     def zoom_limits(self) -> tuple[float, float]:
