@@ -355,6 +355,7 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.focus: Pick | None = None
         self.moving = gui_moves.Moving()          # a move by destination: how many go, undo
         self.buying = gui_buy.Basket()            # buying by quantities
+        self._shown_player: str | None = None     # whose turn the map was last turned to
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
         #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
@@ -1026,6 +1027,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if self.game is None:
             self.invalidate()
             return
+        if self._turn_to_show():
+            map_changed = True
         if map_changed:
             self._map_dirty = True
         self._build_tray()
@@ -1038,6 +1041,20 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self._build_top()
         self._build_legend()
         self.invalidate()
+
+    def _turn_to_show(self) -> bool:
+        """When a person's power comes to play and the world map shows none of it (the map
+        fills the height, the rest is a pan away: Japan's turn at 1280x720), pan to where most
+        of its units stand. Whether the map moved."""
+        d = self.decision
+        player = d.player if d is not None else None
+        if player == self._shown_player:
+            return False
+        first = self._shown_player is None
+        self._shown_player = player
+        show = getattr(self.map, "show_power", None)
+        return bool(not first and show is not None and player is not None and self.human_turn()
+                    and show(self.game.state, player))
 
     def _build_map(self) -> None:
         kinds = [p.kind for p in self.game.state.pieces.values() if p.kind not in self.looks]

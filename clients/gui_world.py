@@ -509,6 +509,24 @@ class WorldView(ViewFrame):
         super().centre_on(sid)
         self.keep_in_view()
 
+    def show_power(self, state: GameState, power: str) -> bool:
+        """Pan across to the space where most of `power`'s units stand, when it is out of view
+        (up and down the map is kept). Whether the map moved."""
+        counts: dict[str, int] = {}
+        for p in state.pieces_of(power):
+            if p.space in self.geo.spaces:
+                counts[p.space] = counts.get(p.space, 0) + 1
+        if not counts:
+            return False
+        most = max(counts, key=lambda sid: (counts[sid], sid))
+        x, _ = self.screen(most)
+        ax, _, aw, _ = self.area
+        if ax + aw * 0.1 <= x <= ax + aw * 0.9:
+            return False
+        before = self.offset
+        self.pan(ax + aw / 2 - x, 0)
+        return self.offset != before
+
     def keep_in_view(self) -> None:
         """No pan or zoom leaves a band of nothing where there is map to show: along each
         axis the map wider than the area covers it (to the margin), and one narrower is

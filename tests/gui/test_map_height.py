@@ -53,3 +53,24 @@ def test_the_world_map_fills_the_height_beside_the_panel(name, size, make_window
         pass
     left, bottom, right, top = edges(win)
     assert left >= ax and right <= ax + aw and bottom >= ay and top <= ay + ah
+
+
+def test_the_map_turns_to_a_persons_power_when_none_of_it_is_in_view(make_window):  # type: ignore[no-untyped-def]
+    """At 1280x720 Japan's home is a pan away from the opening view: when Japan's turn comes
+    the map pans across to where most of its units stand."""
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    win = make_window(game, computer={}, width=1280, height=720)
+    draw(win)
+    ax, _, aw, _ = win.map_area()
+    start = win.map.offset
+    japan = {p.space for p in game.state.pieces_of("Japan") if p.space in win.map.hexes}
+    counts = {s: len([p for p in game.state.pieces_of("Japan") if p.space == s]) for s in japan}
+    most = max(counts, key=lambda s: (counts[s], s))
+    assert not ax <= win.map.screen(most)[0] <= ax + aw                      # out of view
+    for _ in range(300):
+        if game.decision.player == "Japan":
+            break
+        assert win.finish(), game.decision
+    assert game.decision.player == "Japan" and win.map.offset != start
+    assert win.map.size == pytest.approx(win.map.fit_size)                      # panned, not zoomed
+    assert ax <= win.map.screen(most)[0] <= ax + aw
