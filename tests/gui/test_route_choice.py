@@ -62,3 +62,12 @@ def test_tab_takes_the_other_route_and_the_click_goes_that_way(make_window, tmp_
     assert state.pieces[tank].space == "West Russia" and state.control["West Russia"] == "Germany"
     assert (state.control["Karelia S.S.R."] == "Germany") == (through == "Karelia S.S.R.")
     assert win.narration[-1].endswith(f"Eastern Europe -> {through} -> West Russia")
+
+
+def test_the_help_names_tab_where_routes_are_chosen(bulge_rs, lhtr_rs, make_window) -> None:
+    def words(win) -> str:  # type: ignore[no-untyped-def]
+        draw(win)
+        return " ".join(getattr(i, "text", "") for i in win._panel_items)
+
+    assert "Tab: another route" in words(make_window(Game(lhtr_rs, None, seed=1), width=1600, height=1000))
+    assert "Tab" not in words(make_window(Game(bulge_rs, None, seed=1), width=1600, height=1000))
