@@ -75,6 +75,7 @@ from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.asking import space_name
 from engine.game import Game
+from engine.primitives import current_power
 
 Saver = Callable[[Game], None]
 Rect = tuple[float, float, float, float]
@@ -355,7 +356,7 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.focus: Pick | None = None
         self.moving = gui_moves.Moving()          # a move by destination: how many go, undo
         self.buying = gui_buy.Basket()            # buying by quantities
-        self._shown_player: str | None = None     # whose turn the map was last turned to
+        self._shown_turn: tuple[int, int] | None = None   # the turn the map was last turned to
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
         #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
@@ -1043,18 +1044,19 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.invalidate()
 
     def _turn_to_show(self) -> bool:
-        """When a person's power comes to play and the world map shows none of it (the map
+        """When a person's power begins its turn and the world map shows none of it (the map
         fills the height, the rest is a pan away: Japan's turn at 1280x720), pan to where most
-        of its units stand. Whether the map moved."""
-        d = self.decision
-        player = d.player if d is not None else None
-        if player == self._shown_player:
+        of its units stand; never for a question to another power within a turn (a defender's
+        casualties). Whether the map moved."""
+        d, state = self.decision, self.game.state
+        turn = (state.turn, state.power_index)
+        if turn == self._shown_turn or d is None:
             return False
-        first = self._shown_player is None
-        self._shown_player = player
+        first = self._shown_turn is None
+        self._shown_turn = turn
         show = getattr(self.map, "show_power", None)
-        return bool(not first and show is not None and player is not None and self.human_turn()
-                    and show(self.game.state, player))
+        return bool(not first and show is not None and d.player == current_power(state) and self.human_turn()
+                    and show(state, d.player))
 
     def _build_map(self) -> None:
         kinds = [p.kind for p in self.game.state.pieces.values() if p.kind not in self.looks]
