@@ -73,27 +73,30 @@ class Calculator:
         """The calculation of the odds as the forces stand now (for clients.gui_reckon)."""
         rs, state, where = self.rs, self.state, self.where
         attacking, defending = self.text("attacker"), self.text("defender")
+        powers = self.powers if all(self.powers) else None
 
         def run() -> dict[str, Any]:
-            return reckon(rs, attacking, defending, where, state)
+            return reckon(rs, attacking, defending, where, state, powers)
 
         return run
 
 
-def reckon(rs: Any, attacking: str, defending: str, where: str | None = None, state: Any = None) -> dict[str, Any]:
+def reckon(rs: Any, attacking: str, defending: str, where: str | None = None, state: Any = None,
+           powers: tuple[str, str] | None = None) -> dict[str, Any]:
     """The odds of a battle as `wargame odds --json` gives them, with "kind". With `state`,
-    the battle in `where` as it stands in that game. Raises odds.OddsError with a player's
+    the battle in `where` as it stands in that game; with `powers` (attacker, defender), the
+    forces counted fight as those powers (a game's battle once changed keeps its sides). Raises odds.OddsError with a player's
     line when there is no such battle (an empty side, a unit that cannot fight there)."""
     from clients.odds_cli import as_json
 
     if one_attack(rs):
-        report = odds_attack.odds(odds_attack.set_up(rs, attacking, defending, where))
+        report = odds_attack.odds(odds_attack.set_up(rs, attacking, defending, where, powers))
         report["kind"] = "attack"
         return report
     if state is not None and where is not None:
         battle = from_game(rs, state, where)
     else:
-        battle = set_up(rs, attacking, defending, where)
+        battle = set_up(rs, attacking, defending, where, powers=powers)
     report = as_json(battle, odds.odds(battle), "triplea", None)
     report["kind"] = "battle"
     return report

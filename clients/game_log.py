@@ -16,25 +16,26 @@ from engine.game import Game
 
 def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> list[str]:
     """Words for events: the ruleset's, or for a move it leaves untold a plain line from the
-    event's data; moves of several pieces between the same spaces make one line."""
+    event's data. Moves told by no other line in between make one line a route of pieces:
+    a piece's steps joined into its route, the pieces of one power along the same route
+    counted together ("USSR 3 Infantry: Archangel -> Karelia S.S.R. -> Belorussia")."""
     spaced = words.for_ruleset(game.ruleset)
     out: list[str] = []
-    moving: list[tuple[tuple[str, str, str], str]] = []
+    moving: list[tuple[Any, tuple[str, str, str], str]] = []
 
     def flush() -> None:
         if moving:
-            out.append(_moves_line(moving))
+            out.extend(_routes_lines(moving))
             moving.clear()
 
-    for event in events:
+    for i, event in enumerate(events):
         kind, data = event
         text = narrate(game, event)
         if not text and kind == "move":
             move = _move_of(game, data)
             if move is not None:
-                if moving and moving[-1][0] != move[0]:
-                    flush()
-                moving.append(move)
+                piece = data.get("piece")
+                moving.append((piece if piece is not None else ("event", i), *move))
                 continue
         if text:
             flush()
@@ -84,6 +85,39 @@ def _move_of(game: Game, data: Mapping[str, Any]) -> tuple[tuple[str, str, str],
         what, who = what or p.kind, who or p.owner
     return (str(who or ""), space_name(game, src) if src is not None else "", space_name(game, to)), \
         str(what or "piece")
+
+
+def _routes_lines(moves: list[tuple[Any, tuple[str, str, str], str]]) -> list[str]:
+    """Lines for a run of moves: each piece's steps, where each starts where the last ended,
+    joined into a route; the pieces of one power along one route in one line, in the order
+    they first moved."""
+    routes: dict[Any, tuple[str, list[str], str]] = {}      # piece -> (power, spaces, kind)
+    order: list[Any] = []
+    for piece, (who, src, to), what in moves:
+        got = routes.get(piece)
+        if got is not None and got[1][-1] == src and src:
+            got[1].append(to)
+            continue
+        if got is not None:                                  # a step from elsewhere: a new route
+            order.append(piece := (piece, len(order)))
+        else:
+            order.append(piece)
+        routes[piece] = (who, [src, to], what)
+    groups: dict[tuple[str, tuple[str, ...]], list[str]] = {}
+    for piece in order:
+        who, spaces, what = routes[piece]
+        groups.setdefault((who, tuple(spaces)), []).append(what)
+    out = []
+    for (who, spaces), kinds in groups.items():
+        if len(spaces) <= 2:
+            out.append(_moves_line([((who, spaces[0], spaces[1]), k) for k in kinds]))
+            continue
+        counts: dict[str, int] = {}
+        for k in kinds:
+            counts[k] = counts.get(k, 0) + 1
+        pieces = ", ".join(f"{n} {k}" if n > 1 else k for k, n in counts.items())
+        out.append(f"{who + ' ' if who else ''}{pieces}: " + " -> ".join(spaces))
+    return out
 
 
 def _moves_line(moves: list[tuple[tuple[str, str, str], str]]) -> str:

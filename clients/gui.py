@@ -75,6 +75,7 @@ from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.asking import space_name
 from engine.game import Game
+from engine.primitives import current_power
 
 Saver = Callable[[Game], None]
 Rect = tuple[float, float, float, float]
@@ -355,6 +356,7 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.focus: Pick | None = None
         self.moving = gui_moves.Moving()          # a move by destination: how many go, undo
         self.buying = gui_buy.Basket()            # buying by quantities
+        self._shown_turn: tuple[int, int] | None = None   # the turn the map was last turned to
         #: the computer's last actions since the person's last one, oldest first (lit on the map)
         self.computer_moves: list[Played] = []
         #: the spaces lit for them as last drawn: space -> its number (1 the oldest shown), and
@@ -857,35 +859,13 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
             start = len(log)
         else:
             start = self._seen
-        for event in log[self._seen:]:
-            text = game_log.narrate(self.game, event)
-            if not text and event[0] == "move":
-                text = self._move_text(event[1])
-            if text:
-                self.narration.append(text)
+        self.narration.extend(game_log.log_lines(self.game, log[self._seen:]))     # a route: one line
         if start < len(log):
             decision = self.game.decision
             self.battles.feed(log[start:], start, source, before=before, after=self.game.state, where=where,
                               asking=decision is not None and decision.kind == "choose")
         self._seen = len(log)
         del self.narration[:-200]
-
-    def _move_text(self, data: Any) -> str:
-        board = self.game.state.board
-
-        def name(sid: Any) -> str:
-            if isinstance(sid, str) and sid in board:
-                sp = board.space(sid)
-                return f"{sp.name} ({sid})" if sp.name != sid else sid
-            return self.areas.get(sid, str(sid)) if isinstance(sid, str) else str(sid)
-
-        to = data.get("to")
-        if to is None:
-            return ""
-        who = data.get("owner") or data.get("side") or ""
-        what = data.get("kind") or "piece"
-        src = data.get("src", data.get("from"))
-        return f"{who} {what} moves" + (f" from {name(src)}" if src is not None else "") + f" to {name(to)}"
 
     # -- other games: new, loaded -------------------------------------------------------------------
     def open_new_game(self) -> bool:
@@ -1048,6 +1028,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if self.game is None:
             self.invalidate()
             return
+        if self._turn_to_show():
+            map_changed = True
         if map_changed:
             self._map_dirty = True
         self._build_tray()
@@ -1060,6 +1042,21 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self._build_top()
         self._build_legend()
         self.invalidate()
+
+    def _turn_to_show(self) -> bool:
+        """When a person's power begins its turn and the world map shows none of it (the map
+        fills the height, the rest is a pan away: Japan's turn at 1280x720), pan to where most
+        of its units stand; never for a question to another power within a turn (a defender's
+        casualties). Whether the map moved."""
+        d, state = self.decision, self.game.state
+        turn = (state.turn, state.power_index)
+        if turn == self._shown_turn or d is None:
+            return False
+        first = self._shown_turn is None
+        self._shown_turn = turn
+        show = getattr(self.map, "show_power", None)
+        return bool(not first and show is not None and d.player == current_power(state) and self.human_turn()
+                    and show(state, d.player))
 
     def _build_map(self) -> None:
         kinds = [p.kind for p in self.game.state.pieces.values() if p.kind not in self.looks]
@@ -1222,7 +1219,9 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         """A tooltip for a space of the map, or an area under it."""
         state = self.game.state
         if sid in state.board:
-            return self.logic.describe_space(state, sid)
+            ways = gui_moves.route_words(self, sid)      # where the route matters: the choice
+            text = self.logic.describe_space(state, sid)
+            return f"{ways}\n{text}" if ways else text
         return self.tray.describe(state, sid, self.game.ruleset.structure.turn_name)
 
     def place_name(self, sid: str) -> str:
@@ -1261,7 +1260,10 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         the kinds on the map, where it stands."""
         state = self.game.state
         own_legend = getattr(self.map, "build_legend", None)       # a world map's legend, at the bottom left
-        key = (self.show_legend, id(self.map), self.tray_height, len(self.looks),
+        box = self.buying.rect        # the buying box docked in its corner: folded, the legend above it
+        floor = self.tray_height + 10 if box is None else round(box[1] + box[3]) + 6
+        buying = box is not None and not self.buying.folded       # open, it takes the legend's place
+        key = (self.show_legend and not buying, id(self.map), floor, len(self.looks),
                frozenset(state.control.values()) | {p.owner for p in state.pieces.values()},
                frozenset(p.kind for p in state.pieces.values() if p.space in self.map.hexes))
         if key == self._legend_key:
@@ -1270,17 +1272,17 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.legend = pyglet.graphics.Batch()
         self._legend_items = []
         self.legend_rect = None
-        if not self.show_legend:
+        if not self.show_legend or buying:
             return
         order = {k: i for i, k in enumerate(self.units)}
         kinds = sorted({p.kind for p in state.pieces.values() if p.space in self.map.hexes},
                        key=lambda k: (order.get(k, len(order)), k))
         if own_legend is not None:
-            self.legend_rect = own_legend(10, self.tray_height + 10, state, self.colours, self.looks, self.legend,
+            self.legend_rect = own_legend(10, floor, state, self.colours, self.looks, self.legend,
                                           self._legend_items)            # above the tray, never over it
             return
         owners = [s for s in self.sides if s in set(state.control.values()) | {p.owner for p in state.pieces.values()}]
-        self.legend_rect = build_legend(10, self.tray_height + 10, owners or self.sides, self.colours, self.looks,
+        self.legend_rect = build_legend(10, floor, owners or self.sides, self.colours, self.looks,
                                         kinds, state.board, self.legend, self._legend_items)
 
     def _build_top(self) -> None:
@@ -1606,6 +1608,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if symbol == key.S and ctrl:
             self.save_now()
             return True
+        if symbol == key.TAB and not ctrl and gui_moves.next_route(self):
+            return True                   # Tab: the next route to the space under the mouse
         if symbol in (key.BRACKETLEFT, key.BRACKETRIGHT) and gui_moves.change_count(
                 self, 1 if symbol == key.BRACKETRIGHT else -1):
             return True                   # [ and ]: one fewer or one more of the stack moves

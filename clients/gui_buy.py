@@ -1,5 +1,7 @@
 """Buying with quantities in the window: + and - for each thing offered, the running total and
-what is left, one button to buy it all.
+what is left, one button to buy it all. The box is docked along the bottom of the map (its
+southern seas, above the tray), in columns, so that it hides none of the land a player buys
+for; it takes the legend's place there while open; fold makes it one line (the legend above).
 
 Which options are bought this way is read from the options, never from a rule: those of a
 decision's options of one kind that name no piece and no space (the most of them), when they
@@ -30,7 +32,9 @@ TEXT = (235, 235, 235, 255)
 DIM = (160, 164, 172, 255)
 BUTTON = (70, 76, 90)
 GO = (60, 120, 70)
-ROW_H = 21
+ROW_H = 22
+HEAD_H = 30             # the box's title row: who buys, the total, Buy, Clear and fold
+CELL_W = 215            # the least width of a thing offered with its - and +
 Rect = tuple[float, float, float, float]
 
 
@@ -137,59 +141,57 @@ class Basket:
         after = _left(after_state, player) if after_state is not None else before
         spent = {r: before[r] - after.get(r, 0) for r in before if before[r] != after.get(r, 0)}
         money = ", ".join(f"{n} {r.upper() if len(r) <= 3 else r}" for r, n in after.items()) or "-"
-        w = 300
         total = sum(self.counts.values())
         add = self._items.append
-        if self.folded:
-            h = 28
-            x, y = max(8, win.panel_x - w - 12), win.height - h - 12
-            self.rect = (x, y, w, h)
-            add(shapes.Rectangle(x, y, w, h, color=BOX, batch=self.batch))
-            add(shapes.Box(x, y, w, h, thickness=2, color=EDGE, batch=self.batch))
-            add(self._label(f"{player} buys: {total} unit{'s' if total != 1 else ''} · {money} left   [open]",
-                            x + 10, y + 9, 9.5, color=EDGE, width=w - 20))
-            self.buttons = [((x, y, float(w), float(h)), "fold", None)]
-            return
-        rows = len(options)
-        h = 64 + rows * ROW_H + 44 + (18 if self.why else 0)
-        x, y = max(8, win.panel_x - w - 12), win.height - h - 12     # over the map's top right: the Pacific
+        # docked along the map's bottom edge, over the tray's top: the southern seas, no map
+        # the player buys for; its own width, its cells in as many columns as fit
+        ax, ay, aw, _ = win.map_area()
+        x, w = ax + 8, aw - 16
+        head = (f"{player} buys: {total} unit{'s' if total != 1 else ''} · "
+                + (", ".join(f"{n} {r.upper() if len(r) <= 3 else r}" for r, n in spent.items()) or "nothing")
+                + f" spent · {money} left")
+        cols = max(1, min(len(options), int(w - 16) // CELL_W))
+        rows = 0 if self.folded else -(-len(options) // cols)
+        h = HEAD_H + rows * ROW_H + (8 if rows else 0) + (18 if self.why and rows else 0)
+        y = ay + 6
         self.rect = (x, y, w, h)
         add(shapes.Rectangle(x, y, w, h, color=BOX, batch=self.batch))
         add(shapes.Box(x, y, w, h, thickness=2, color=EDGE, batch=self.batch))
-        ty = y + h - 20
-        add(self._label(f"{player} buys", x + 10, ty, 11, bold=True))
-        fold = (x + w - 60, ty - 4, 50.0, 20.0)
+        ty = y + h - HEAD_H + 8
+        fold = (x + w - 66, ty - 4, 56.0, 20.0)
         add(shapes.Rectangle(*fold, color=BUTTON, batch=self.batch))
-        add(self._label("fold", fold[0] + fold[2] / 2, ty, 9, anchor="center"))
+        add(self._label("open" if self.folded else "fold", fold[0] + fold[2] / 2, ty, 9, anchor="center"))
         self.buttons.append((fold, "fold", None))
-        ty -= 22
-        add(self._label(f"{total} unit{'s' if total != 1 else ''} · "
-                        + (", ".join(f"{n} {r.upper() if len(r) <= 3 else r}" for r, n in spent.items()) or "nothing")
-                        + f" spent · {money} left", x + 10, ty, 9.5, color=EDGE))
-        ry = ty - 10
-        for action in options:
-            ry -= ROW_H
+        right = fold[0] - 8
+        if not self.folded:
+            clear = (right - 70, ty - 5, 70.0, 22.0)
+            buy = (clear[0] - 8 - 130, ty - 5, 130.0, 22.0)
+            add(shapes.Rectangle(*buy, color=GO if total else BUTTON, batch=self.batch))
+            add(self._label(f"Buy {total} (Enter)" if total else "Buy", buy[0] + buy[2] / 2, ty, 10, bold=True,
+                            anchor="center"))
+            add(shapes.Rectangle(*clear, color=BUTTON, batch=self.batch))
+            add(self._label("Clear", clear[0] + clear[2] / 2, ty, 10, anchor="center"))
+            self.buttons += [(buy, "buy", None), (clear, "clear", None)]
+            right = buy[0] - 8
+        add(self._label(head, x + 10, ty, 10, bold=True, color=EDGE, width=right - x - 14))
+        if self.folded:
+            return
+        cw = (w - 16) / cols
+        for i, action in enumerate(options):
+            cx = x + 8 + (i % cols) * cw
+            ry = y + h - HEAD_H - (i // cols + 1) * ROW_H
             n = self.counts.get(action, 0)
             text = win.words((action.label or str(action)).removeprefix(f"{action.kind} "))
-            add(self._label(text, x + 10, ry + 7, 9.5, color=TEXT if n else DIM, width=w - 110))
-            minus = (x + w - 92, ry + 3, 24.0, 18.0)
-            plus = (x + w - 34, ry + 3, 24.0, 18.0)
+            add(self._label(text, cx + 2, ry + 7, 9, color=TEXT if n else DIM, width=cw - 92))
+            minus = (cx + cw - 80, ry + 3, 22.0, 17.0)
+            plus = (cx + cw - 28, ry + 3, 22.0, 17.0)
             for rect, sign, by in ((minus, "−", -1), (plus, "+", 1)):
                 add(shapes.Rectangle(*rect, color=BUTTON, batch=self.batch))
                 add(self._label(sign, rect[0] + rect[2] / 2, ry + 7, 11, bold=True, anchor="center"))
                 self.buttons.append((rect, "+" if by > 0 else "-", action))
-            add(self._label(str(n), x + w - 50, ry + 7, 10.5, bold=bool(n), anchor="center"))
-        by_ = y + 10
+            add(self._label(str(n), cx + cw - 42, ry + 7, 10.5, bold=bool(n), anchor="center"))
         if self.why:
-            add(self._label(self.why, x + 10, y + 40, 9, color=(255, 150, 130, 255), width=w - 20))
-        buy = (x + 10, by_, 150.0, 24.0)
-        clear = (x + 170, by_, 80.0, 24.0)
-        add(shapes.Rectangle(*buy, color=GO if total else BUTTON, batch=self.batch))
-        add(self._label(f"Buy {total} (Enter)" if total else "Buy", buy[0] + buy[2] / 2, by_ + 7, 10, bold=True,
-                        anchor="center"))
-        add(shapes.Rectangle(*clear, color=BUTTON, batch=self.batch))
-        add(self._label("Clear", clear[0] + clear[2] / 2, by_ + 7, 10, anchor="center"))
-        self.buttons += [(buy, "buy", None), (clear, "clear", None)]
+            add(self._label(self.why, x + 10, y + 8, 9, color=(255, 150, 130, 255), width=w - 20))
 
     def _label(self, text: str, x: float, y: float, size: float, bold: bool = False,
                color: tuple[int, int, int, int] = TEXT, width: float | None = None,
@@ -218,6 +220,7 @@ class Basket:
                 elif what == "fold":
                     self.folded = not self.folded
                     self.build(win, force=True)
+                    win.refresh(map_changed=False)          # the legend goes above it, or away
                 elif what == "clear":
                     self.counts, self.why = {}, ""
                     self.build(win, force=True)

@@ -16,10 +16,12 @@ from typing import Any
 from pyglet import shapes
 
 from clients.clicks import Pick
-from clients.routes import Route, asking, reach, reach_all, refusal
+from clients.routes import Route, asking, choices, refusal
+from clients.routes import taken as routes_taken
 from engine.actions import IllegalAction
 
 ROUTE = (255, 214, 90, 230)       # the route drawn to the space under the mouse
+OTHER_ROUTE = (255, 214, 90, 110)  # the other routes there that leave the game different (Tab)
 
 
 @dataclass
@@ -29,6 +31,9 @@ class Moving:
 
     count: int | None = None
     starts: list[int] = field(default_factory=list)
+    #: which of the routes to a space the click takes (Tab: the next), and to which space
+    choice: int = 0
+    choice_to: str | None = None
 
 
 def movers(win: Any) -> tuple[Pick | None, list[int]]:
@@ -50,19 +55,86 @@ def movers(win: Any) -> tuple[Pick | None, list[int]]:
     return None, []
 
 
-def routes(win: Any) -> dict[str, list[Route]]:
-    """Where the selection can go by a route, not counting the spaces one option reaches
-    (those are lit already): space -> the routes of the pieces that can get there."""
+def _choices(win: Any) -> dict[int, dict[str, list[Route]]]:
+    """For each piece of the selection: space -> the routes there that leave the game
+    different (clients.routes.choices), the shortest first."""
     pick, pieces = movers(win)
     if pick is None or not pieces:
         return {}
 
-    def make() -> dict[str, list[Route]]:
+    def make() -> dict[int, dict[str, list[Route]]]:
         g = win.game
-        got = reach_all(g.ruleset, g.state, g.decision, pieces, win.reader().shown)
-        return {sid: rs for sid, rs in got.items() if any(r.steps > 1 or len(r.actions) > 1 for r in rs)}
+        shown = win.reader().shown
+        return {pid: choices(g.ruleset, g.state, g.decision, pid, shown) for pid in pieces}
 
     return win._cached(("routes", pick, tuple(pieces)), make)  # type: ignore[no-any-return]
+
+
+def routes(win: Any) -> dict[str, list[Route]]:
+    """Where the selection can go by a route, not counting the spaces one option reaches
+    (those are lit already): space -> the shortest route there of each piece that can get there."""
+    out: dict[str, list[Route]] = {}
+    for _, to in sorted(_choices(win).items()):
+        for sid, got in to.items():
+            out.setdefault(sid, []).append(got[0])
+    return {sid: rs for sid, rs in out.items() if any(r.steps > 1 or len(r.actions) > 1 for r in rs)}
+
+
+def alternatives(win: Any, to: str) -> list[Route]:
+    """The routes to `to` a player chooses between (Tab), those of the first piece of the
+    selection that can get there: more than one only where the route matters."""
+    if to not in routes(win):
+        return []
+    for _, got in sorted(_choices(win).items()):
+        if to in got:
+            return got[to]
+    return []
+
+
+def chosen(win: Any, to: str) -> Route | None:
+    """The route to `to` a click takes: the one Tab came to, else the shortest."""
+    alts = alternatives(win, to)
+    if not alts:
+        return None
+    return alts[win.moving.choice % len(alts)] if win.moving.choice_to == to else alts[0]
+
+
+def next_route(win: Any) -> bool:
+    """Tab: the next route to the space under the mouse, where there are several. False when
+    there is no choice to make there."""
+    to = win.hovered
+    alts = alternatives(win, to) if to is not None else []
+    if len(alts) < 2:
+        return False
+    m = win.moving
+    m.choice = (m.choice + 1) % len(alts) if m.choice_to == to else 1
+    m.choice_to = to
+    win.hover_text = win.describe(to)
+    win._build_overlay()
+    win.invalidate()
+    return True
+
+
+def route_words(win: Any, to: str) -> str:
+    """What the routes to `to` are, where the route matters: which the click takes, the way
+    each goes and what it takes on the way ("" where there is one route)."""
+    alts = alternatives(win, to)
+    if len(alts) < 2:
+        return ""
+    route = chosen(win, to)
+    lines = [f"{len(alts)} routes to {win.place_name(to)} (Tab: the next):"]
+    for i, r in enumerate(alts, 1):
+        mark = "▶" if r == route else "  "
+        lines.append(f"{mark} {i}. {_way(win, r)}")
+    return "\n".join(lines)
+
+
+def _way(win: Any, r: Route) -> str:
+    """A route in words: the spaces it passes and those it takes on the way."""
+    through = [win.place_name(s) for s in r.spaces[1:-1]]
+    taken = [win.place_name(s) for s in routes_taken(r)]
+    words = ("through " + ", ".join(through)) if through else "straight there"
+    return words + (f", taking {', '.join(taken)}" if taken else "")
 
 
 def how_many(win: Any, to: str) -> int:
@@ -93,6 +165,7 @@ def take(win: Any, sid: str) -> bool:
     game = win.game
     d = game.decision
     n = how_many(win, sid)
+    way = chosen(win, sid)                  # the route Tab came to, else the shortest
     before, start = game.state, len(game.actions)
     moved: list[int] = []
     refused = ""
@@ -102,7 +175,8 @@ def take(win: Any, sid: str) -> bool:
             break
         if pid not in game.state.pieces or game.decision is None or game.decision.player != d.player:
             break
-        route = reach(game.ruleset, game.state, game.decision, pid, win.reader().shown).get(sid)
+        offered = choices(game.ruleset, game.state, game.decision, pid, win.reader().shown).get(sid, [])
+        route = next((r for r in offered if way is not None and r.spaces == way.spaces), offered[0] if offered else None)
         if route is None:
             continue
         mark = len(game.actions)
@@ -122,6 +196,7 @@ def take(win: Any, sid: str) -> bool:
         return True
     win.moving.starts.append(start)
     win.moving.count = None
+    win.moving.choice, win.moving.choice_to = 0, None
     win.refusal = refused
     win.why = ""
     win.notice = ""
@@ -185,20 +260,22 @@ def undo_route(win: Any) -> int:
 
 
 def lines(win: Any, batch: Any) -> list[Any]:
-    """The route to the space under the mouse, drawn from space to space, with a dot at each."""
+    """The route to the space under the mouse, drawn from space to space, with a dot at each;
+    where the route matters, the other routes there drawn fainter (Tab takes the next)."""
     hovered = win.hovered
-    if hovered is None:
+    if hovered is None or win.map is None or hovered not in routes(win):
         return []
-    got = routes(win).get(hovered)
-    if not got or win.map is None:
+    route = chosen(win, hovered)
+    if route is None:
         return []
-    route = got[0]
     hexes = win.map.hexes
-    points = [win.map.world(s) for s in route.spaces if s in hexes]
     width = max(2.5, min(5.0, win.map.size * 0.06))
     out: list[Any] = []
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
-        out.append(shapes.Line(x0, y0, x1, y1, thickness=width, color=ROUTE, batch=batch))
-    for x, y in points[1:]:
-        out.append(shapes.Circle(x, y, width * 1.4, color=ROUTE, batch=batch))
+    for r in sorted(alternatives(win, hovered), key=lambda r: r == route):
+        points = [win.map.world(s) for s in r.spaces if s in hexes]
+        colour, w = (ROUTE, width) if r == route else (OTHER_ROUTE, width * 0.6)
+        for (x0, y0), (x1, y1) in zip(points, points[1:]):
+            out.append(shapes.Line(x0, y0, x1, y1, thickness=w, color=colour, batch=batch))
+        for x, y in points[1:]:
+            out.append(shapes.Circle(x, y, w * 1.4, color=colour, batch=batch))
     return out

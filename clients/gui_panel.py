@@ -75,9 +75,11 @@ FOLDS: tuple[tuple[float | None, int | None, float, bool], ...] = (
 
 
 
-def help_text(noun: str) -> str:
-    """The help line under the panel, in the words of the board (`noun`: "hex", "space"...)."""
-    return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load · "
+def help_text(noun: str, routes: bool = False) -> str:
+    """The help line under the panel, in the words of the board (`noun`: "hex", "space"...);
+    with `routes`, where a unit goes by a route of several steps (a world map), Tab's."""
+    return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load "
+            + ("(Tab: another route) · " if routes else "· ") +
             f"click an unlit {noun}: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
             f"Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: {noun} ids · L: legend · "
             "T: tracks and charts · F: fast computer · O: odds (battle calculator) · Y: history · "
@@ -279,10 +281,10 @@ class Panel:
         log_share, moves_most, battle_share, full_help = FOLDS[self.fold]
         yb = PAD
         if full_help:
-            helpl = self._label(help_text(self._noun()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom",
+            helpl = self._label(help_text(self._noun(), self._routes_help()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom",
                                 group=fg)
         else:                   # a short window: the keys on one line, the rest when it is taller
-            helpl = self._fit_text(help_text(self._noun()), inner, x=lx, y=yb, size=8, color=DIM,
+            helpl = self._fit_text(help_text(self._noun(), self._routes_help()), inner, x=lx, y=yb, size=8, color=DIM,
                                    anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
         battle = self.battles.battle
@@ -354,6 +356,10 @@ class Panel:
         self._build_options(lx, y, inner, yb, bg, fg)
         # the question's rows as built (its prompt may take several lines): MIN_ROWS of them
         self.panel_fits = self.panel_fits and len(self.option_rows) >= min(MIN_ROWS, len(self.visible_options()))
+
+    def _routes_help(self) -> bool:
+        """Whether the map is one where units go by routes a player chooses (a world map)."""
+        return hasattr(self.map, "show_power")
 
     def _chart(self, chart: Callable[..., float], x: float, y: float, width: int) -> float:
         """A world map's chart (turn order, phases, treasuries) at (x, y), in a batch of its

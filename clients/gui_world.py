@@ -436,6 +436,8 @@ class WorldView(ViewFrame):
                 if rgb is not None:
                     self.power_colours[str(power)] = (rgb, _rgb(counter))
         self._init_frame(1.0)
+        #: the size that shows the whole map (a zoom out goes a little further)
+        self.whole_size = 1.0
         self.polygons: _Polygons | None = None
         self._outlines: dict[tuple[Any, ...], Mesh] = {}
         self._outline_group: ScaledGroup | None = None
@@ -477,15 +479,71 @@ class WorldView(ViewFrame):
         return self.geo.bounds
 
     def fit(self, area: tuple[int, int, int, int], margin: int | None = None) -> None:
-        """Scale the whole map into `area`, its top at the area's top: the height the map
-        leaves is under it, where the legend stands, so that the legend covers no land."""
+        """Scale the map to the height of `area`: a world map is wider than the room beside
+        the side panel, so it fills the height, its middle in the middle, and the rest is a
+        pan away, as TripleA shows it (where the area is the wider, the whole map, centred).
+        `whole_size` keeps the scale that shows the whole map, for a zoom out."""
         super().fit(area, margin)
         m = self.MARGIN if margin is None else margin
-        top = area[1] + area[3] - m
-        self.offset = (self.offset[0], round(top - self.bounds()[3] * self.size))
+        self.whole_size = self.size
+        x0, y0, x1, y1 = self.bounds()
+        self.fit_size = self.size = max(self.size, (area[3] - 2 * m) / max(y1 - y0, 1e-6))
+        self.offset = (round(area[0] + area[2] / 2 - (x0 + x1) / 2 * self.size),
+                       round(area[1] + area[3] - m - y1 * self.size))
+        self.keep_in_view()
 
     def zoom_limits(self) -> tuple[float, float]:
-        return self.fit_size * MIN_ZOOM, self.fit_size * MAX_ZOOM
+        """Out to the whole map (a little smaller), in to 18 times the height's fit."""
+        return self.whole_size * MIN_ZOOM, self.fit_size * MAX_ZOOM
+
+    def zoom(self, factor: float, about: Point) -> bool:
+        done = super().zoom(factor, about)
+        self.keep_in_view()
+        return done
+
+    def pan(self, dx: float, dy: float) -> None:
+        super().pan(dx, dy)
+        self.keep_in_view()
+
+    def centre_on(self, sid: str) -> None:
+        super().centre_on(sid)
+        self.keep_in_view()
+
+    def show_power(self, state: GameState, power: str) -> bool:
+        """Pan across to the space where most of `power`'s units stand, when it is out of view
+        (up and down the map is kept). Whether the map moved."""
+        counts: dict[str, int] = {}
+        for p in state.pieces_of(power):
+            if p.space in self.geo.spaces:
+                counts[p.space] = counts.get(p.space, 0) + 1
+        if not counts:
+            return False
+        most = max(counts, key=lambda sid: (counts[sid], sid))
+        x, _ = self.screen(most)
+        ax, _, aw, _ = self.area
+        if ax + aw * 0.1 <= x <= ax + aw * 0.9:
+            return False
+        before = self.offset
+        self.pan(ax + aw / 2 - x, 0)
+        return self.offset != before
+
+    def keep_in_view(self) -> None:
+        """No pan or zoom leaves a band of nothing where there is map to show: along each
+        axis the map wider than the area covers it (to the margin), and one narrower is
+        centred across (its top at the area's top, up and down, the legend under it)."""
+        ax, ay, aw, ah = self.area
+        m = self.MARGIN
+        x0, y0, x1, y1 = (v * self.size for v in self.bounds())
+        ox, oy = self.offset
+        if x1 - x0 <= aw - 2 * m:
+            ox = ax + aw / 2 - (x0 + x1) / 2
+        else:
+            ox = min(max(ox, ax + aw - m - x1), ax + m - x0)
+        if y1 - y0 <= ah - 2 * m:
+            oy = ay + ah - m - y1
+        else:
+            oy = min(max(oy, ay + ah - m - y1), ay + m - y0)
+        self.offset = (round(ox), round(oy))
 
     # -- drawing -----------------------------------------------------------------------------
     def build(self, state: GameState, colours: SideColours, side_order: Sequence[str],

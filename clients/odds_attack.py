@@ -39,14 +39,15 @@ class Attack:
     state: Any
 
 
-def set_up(rs: Any, attacking: str, defending: str, where: str | None = None) -> Attack:
+def set_up(rs: Any, attacking: str, defending: str, where: str | None = None,
+           powers: tuple[str, str] | None = None) -> Attack:
     rules = rs.rules
     a_force, d_force = forces(rules.units, attacking, defending)
     state = rs.logic.new_state(rs.info.scenarios[0].name, 0)
     sides = list(rules.sequence.powers) if rules.sequence is not None else []
     if len(sides) < 2:
         raise OddsError(f"the rules of `{rs.info.name}` have no two sides")
-    attacker, defender = sides[0], sides[1]
+    attacker, defender = powers if powers is not None and all(p in sides for p in powers) else (sides[0], sides[1])
     for p in list(state.pieces.values()):
         state.remove(p.id)
     board = state.board

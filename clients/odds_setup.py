@@ -65,10 +65,12 @@ def forces(units: Any, attacking: str, defending: str) -> tuple[dict[str, int], 
 
 
 def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, order: str = "triplea",
-           bombard: str | None = None) -> Battle:
+           bombard: str | None = None, powers: tuple[str, str] | None = None) -> Battle:
     """The battle of these forces in `where`. With `bombard`, the attack is an amphibious
     assault from a sea zone next to it, where those ships stand to bombard (the rules'
-    `amphibious` mark and `came_from`, as LHTR's combat move leaves them)."""
+    `amphibious` mark and `came_from`, as LHTR's combat move leaves them). With `powers`
+    (attacker, defender), those powers fight (a battle of a game, its forces changed), else
+    the first power to play and the first at war with it."""
     rules = rs.rules
     try:
         rules.round("battle")
@@ -82,12 +84,15 @@ def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, or
     order_ = list(rules.sequence.order) if rules.sequence is not None else []
     if not order_:
         raise OddsError(f"the rules of `{rs.info.name}` have no powers taking turns")
-    attacker = order_[0]
     at_war = rules.procedure("at_war") if rules.has_procedure("at_war") else (lambda s, a, b: a != b)
-    enemies = [p for p in order_ if at_war(state, attacker, p)]
-    if not enemies:
-        raise OddsError(f"nobody is at war with {attacker} in these rules")
-    defender = enemies[0]
+    if powers is not None and all(p in order_ for p in powers):
+        attacker, defender = powers
+    else:
+        attacker = order_[0]
+        enemies = [p for p in order_ if at_war(state, attacker, p)]
+        if not enemies:
+            raise OddsError(f"nobody is at war with {attacker} in these rules")
+        defender = enemies[0]
     for p in list(state.pieces.values()):
         state.remove(p.id)
     state.power_index = order_.index(attacker)

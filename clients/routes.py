@@ -23,6 +23,7 @@ from engine.state import GameState
 from .clicks import Reader
 
 MOST_TRIES = 600        # options tried for one unit before the search stops (a bomber's six moves)
+MOST_CHOICES = 4        # routes offered to one space where the route matters
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,8 @@ class Route:
     to: str
     actions: tuple[Action, ...]
     spaces: tuple[str, ...]
+    #: what the route leaves different in the game (see `outcome`; empty when not asked)
+    outcome: tuple[str, ...] = ()
 
     @property
     def steps(self) -> int:
@@ -50,10 +53,70 @@ def reach(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece:
     """Every space `piece` can end in by options of `decision`'s player, with the shortest route
     there: the options naming the piece (and, in a question on the way, every answer) tried on
     copies of the state. Its own space is left out."""
-    if decision is None or piece not in state.pieces:
-        return {}
-    player, start = decision.player, state.pieces[piece].space
     routes: dict[str, Route] = {}
+    for route, _ in _walk(rs, state, decision, piece, shown, most, distinct=False):
+        routes.setdefault(route.to, route)
+    return routes
+
+
+def choices(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int,
+            shown: Container[str], most: int = MOST_TRIES, most_each: int = MOST_CHOICES) -> dict[str, list[Route]]:
+    """Every space `piece` can end in, with the routes there that leave the game different:
+    the shortest first, then each route whose resulting state differs from those before it in
+    more than the piece's own record of its move (`outcome`: a space taken on the way, another
+    unit's state, a treasury...). Where the route does not matter, one route."""
+    out: dict[str, list[Route]] = {}
+    for route, _ in _walk(rs, state, decision, piece, shown, most, distinct=True):
+        got = out.setdefault(route.to, [])
+        if len(got) < most_each and all(r.outcome != route.outcome for r in got):
+            got.append(route)
+    return out
+
+
+def taken(route: Route) -> list[str]:
+    """The spaces whose holder the route changes, but its end (taken on the way: a blitz)."""
+    return [e.split("\t")[1] for e in route.outcome if e.startswith("control\t") and e.split("\t")[1] != route.to]
+
+
+def outcome(before: GameState, after: GameState, piece: int) -> tuple[str, ...]:
+    """What a move leaves different in the game, but for the piece itself and the rules'
+    record of it alone (values kept by its id: the moves it spent, where it came from): other
+    pieces, who holds what, treasuries, the rules' other variables. Two routes with the same
+    outcome are one choice for the player."""
+    out: list[str] = []
+    for pid, p in after.pieces.items():
+        q = before.pieces.get(pid)
+        if pid != piece and q is not p and q != p:
+            out.append(f"piece {p!r}")
+    out += [f"gone {pid}" for pid in before.pieces if pid not in after.pieces and pid != piece]
+    out += [f"control\t{k}\t{v}" for k, v in after.control.items() if before.control.get(k) != v]
+    out += [f"resource {k} {v}" for k, v in after.resources.items() if before.resources.get(k) != v]
+    for ns, d in after.data.items():
+        if before.data.get(ns) != d:
+            out.append(f"data {ns} {_without(d, piece)!r}" if _without(d, piece) != _without(before.data.get(ns), piece)
+                       else "")
+    for k, v in after.vars.items():
+        w = before.vars.get(k)
+        if w != v and _without(v, piece) != _without(w, piece):
+            out.append(f"var {k} {v!r}")
+    return tuple(sorted(x for x in out if x))
+
+
+def _without(value: object, piece: int) -> object:
+    """A variable's value but for what it keeps by the piece's id."""
+    if isinstance(value, dict):
+        return {k: v for k, v in value.items() if k != piece}
+    return value
+
+
+def _walk(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int, shown: Container[str],
+          most: int, distinct: bool) -> Iterator[tuple[Route, GameState]]:
+    """The routes of `piece` breadth first, each as it ends in a space (the rules asking no more
+    about it), with the state it leaves. With `distinct`, a state reached a second way is
+    walked on from again when its outcome differs (a space taken on the way)."""
+    if decision is None or piece not in state.pieces:
+        return
+    player, start = decision.player, state.pieces[piece].space
     queue: deque[tuple[GameState, Decision, tuple[Action, ...], tuple[str, ...]]] = deque(
         [(state, decision, (), (start,))])
     seen: set[tuple[object, ...]] = set()
@@ -69,15 +132,14 @@ def reach(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece:
             where = p.space
             trail = path if where == path[-1] else path + (where,)
             actions = done + (option,)
-            if not asking(nd):
-                if where != start and where in shown and where not in routes:
-                    routes[where] = Route(piece, where, actions, trail)
-            key = (repr(p), nd.kind, frozenset(nd.options))
+            differs = outcome(state, after, piece) if distinct else ()
+            if not asking(nd) and where != start and where in shown:
+                yield Route(piece, where, actions, trail, differs), after
+            key = (repr(p), nd.kind, frozenset(nd.options), differs)
             if key in seen:
                 continue
             seen.add(key)
             queue.append((after, nd, actions, trail))
-    return routes
 
 
 def refusal(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int, target: str,

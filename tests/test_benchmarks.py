@@ -184,3 +184,9 @@ def test_a_benchmark_plays_a_scenario_with_its_own_powers():
     assert rs.logic.side_of("France") == "Allies" and rs.logic.side_of("Italy") == "Axis"
     run = randplay.random_game(rs, 1, "aarhe-1939", max_turns=1)
     assert run.failure is None
+
+
+def test_route_choices_reports_its_figures():
+    done = bench("benchmarks/route_choices.py", "--repeat", "1")
+    assert done.returncode == 0, done.stderr
+    assert "reach:" in done.stdout and "x reach" in done.stdout

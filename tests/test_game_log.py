@@ -39,3 +39,23 @@ def test_the_log_says_whose_each_die_is_and_names_things_as_players_do(name: str
     assert [line for line in lines if INTERNAL_ID.search(line)] == []
     joined = [k for k in game.ruleset.rules.units if spaced(k) != k]
     assert [line for line in lines if any(re.search(rf"\b{k}\b", line) for k in joined)] == []
+
+
+def test_a_route_is_one_line_and_the_pieces_along_it_are_counted_together() -> None:
+    from clients.routes import reach
+
+    rs = plugins.load("lhtr")
+    game = Game(rs, None, seed=1)
+    while game.decision.kind != "combat_move":
+        game.play(game.decision.finish)
+    shown = set(game.state.board.spaces)
+    start = len(game.log)
+    tank = next(p.id for p in game.state.pieces.values() if p.kind == "Tank" and p.space == "Archangel")
+    for action in reach(rs, game.state, game.decision, tank, shown)["Belorussia"].actions:
+        game.play(action)
+    assert log_lines(game, game.log[start:]) == ["USSR Tank: Archangel -> Karelia S.S.R. -> Belorussia"]
+    start = len(game.log)
+    for pid in [p.id for p in game.state.pieces_at("Karelia S.S.R.") if p.kind == "Infantry"]:
+        for action in reach(rs, game.state, game.decision, pid, shown)["West Russia"].actions:
+            game.play(action)
+    assert log_lines(game, game.log[start:]) == ["USSR 3 Infantry move from Karelia S.S.R. to West Russia"]

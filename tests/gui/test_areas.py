@@ -242,17 +242,18 @@ def to_reinforce(bulge_rs):  # type: ignore[no-untyped-def]
     return list(game.actions)
 
 
-def reinforce_step(rs, make_window, actions):  # type: ignore[no-untyped-def]
+def reinforce_step(rs, make_window, actions, size=(1400, 880)):  # type: ignore[no-untyped-def]
     game = Game(rs, None, seed=1)
     for a in actions:
         game.play(a)
-    win = make_window(game, computer={"Allies": RandomPlayer(3)}, width=1400, height=880)
+    win = make_window(game, computer={"Allies": RandomPlayer(3)}, width=size[0], height=size[1])
     draw(win)
     return game, win
 
 
-def test_a_reinforcement_from_its_chart_by_clicks(bulge_rs, to_reinforce, make_window, tmp_path):
-    game, win = reinforce_step(bulge_rs, make_window, to_reinforce)
+@pytest.mark.parametrize("size", [(1280, 720), (1600, 1000)])        # Bulge's purchase: its charts
+def test_a_reinforcement_from_its_chart_by_clicks(bulge_rs, to_reinforce, make_window, tmp_path, size):
+    game, win = reinforce_step(bulge_rs, make_window, to_reinforce, size)
     state = game.state
     chart = "chart:Axis:2"
     before = {p.id for p in state.pieces_at(chart)}

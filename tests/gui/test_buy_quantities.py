@@ -35,6 +35,12 @@ def test_plus_and_minus_then_one_buy(lhtr_rs, make_window, tmp_path, size):
     win = make_window(game, computer={"Axis": None}, width=size[0], height=size[1])
     draw(win)
     assert win.buying.options                                   # the box is up for the purchase
+    # docked at the map's bottom (its southern seas): it hides none of the USSR's territories
+    ax, ay, aw, ah = win.map_area()
+    bx, by, bw, bh = win.buying.rect
+    assert ax <= bx and bx + bw <= ax + aw and ay <= by and by + bh < ay + ah / 3
+    held = [sid for sid, who in game.state.control.items() if who == "USSR" and sid in win.map.hexes]
+    assert held and not [sid for sid in held if win.buying.contains(*win.map.screen(sid))]
     ipcs = game.state.resources[("USSR", "ipc")]
     for _ in range(3):
         press(win, "buy Infantry", "+")
@@ -70,7 +76,8 @@ def test_the_box_folds_to_its_title_and_opens_again(lhtr_rs, make_window):
     press(win, "buy Infantry", "+")
     high = win.buying.rect[3]
     press_named(win, "fold")
-    assert win.buying.folded and win.buying.rect[3] < high / 5
+    assert win.buying.folded and win.buying.rect[3] < high / 3
+    assert win.legend_rect is not None and win.legend_rect[1] >= sum(win.buying.rect[1::2])   # the legend above
     assert any("1 unit" in getattr(i, "text", "") for i in win.buying._items)    # the basket kept
     press_named(win, "fold")
     assert not win.buying.folded and sum(win.buying.counts.values()) == 1

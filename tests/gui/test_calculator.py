@@ -136,6 +136,9 @@ def test_the_odds_button_fills_in_the_battle_about_to_be_fought(make_window, tmp
     assert calc.state is None
     r = answer(win)
     assert r is not None and r["attacker_wins"] < want.attacker_wins and r["where"] == "Caucasus"
+    # the sides keep their powers (not the first in the turn order, the USSR, attacking)
+    assert (r["attacker"]["power"], r["defender"]["power"]) == ("Germany", "USSR")
+    assert "Attacker (Germany)" in box_words(win) and "Defender (USSR)" in box_words(win)
     press(win, key.ESCAPE)
     assert win.calc is None
     press(win, key.O, key.MOD_SHIFT)                    # Shift+O: an empty calculator, even here

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from gui_support import require_gl
 
 require_gl()         # skips this module, with the reason, when no window can be made here
@@ -30,9 +31,13 @@ def bulge_at(rs, kind: str) -> Game:  # type: ignore[no-untyped-def]
     return game
 
 
-def test_a_unit_then_a_lit_hex_moves_it_and_an_unlit_one_says_why_not(bulge_rs, make_window, tmp_path):
+SIZES = [(1280, 720), (1600, 1000)]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_unit_then_a_lit_hex_moves_it_and_an_unlit_one_says_why_not(bulge_rs, make_window, tmp_path, size):
     game = bulge_at(bulge_rs, "axis_move")
-    win = make_window(game, computer={"Allies": None}, width=1400, height=880)
+    win = make_window(game, computer={"Allies": None}, width=size[0], height=size[1])
     zoom_on(win, "1712")
     art = game.state.pieces[43]
     assert (art.kind, art.space) == ("Artillery", "1712")
@@ -78,10 +83,11 @@ def test_a_stack_then_a_hex_several_moves_fit_lists_just_those(bulge_rs, make_wi
     assert all(game.state.pieces[p].space == "1711" for p in going[1]["pieces"])
 
 
-def test_the_attacking_hex_then_its_target_attacks_and_the_dice_show(bulge_rs, make_window, tmp_path):
+@pytest.mark.parametrize("size", SIZES)
+def test_the_attacking_hex_then_its_target_attacks_and_the_dice_show(bulge_rs, make_window, tmp_path, size):
     game = Game(bulge_rs, None, seed=1)
     assert game.decision.kind == "attacks"
-    win = make_window(game, computer={"Allies": None}, width=1400, height=880)
+    win = make_window(game, computer={"Allies": None}, width=size[0], height=size[1])
     zoom_on(win, "1713")
     click(win, *bare_point(win, "1713"))
     assert "1613" in win.targets()[0]

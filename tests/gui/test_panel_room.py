@@ -109,6 +109,10 @@ def test_unit_names_are_spaced_in_the_world_map_legend_and_the_options(lhtr_rs, 
     game = Game(lhtr_rs, None, seed=1)
     win = make_window(game, width=1280, height=720)
     draw(win)
+    assert win.legend_rect is None                          # the open buying box takes its corner
+    win.buying.folded = True
+    win.refresh(map_changed=False)
+    draw(win)
     assert {"AA Gun", "Aircraft Carrier"} <= set(win.map.legend_rows) and "AAGun" not in win.map.legend_rows
     texts = [getattr(i, "text", "") for i in win._panel_items]
     assert not any("AAGun" in t or "IndustrialComplex" in t for t in texts)

@@ -43,7 +43,7 @@ def test_the_new_territories_are_drawn_in_their_holders_colours(italy: Game, mak
     assert geo.space_at(*geo.spaces["Finland"].label) == "Finland"
     assert geo.space_at(*geo.spaces["Norway"].label) == "Norway"
     # Italy's colours are the map's (its data, not the window's code)
-    assert win.side_colour("Italy") == (0xB9, 0xB9, 0xA6) and win.colours.counter("Italy") == (0x4D, 0x4D, 0x3A)
+    assert win.side_colour("Italy") == (0x8E, 0x44, 0xAD) and win.colours.counter("Italy") == (0x3E, 0x14, 0x50)
     win.map.fit(win.map_area())
     win.map.zoom(3.0, win.map.screen("Germany"))
     win.map.centre_on("Germany")
@@ -82,7 +82,7 @@ def test_the_1939_map_draws_its_new_powers_and_territories(make_window, tmp_path
     order = [t.lstrip("▶ ") for t in texts if t.lstrip("▶ ") in game.ruleset.structure.powers]
     assert order[:8] == ["USSR", "Germany", "Italy", "UK", "France", "Japan", "China", "US"]
     colours = {p: win.side_colour(p) for p in ("France", "China", "Italy")}
-    assert colours == {"France": (0x5B, 0x7F, 0xBF), "China": (0x4F, 0x9E, 0x94), "Italy": (0xB9, 0xB9, 0xA6)}
+    assert colours == {"France": (0x5B, 0x7F, 0xBF), "China": (0x4F, 0x9E, 0x94), "Italy": (0x8E, 0x44, 0xAD)}
     for centre, name, zoom in (("Italy", "mediterranean", 4.0), ("Iwo Jima", "iwo-jima", 5.0)):
         win.map.fit(win.map_area())
         win.map.zoom(zoom, win.map.screen(centre))

@@ -128,7 +128,10 @@ def test_a_click_on_a_label_point_selects_that_space(world, make_window):
     win.buying.folded = True                 # the purchase's box folded away from the map
     win.refresh(map_changed=False)
     for sid in ("Germany", "United Kingdom", "SZ 5", "Eastern United States", "Japan", "SZ 56", "Brazil"):
+        win.map.centre_on(sid)               # the map fills the height: the Pacific is a pan away
+        win.refresh(map_changed=False)
         x, y = win.map.screen(sid)
+        assert win.in_map(x, y) and not win.buying.contains(x, y), sid
         assert win.map.space_at(int(x), int(y)) == sid, sid
         click(win, x, y)
         assert win.selected == sid
