@@ -38,6 +38,19 @@ def test_a_battle_the_odds_favour_is_worth_more_before_it_is_fought_and_a_hopele
     assert after(g, infantry, "Karelia S.S.R.") < before - 2     # an infantry thrown away
 
 
+def test_an_attack_is_judged_with_the_units_that_may_still_join_it_until_combat_move_ends() -> None:
+    g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", 1), ("Tank", "Germany", "Ukraine S.S.R.", 4),
+                                   ("Infantry", "USSR", "Caucasus", 3)])
+    before = evaluate(g, "Axis")
+    g.act("go", u=ids["Germany Infantry Ukraine S.S.R."][0])
+    g.choose("Caucasus")
+    hoped = evaluate(g, "Axis")
+    assert hoped > before + 5                        # the tanks beside it may follow
+    g.finish()                                       # they do not: the infantry attacks alone
+    assert g.step == "conduct_combat"
+    assert evaluate(g, "Axis") < hoped - 5
+
+
 def test_a_purchase_gains_most_in_units_that_fight_best_for_their_cost() -> None:
     g, _ = situation("USSR", [], step="purchase", ipc=24)
     before = evaluate(g, "Allies")
