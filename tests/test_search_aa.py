@@ -7,8 +7,6 @@ territory threaten it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from tests.aarhe.play import at_aarhe
 from tests.lhtr.play import Play, situation
 
