@@ -1,0 +1,73 @@
+"""The search player in Axis & Allies (LHTR, and AARHE over it): what rulesets/aarhe/lhtr/
+knowledge.rules tells it, through `evaluate(side)`. A battle set up in combat move is worth its
+likely outcome before it is fought (the search looks a few decisions ahead, seldom to the
+battle), so a move into a battle the odds favour gains and one into a hopeless battle loses; a
+purchase gains most in the units that fight best for their cost; land units next to an enemy
+territory threaten it."""
+
+from __future__ import annotations
+
+from tests.aarhe.play import at_aarhe
+from tests.lhtr.play import Play, situation
+
+
+def evaluate(g: Play, side: str) -> float:
+    return float(g.rs.rules.procedure("evaluate")(g.state, side))
+
+
+def after(g: Play, unit: int, to: str) -> float:
+    """Axis's evaluation once `unit` has stepped to `to` (the game `g` is left as it was)."""
+    state, decision = g.state, g.decision
+    g.act("go", u=unit)
+    g.choose(to)
+    value = evaluate(g, "Axis")
+    g.state, g.decision = state, decision
+    return value
+
+
+def test_a_battle_the_odds_favour_is_worth_more_before_it_is_fought_and_a_hopeless_one_less() -> None:
+    g, ids = situation("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 3), ("Infantry", "Germany", "Eastern Europe", 1),
+                                   ("Infantry", "USSR", "Caucasus", 1), ("Tank", "USSR", "Karelia S.S.R.", 3)])
+    before = evaluate(g, "Axis")
+    assert evaluate(g, "Allies") == -before
+    tank = ids["Germany Tank Ukraine S.S.R."][0]
+    infantry = ids["Germany Infantry Eastern Europe"][0]
+    assert after(g, tank, "Caucasus") > before + 5         # likely taken, for a likely loss of less
+    assert after(g, infantry, "Karelia S.S.R.") < before - 2     # an infantry thrown away
+
+
+def test_an_attack_is_judged_with_the_units_that_may_still_join_it_until_combat_move_ends() -> None:
+    g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", 1), ("Tank", "Germany", "Ukraine S.S.R.", 4),
+                                   ("Infantry", "USSR", "Caucasus", 3)])
+    before = evaluate(g, "Axis")
+    g.act("go", u=ids["Germany Infantry Ukraine S.S.R."][0])
+    g.choose("Caucasus")
+    hoped = evaluate(g, "Axis")
+    assert hoped > before + 5                        # the tanks beside it may follow
+    g.finish()                                       # they do not: the infantry attacks alone
+    assert g.step == "conduct_combat"
+    assert evaluate(g, "Axis") < hoped - 5
+
+
+def test_a_purchase_gains_most_in_units_that_fight_best_for_their_cost() -> None:
+    g, _ = situation("USSR", [], step="purchase", ipc=24)
+    before = evaluate(g, "Allies")
+    gains: dict[str, float] = {}
+    for kind in ("Infantry", "Tank", "Transport", "AAGun"):
+        state, decision = g.state, g.decision
+        g.act("buy", kind=kind)
+        gains[kind] = (evaluate(g, "Allies") - before) / g.rs.rules.procedure("price")(g.state, kind, "USSR")
+        g.state, g.decision = state, decision
+    assert gains["Tank"] > gains["Infantry"] > 0 > gains["Transport"] > gains["AAGun"]
+
+
+def test_land_units_next_to_an_enemy_territory_threaten_it() -> None:
+    guard = ("Infantry", "USSR", "Karelia S.S.R.", 2)
+    g, _ = situation("Germany", [("Tank", "Germany", "Eastern Europe", 3), guard], step="noncombat_move")
+    g2, _ = situation("Germany", [("Tank", "Germany", "Germany", 3), guard], step="noncombat_move")
+    assert evaluate(g, "Axis") > evaluate(g2, "Axis") + 5      # next to Karelia, a victory city
+
+
+def test_aarhe_weighs_a_battle_set_up_with_lhtrs_knowledge() -> None:
+    g, ids = at_aarhe("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 3), ("Infantry", "USSR", "Caucasus", 1)])
+    assert after(g, ids["Germany Tank Ukraine S.S.R."][0], "Caucasus") > evaluate(g, "Axis") + 5
