@@ -40,17 +40,20 @@ BLIND_HORIZON = 400
 FINISH_RATE = 0.9
 #: options the default policy draws and weighs with the rules' evaluation (besides the finish)
 GREEDY_DRAWS = 3
+#: a decision with at most this many options has every one weighed by the default policy
+GREEDY_ALL = 8
 #: a finished game's worth to the default policy, in the rules' units: beyond any position
 BEYOND = 1e12
 #: exploration constant of UCB1 on the (-1, 1) scale
 EXPLORE = 0.7
 #: where the rules judge positions, a decision first looks once at up to this many options
 #: (each played with the search's dice and judged at once: its first sample) ...
-SCREEN = 64
+SCREEN = 256
 #: ... in at most this share of its time; the options that look best are searched first
 SCREEN_SHARE = 0.5
-#: decisions with fewer options than this are not screened: every option is sampled in full
-SCREEN_FROM = ALL_AT_ONCE + 1
+#: after a screen, the best-looking options searched from the start (and the finish); the
+#: others are drawn best first as the samples grow (progressive widening)
+CANDIDATES = 3
 
 
 class Arm:
@@ -130,22 +133,25 @@ class _Search:
         self.samples = 0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
-        if self.judge.informed and n >= SCREEN_FROM:
+        if self.judge.informed:
             self.screen()
         if self.finish is not None and not any(a.action == self.finish for a in self.arms):
             self.arms.append(Arm(self.finish))
-        for _ in range(n if n <= ALL_AT_ONCE else FIRST_DRAW):
+        first = CANDIDATES if self.ranked else n if n <= ALL_AT_ONCE else FIRST_DRAW
+        for _ in range(first):
             self.draw()
 
     # -- the options searched ------------------------------------------------------------------------
     def screen(self) -> None:
         """Look once at up to SCREEN options, drawn at random, and the finish, within
-        SCREEN_SHARE of the time (of the samples, for a budget of samples): each look is a
-        sample that stops right after its option, or, where the option alone changes nothing
-        the rules judge (a Bulge hex activated), after the default policy's next move of the
-        same side in the same turn (not for the step's finish: ending a step is judged as
-        it leaves the position, else it would borrow the next step's gains). The options are then drawn best first, each with its look
-        as its first sample."""
+        SCREEN_SHARE of the time (of the samples, for a budget of samples): most decisions have
+        every option looked at, so the best look is what a greedy player would choose, and the
+        samples after it only weigh the best few against each other. Each look is a sample
+        that stops right after its option, or, where the option alone changes nothing the
+        rules judge (a Bulge hex activated), after the default policy's next move of the same
+        side in the same turn (not for the step's finish: ending a step is judged as it leaves
+        the position, else it would borrow the next step's gains). The options are then drawn
+        best first, each with its look as its first sample: CANDIDATES of them at once."""
         start = self.start
         player = self.player
         most, limit = SCREEN, None
@@ -296,9 +302,14 @@ class _Search:
                     continue
             return None
         side = rs.logic.side_of(decision.player)
-        tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
-        if decision.finish is not None:
-            tried.append(decision.finish)
+        options = decision.options
+        if len(options) <= GREEDY_ALL:
+            tried = list(options)
+            rng.shuffle(tried)      # (ties go to any of them, not always the first listed)
+        else:
+            tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
+            if decision.finish is not None:
+                tried.append(decision.finish)
         best: tuple[float, tuple[GameState, Decision | None]] | None = None
         for action in tried:
             try:

@@ -222,3 +222,22 @@ def test_bulge_axis_activates_hexes_rather_than_end_its_movement_at_once() -> No
         activated += action != decision.finish
         state, decision = flow.apply(bulge, state, action)
     assert activated >= 5, activated
+
+
+def test_a_small_decision_is_looked_at_too_and_only_its_best_looking_options_are_searched_at_first(river: Any) -> None:
+    from clients.search import CANDIDATES, _Search
+
+    state = river.logic.new_state("sambre", 2)
+    decision, rng = flow.start(river, state), random.Random(0)
+    while not 2 * CANDIDATES <= len(decision.options) <= 12:
+        state, decision = flow.apply(river, state, decision.sample(rng))
+    search = _Search(SearchPlayer(0, iterations=40), river, state, decision, len(decision.options))
+    looked = search.arms + search.ranked
+    assert len(looked) == len(decision.options), "every option of a small decision is looked at once"
+
+    def worth(arm: Any) -> float:
+        return float(arm.raws[0] if arm.raws else arm.ends[0] * 1e12)
+
+    # the options searched from the start are the best-looking ones
+    assert len(search.arms) == CANDIDATES
+    assert min(worth(a) for a in search.arms) >= max(worth(a) for a in search.ranked)
