@@ -41,7 +41,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_italy_1942 import FINLAND, FINLAND_CUT, ITALY_COLOURS, cut_ring, inside, run  # noqa: E402
+from build_italy_1942 import FINLAND, FINLAND_CUT, ITALY_COLOURS, cut_ring, inside, mobilization_pools, run  # noqa: E402
 
 BASE = ROOT / "rulesets" / "aarhe" / "lhtr"
 OUT = BASE / "aarhe-1939"
@@ -227,6 +227,7 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
                          "the Axis Germany, Italy and Japan): the world of October 1939 on the Revised board, "
                          "Tunisia, Malta, Iwo Jima and Finland added. Derived from the Revised map; see README.md "
                          "beside this file.")
+    sc["areas"] = mobilization_pools(TURN_ORDER)
     sc["options"] = {"turn_order": TURN_ORDER, "power_sides": SIDES, "team_turn_order": TEAM_TURN_ORDER,
                      "team_axis": ["Germany", "Italy", "Japan"], "team_allies": ["UK", "France", "China", "US"],
                      "infantry_price_capital": {"USSR": 2, "Germany": 2, "Japan": 2, "Italy": 2},

@@ -51,8 +51,8 @@ TURN_ORDER = ["USSR", "Germany", "Italy", "UK", "Japan", "US"]
 #: with AARHE's team turns: the Axis (Germany, Italy, Japan), then the Allies
 TEAM_TURN_ORDER = ["USSR", "Germany", "Italy", "Japan", "UK", "US"]
 SIDES = {"USSR": "Allies", "Germany": "Axis", "Italy": "Axis", "UK": "Allies", "Japan": "Axis", "US": "Allies"}
-#: light grey (S2), darker than the map's neutral grey and lighter than Germany's
-ITALY_COLOURS = ["#b9b9a6", "#4d4d3a"]
+#: purple: the light grey of S2 stood too near the neutrals' land (tests/gui/test_power_colours.py)
+ITALY_COLOURS = ["#8e44ad", "#3e1450"]
 
 #: the Revised territories that become Italy's, with their German units (S2)
 ITALIAN = ("Southern Europe", "Balkans", "Libya")
@@ -151,6 +151,11 @@ def _closed(ring: list[Point]) -> list[list[float]]:
 
 
 # -- the build ----------------------------------------------------------------------------------
+def mobilization_pools(order: list[str]) -> list[dict[str, str]]:
+    """Where each power's purchases wait for mobilize (the rules' `pending:POWER`), named."""
+    return [{"id": f"pending:{p}", "name": f"{p} mobilization pool"} for p in order]
+
+
 def build() -> tuple[dict[str, Any], dict[str, Any]]:
     base_map = json.loads((BASE / "map.json").read_text())
     base_sc = json.loads((BASE / "scenario.json").read_text())
@@ -220,6 +225,7 @@ def build() -> tuple[dict[str, Any], dict[str, Any]]:
                          "Axis Germany, Italy and Japan): the Revised setup, Italy holding Italy, the Balkans and "
                          "Libya with the German units there, Finland cut from Norway. Derived from the Revised "
                          "map; see README.md beside this file.")
+    sc["areas"] = mobilization_pools(TURN_ORDER)
     sc["options"] = {"turn_order": TURN_ORDER, "power_sides": SIDES, "team_turn_order": TEAM_TURN_ORDER,
                      "team_axis": ["Germany", "Italy", "Japan"], "team_allies": ["UK", "US"],
                      **AARHE_OPTIONS}
