@@ -41,7 +41,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_italy_1942 import FINLAND, FINLAND_CUT, ITALY_COLOURS, cut_ring, inside, mobilization_pools, run  # noqa: E402
+from build_italy_1942 import (  # noqa: E402
+    FINLAND,
+    FINLAND_CUT,
+    ITALY_COLOURS,
+    cut_ring,
+    inside,
+    mobilization_pools,
+    run,
+)
 
 BASE = ROOT / "rulesets" / "aarhe" / "lhtr"
 OUT = BASE / "aarhe-1939"
