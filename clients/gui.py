@@ -48,7 +48,7 @@ except ImportError:
 except Exception as e:  # noqa: BLE001 - no GL/EGL or no display: the caller falls back on ImportError
     raise ImportError(f"pyglet cannot open a window here ({type(e).__name__}: {e})") from e
 
-from clients import game_log, gui_buy, gui_moves, seats, words
+from clients import game_log, gui_buy, gui_moves, gui_route_chooser, seats, words
 from clients.battles import BattleLog
 from clients.clicks import Pick, Reader
 from clients.gui_areas import Tray
@@ -740,9 +740,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self.focus = None
         self.computer_moves = [m for m in self.computer_moves if m.index < len(self.game.actions)]
         self._narrate(rebuild=True)
-        self.notice = f"Undone: {n} action{'s' if n != 1 else ''}" + (" (yours and the computer's answers)"
-                                                                        if n > 1 else "")
-        self.narration.append(f"({self.notice.lower()})")
+        self.notice = gui_moves.undone_words(self, n)
+        self.narration.append(f"({self.notice[:1].lower()}{self.notice[1:]})")
         self._keep_pick(kind)
         self._save()
         self.refresh()
@@ -1219,6 +1218,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         """A tooltip for a space of the map, or an area under it."""
         state = self.game.state
         if sid in state.board:
+            if gui_route_chooser.current(self) is not None:
+                return ""                         # the box says it: no tooltip over the routes
             ways = gui_moves.route_words(self, sid)      # where the route matters: the choice
             text = self.logic.describe_space(state, sid)
             return f"{ways}\n{text}" if ways else text
@@ -1428,7 +1429,7 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         tip = self._row_full.get(row, "") if row is not None else ""
         tip_changed = tip != self.row_tip
         self.row_tip = tip
-        if hex_changed or row_changed:
+        if gui_route_chooser.hover(self, x, y) or hex_changed or row_changed:
             self._build_overlay()
         if row_changed:
             self._recolour_rows()
@@ -1504,6 +1505,8 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if button == mouse.RIGHT:
             self.clear_selection()
         elif button == mouse.LEFT:
+            if gui_route_chooser.click(self, x, y):
+                return                            # a route picked (or the choice cancelled)
             if self.in_tray(x, y):
                 sid = self.tray.space_at(x, y)
                 self.click_space(sid, self.tray.counter_at(x, y) if sid is not None else None)
@@ -1599,7 +1602,9 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
             return True
         step = 60
         if symbol == key.ESCAPE:
-            if self.narrowed is not None:
+            if gui_route_chooser.cancel(self):
+                pass                          # the route not chosen: no move, the selection kept
+            elif self.narrowed is not None:
                 self.second, self.narrowed = None, None
                 self.refresh(map_changed=False)
             elif self.pick is not None or self.why:
@@ -1608,8 +1613,6 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         if symbol == key.S and ctrl:
             self.save_now()
             return True
-        if symbol == key.TAB and not ctrl and gui_moves.next_route(self):
-            return True                   # Tab: the next route to the space under the mouse
         if symbol in (key.BRACKETLEFT, key.BRACKETRIGHT) and gui_moves.change_count(
                 self, 1 if symbol == key.BRACKETRIGHT else -1):
             return True                   # [ and ]: one fewer or one more of the stack moves

@@ -4,7 +4,8 @@ reach this step is lit, and one click there moves it (or N of the stack) along a
 The rules offer one step at a time; clients/routes.py composes the routes from those options.
 This module is the window's side of it: which pieces the selection moves, where they can go
 (lit), the route drawn under the mouse, how many of the stack go ([ and ]), and playing the
-routes, one unit after another, each from the state the last one left. Undo takes a whole route
+routes, one unit after another, each from the state the last one left. Where the route matters
+the click asks which, with the mouse (clients/gui_route_chooser.py). Undo takes a whole route
 back at once (`undo_route`).
 """
 
@@ -15,25 +16,26 @@ from typing import Any
 
 from pyglet import shapes
 
+from clients import gui_route_chooser
 from clients.clicks import Pick
-from clients.routes import Route, asking, choices, refusal
+from clients.routes import Route, asking, choices, refusal, under_fire
 from clients.routes import taken as routes_taken
 from engine.actions import IllegalAction
 
 ROUTE = (255, 214, 90, 230)       # the route drawn to the space under the mouse
-OTHER_ROUTE = (255, 214, 90, 110)  # the other routes there that leave the game different (Tab)
 
 
 @dataclass
 class Moving:
     """The window's state of a move by destination: how many of the selection go (None: all),
-    and where each route played began in the game's actions (for undo)."""
+    where each route played began in the game's actions and what it moved (for undo), and the
+    route being chosen, where the route matters."""
 
     count: int | None = None
     starts: list[int] = field(default_factory=list)
-    #: which of the routes to a space the click takes (Tab: the next), and to which space
-    choice: int = 0
-    choice_to: str | None = None
+    told: list[str] = field(default_factory=list)
+    undone: str = ""
+    asking: gui_route_chooser.Choice | None = None
 
 
 def movers(win: Any) -> tuple[Pick | None, list[int]]:
@@ -81,8 +83,8 @@ def routes(win: Any) -> dict[str, list[Route]]:
 
 
 def alternatives(win: Any, to: str) -> list[Route]:
-    """The routes to `to` a player chooses between (Tab), those of the first piece of the
-    selection that can get there: more than one only where the route matters."""
+    """The routes to `to` a player chooses between, those of the first piece of the selection
+    that can get there: more than one only where the route matters."""
     if to not in routes(win):
         return []
     for _, got in sorted(_choices(win).items()):
@@ -91,50 +93,27 @@ def alternatives(win: Any, to: str) -> list[Route]:
     return []
 
 
-def chosen(win: Any, to: str) -> Route | None:
-    """The route to `to` a click takes: the one Tab came to, else the shortest."""
-    alts = alternatives(win, to)
-    if not alts:
-        return None
-    return alts[win.moving.choice % len(alts)] if win.moving.choice_to == to else alts[0]
-
-
-def next_route(win: Any) -> bool:
-    """Tab: the next route to the space under the mouse, where there are several. False when
-    there is no choice to make there."""
-    to = win.hovered
-    alts = alternatives(win, to) if to is not None else []
-    if len(alts) < 2:
-        return False
-    m = win.moving
-    m.choice = (m.choice + 1) % len(alts) if m.choice_to == to else 1
-    m.choice_to = to
-    win.hover_text = win.describe(to)
-    win._build_overlay()
-    win.invalidate()
-    return True
-
-
 def route_words(win: Any, to: str) -> str:
-    """What the routes to `to` are, where the route matters: which the click takes, the way
-    each goes and what it takes on the way ("" where there is one route)."""
+    """What the routes to `to` are, where the route matters, and that a click asks which
+    ("" where there is one route)."""
     alts = alternatives(win, to)
-    if len(alts) < 2:
+    if len(alts) < 2 or gui_route_chooser.current(win) is not None:
         return ""
-    route = chosen(win, to)
-    lines = [f"{len(alts)} routes to {win.place_name(to)} (Tab: the next):"]
-    for i, r in enumerate(alts, 1):
-        mark = "▶" if r == route else "  "
-        lines.append(f"{mark} {i}. {_way(win, r)}")
+    lines = [f"{len(alts)} routes to {win.place_name(to)}: a click asks which"]
+    lines += [f"  {i}. {way_words(win, r)}" for i, r in enumerate(alts, 1)]
     return "\n".join(lines)
 
 
-def _way(win: Any, r: Route) -> str:
-    """A route in words: the spaces it passes and those it takes on the way."""
+def way_words(win: Any, r: Route) -> str:
+    """A route in words: the spaces it passes, those it takes on the way, the dice it meets."""
     through = [win.place_name(s) for s in r.spaces[1:-1]]
     taken = [win.place_name(s) for s in routes_taken(r)]
+    fire = under_fire(r)
     words = ("through " + ", ".join(through)) if through else "straight there"
-    return words + (f", taking {', '.join(taken)}" if taken else "")
+    words += f" ({r.steps} space{'s' if r.steps != 1 else ''})"
+    words += f", taking {', '.join(taken)}" if taken else ""
+    words += "".join(f"; under fire: {f}" for f in fire)
+    return words
 
 
 def how_many(win: Any, to: str) -> int:
@@ -156,16 +135,23 @@ def change_count(win: Any, by: int) -> bool:
     return True
 
 
-def take(win: Any, sid: str) -> bool:
+def take(win: Any, sid: str, way: Route | None = None) -> bool:
     """A click on `sid`: when the selection can get there only by a route, play it (for as many
-    units as are counted) and say so. False when the click is not such a destination."""
+    units as are counted) and say so; where the route matters and `way` is not given, ask
+    which first (the mouse picks one of the routes drawn). False when the click is not such a
+    destination."""
     if sid not in routes(win):
         return False
+    if way is None:
+        alts = alternatives(win, sid)
+        if len(alts) > 1:
+            gui_route_chooser.open_choice(win, sid, alts)
+            return True
+        way = alts[0] if alts else None
     pick, pieces = movers(win)
     game = win.game
     d = game.decision
     n = how_many(win, sid)
-    way = chosen(win, sid)                  # the route Tab came to, else the shortest
     before, start = game.state, len(game.actions)
     moved: list[int] = []
     refused = ""
@@ -195,8 +181,9 @@ def take(win: Any, sid: str) -> bool:
         win.refresh(map_changed=False)
         return True
     win.moving.starts.append(start)
+    win.moving.told.append(_told(win, moved, sid, before))
     win.moving.count = None
-    win.moving.choice, win.moving.choice_to = 0, None
+    win.moving.asking = None
     win.refusal = refused
     win.why = ""
     win.notice = ""
@@ -232,48 +219,77 @@ def refuse(win: Any, click: Pick) -> bool:
     return True
 
 
-def _told(win: Any, moved: list[int], to: str) -> str:
+def _told(win: Any, moved: list[int], to: str, before: Any = None) -> str:
+    """The move in words: "move 2 Infantry from Karelia S.S.R. to West Russia" (where from, given
+    the state before it)."""
     state = win.game.state
     kinds: dict[str, int] = {}
+    froms: set[str] = set()
     for pid in moved:
-        p = state.pieces.get(pid)
-        if p is not None:
-            kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        p = state.pieces.get(pid) or (before.pieces.get(pid) if before is not None else None)
+        if p is None:
+            continue
+        kinds[p.kind] = kinds.get(p.kind, 0) + 1
+        if before is not None and pid in before.pieces:
+            froms.add(before.pieces[pid].space)
     what = ", ".join(f"{n} {k}" if n > 1 else k for k, n in kinds.items())
-    return f"move {what} to {win.place_name(to)}"
+    start = f" from {win.place_name(froms.pop())}" if len(froms) == 1 else ""
+    return f"move {what}{start} to {win.place_name(to)}"
 
 
 def undo_route(win: Any) -> int:
-    """Take back the last route played whole (its several options). 0 when the last thing to
-    undo is no route of this step (U then undoes as usual)."""
+    """Take back the last route played whole (its several options), and say which in
+    `win.moving.undone` ("" for none). 0 when the last thing to undo is no route of this step
+    (U then undoes as usual)."""
     game = win.game
-    starts = win.moving.starts
+    starts, told = win.moving.starts, win.moving.told
+    win.moving.undone = ""
     while starts and starts[-1] >= len(game.actions):
         starts.pop()
+        if told:
+            told.pop()
     if not starts:
         return 0
     start = starts.pop()
+    what = told.pop() if told else ""
     taken = 0
     while len(game.actions) > start and game.can_undo(win.mine):
         taken += game.undo(win.mine)
+    if taken:
+        win.moving.undone = what
     return taken
+
+
+def undone_words(win: Any, n: int) -> str:
+    """What U just took back, for the panel and the log: the route move by name ("Undone: move
+    Tank from Eastern Europe to West Russia (2 actions)"), else how many actions."""
+    what = win.moving.undone
+    win.moving.undone = ""
+    count = f"{n} action{'s' if n != 1 else ''}"
+    if what:
+        return f"Undone: {what} ({count})"
+    return f"Undone: {count}" + (" (yours and the computer's answers)" if n > 1 else "")
 
 
 def lines(win: Any, batch: Any) -> list[Any]:
     """The route to the space under the mouse, drawn from space to space, with a dot at each;
-    where the route matters, the other routes there drawn fainter (Tab takes the next)."""
+    where the route matters, every route there in a colour of its own (a click asks which).
+    While a route is being chosen, the routes offered and the box of their words."""
+    if gui_route_chooser.current(win) is not None:
+        return gui_route_chooser.draw(win, batch)
     hovered = win.hovered
     if hovered is None or win.map is None or hovered not in routes(win):
         return []
-    route = chosen(win, hovered)
-    if route is None:
+    alts = alternatives(win, hovered)
+    if not alts:
         return []
     hexes = win.map.hexes
     width = max(2.5, min(5.0, win.map.size * 0.06))
     out: list[Any] = []
-    for r in sorted(alternatives(win, hovered), key=lambda r: r == route):
+    for i, r in reversed(list(enumerate(alts))):           # the shortest drawn last, on top
         points = [win.map.world(s) for s in r.spaces if s in hexes]
-        colour, w = (ROUTE, width) if r == route else (OTHER_ROUTE, width * 0.6)
+        colour = ROUTE if len(alts) == 1 else gui_route_chooser.colour(i, 230)
+        w = width if i == 0 else width * 0.75
         for (x0, y0), (x1, y1) in zip(points, points[1:]):
             out.append(shapes.Line(x0, y0, x1, y1, thickness=w, color=colour, batch=batch))
         for x, y in points[1:]:

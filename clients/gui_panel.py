@@ -77,9 +77,10 @@ FOLDS: tuple[tuple[float | None, int | None, float, bool], ...] = (
 
 def help_text(noun: str, routes: bool = False) -> str:
     """The help line under the panel, in the words of the board (`noun`: "hex", "space"...);
-    with `routes`, where a unit goes by a route of several steps (a world map), Tab's."""
+    with `routes`, where a unit goes by a route of several steps (a world map): where the
+    route matters, a click asks which."""
     return (f"Click a unit or stack (on the map or a chart under it), then a lit {noun}: move / attack / load "
-            + ("(Tab: another route) · " if routes else "· ") +
+            + ("(where the route matters, click the route) · " if routes else "· ") +
             f"click an unlit {noun}: why not · Up/Down Enter or 1-9: choose a row · E: end the step · U: undo · "
             f"Esc: clear · drag/Shift+arrows: pan · wheel/+/-: zoom · Home: fit · H: {noun} ids · L: legend · "
             "T: tracks and charts · F: fast computer · O: odds (battle calculator) · Y: history · "

@@ -7,6 +7,10 @@ copies of the state (engine.flow.apply), breadth first, until the unit stands in
 the rules ask no more about it. Nothing here knows a rule: what the unit may do next is always
 what the rules offer in the state the route has reached, so a route is legal because each of its
 options was offered on the way. The window (clients/gui_moves.py) lights and plays them.
+
+The copies roll their own dice (never the game's, which a search must not read ahead), and a
+die rolled on the way (a strait's guns, a submarine run past) is part of what a route leaves
+different: a route under fire is a choice of its own, never taken silently for a safe one.
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from .clicks import Reader
 
 MOST_TRIES = 600        # options tried for one unit before the search stops (a bomber's six moves)
 MOST_CHOICES = 4        # routes offered to one space where the route matters
+#: the dice states a route's copies roll from, tried in turn while the dice end the unit on
+#: the way (a route the dice may end is still a route); none of them is the game's own
+ROUTE_DICE = (0x5EED_0001, 0x5EED_0002, 0x5EED_0003, 0x5EED_0004, 0x5EED_0005, 0x5EED_0006)
 
 
 @dataclass(frozen=True)
@@ -73,6 +80,11 @@ def choices(rs: LoadedRuleset, state: GameState, decision: Decision | None, piec
     return out
 
 
+def under_fire(route: Route) -> list[str]:
+    """Why dice are rolled on the way, in the rules' words (the strait's guns at the ship...)."""
+    return [e.split("\t", 1)[1] for e in route.outcome if e.startswith("roll\t")]
+
+
 def taken(route: Route) -> list[str]:
     """The spaces whose holder the route changes, but its end (taken on the way: a blitz)."""
     return [e.split("\t")[1] for e in route.outcome if e.startswith("control\t") and e.split("\t")[1] != route.to]
@@ -117,12 +129,12 @@ def _walk(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece:
     if decision is None or piece not in state.pieces:
         return
     player, start = decision.player, state.pieces[piece].space
-    queue: deque[tuple[GameState, Decision, tuple[Action, ...], tuple[str, ...]]] = deque(
-        [(state, decision, (), (start,))])
+    queue: deque[tuple[GameState, Decision, tuple[Action, ...], tuple[str, ...], tuple[str, ...]]] = deque(
+        [(state, decision, (), (start,), ())])
     seen: set[tuple[object, ...]] = set()
     tries = 0
     while queue and tries < most:
-        here, d, done, path = queue.popleft()
+        here, d, done, path, fired = queue.popleft()
         for tried in _tried(rs, here, d, piece, shown, player):
             tries += 1
             if tried is None:
@@ -132,14 +144,15 @@ def _walk(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece:
             where = p.space
             trail = path if where == path[-1] else path + (where,)
             actions = done + (option,)
-            differs = outcome(state, after, piece) if distinct else ()
+            rolled = fired + tuple(f"roll\t{e[1].get('why') or 'dice'}" for e in after.events if e[0] == "roll")
+            differs = tuple(sorted(set(outcome(state, after, piece) + rolled))) if distinct else ()
             if not asking(nd) and where != start and where in shown:
                 yield Route(piece, where, actions, trail, differs), after
             key = (repr(p), nd.kind, frozenset(nd.options), differs)
             if key in seen:
                 continue
             seen.add(key)
-            queue.append((after, nd, actions, trail))
+            queue.append((after, nd, actions, trail, rolled))
 
 
 def refusal(rs: LoadedRuleset, state: GameState, decision: Decision | None, piece: int, target: str,
@@ -163,7 +176,7 @@ def refusal(rs: LoadedRuleset, state: GameState, decision: Decision | None, piec
         if asking(d) and target in board and p.space in board and board.adjacent(p.space, target):
             for probe in _put(d, target):
                 try:
-                    flow.apply(rs, here, probe)
+                    flow.apply(rs, here, probe, dice=ROUTE_DICE[0])
                 except IllegalAction as e:
                     return e.reason
         for tried in _tried(rs, here, d, piece, shown, player):
@@ -184,15 +197,33 @@ def _tried(rs: LoadedRuleset, state: GameState, d: Decision, piece: int, shown: 
     decision; None for one the rules refuse, or after which the piece is gone or the player's
     turn has passed (yielded still, since each option tried counts against the walk's limit)."""
     for option in _next(rs, state, d, piece, shown):
-        try:
-            after, nd = flow.apply(rs, state, option)
-        except IllegalAction:
+        got = _play(rs, state, option)
+        if got is None:
             yield None
             continue
+        after, nd = got
         if nd is None or nd.player != player or piece not in after.pieces:
             yield None
             continue
         yield option, after, nd
+
+
+def _play(rs: LoadedRuleset, state: GameState, option: Action) -> tuple[GameState, Decision | None] | None:
+    """`option` played on a copy rolling dice of its own (ROUTE_DICE), again with the next while
+    the dice take a piece that stood (the unit sunk by a strait's guns); None if refused."""
+    after: GameState | None = None
+    nd: Decision | None = None
+    if state._loaded:                      # noqa: SLF001 - dice fixed for the game (a test's) are the game's own
+        state = state.copy()
+        state._loaded = []                 # noqa: SLF001
+    for dice in ROUTE_DICE:
+        try:
+            after, nd = flow.apply(rs, state, option, dice=dice)
+        except IllegalAction:
+            return None
+        if not any(e[0] == "roll" for e in after.events) or all(pid in after.pieces for pid in state.pieces):
+            break
+    return None if after is None else (after, nd)
 
 
 def _put(d: Decision, target: str) -> list[Action]:

@@ -1,8 +1,9 @@
 """Where the route matters the player chooses it: a German tank in Eastern Europe can reach an
 empty West Russia through Belorussia (its own) or through an empty Karelia (the USSR's, taken
 on the way, a blitz). The two routes are offered (the mouse on West Russia draws both and says
-so; Tab takes the other), and the click goes the way chosen. Where the routes leave the game
-the same (through Belorussia or Ukraine), one route. Decided by the rules' own states, not by
+so); a click there asks which, each route drawn and numbered with a box of their words beside
+them (never over the destination or the routes), a click on a route takes it, Esc takes none.
+Where the routes leave the game the same (through Belorussia or Ukraine), no question. Decided by the rules' own states, not by
 any rule of the client's. The screenshot goes to docs/screenshots when GUI_SCREENSHOTS=1."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ require_gl()         # skips this module, with the reason, when no window can be
 from gui_support import bare_point, click, counter_centre, draw, zoom_on  # noqa: E402
 from pyglet.window import key  # noqa: E402
 
-from clients import gui_moves  # noqa: E402
+from clients import gui_moves, gui_route_chooser  # noqa: E402
 from clients.routes import choices  # noqa: E402
 from engine.game import Game  # noqa: E402
 from tests.lhtr.play import situation  # noqa: E402
@@ -39,35 +40,113 @@ def test_the_routes_that_leave_the_game_different_are_offered() -> None:
     assert [len(r) for r in offered.values()].count(1) >= len(offered) - 2   # elsewhere: one route
 
 
-def test_tab_takes_the_other_route_and_the_click_goes_that_way(make_window, tmp_path) -> None:
+def test_a_route_under_a_straits_guns_says_so_and_never_reads_the_games_dice() -> None:
+    # AARHE: the UK's guns in the United Kingdom fire at a German ship crossing from SZ 7 to SZ 6
+    from clients.routes import under_fire
+    from tests.aarhe.play import at_aarhe
+
+    g, ids = at_aarhe("Germany", [("Destroyer", "Germany", "SZ 7", 1)])
+    dd = ids["Germany Destroyer SZ 7"][0]
+    g.state.load_dice([1])                         # the game's next die would sink it
+    offered = choices(g.rs, g.state, g.decision, dd, set(g.state.board.spaces))
+    assert "crossing the strait" in " ".join(under_fire(offered["SZ 6"][0]))   # still offered, under fire
+    assert under_fire(offered["SZ 8"][0]) == []
+    assert g.state._loaded == [1]                  # the game's own dice untouched
+
+
+def test_the_click_asks_which_route_and_the_mouse_picks_one(make_window, tmp_path) -> None:
     game, tank = blitz()
     win = make_window(game, computer={"Allies": None}, width=1280, height=720)
     zoom_on(win, "Belorussia", 2.5)
     click(win, *counter_centre(win, "Eastern Europe", "Germany", "Tank"))
     win.on_mouse_motion(*bare_point(win, "West Russia"), 0, 0)
     alts = gui_moves.alternatives(win, "West Russia")
-    assert len(alts) == 2 and gui_moves.chosen(win, "West Russia") == alts[0]
-    assert "2 routes to West Russia" in win.hover_text and "taking Karelia S.S.R." in win.hover_text
+    assert len(alts) == 2
+    assert "2 routes to West Russia: a click asks which" in win.hover_text and "taking Karelia S.S.R." in win.hover_text
     lines = [i for i in win._overlay_items if type(i).__name__ == "Line"]
     assert len(lines) == 4                                             # both routes drawn, two legs each
-    win.dispatch_event("on_key_press", key.TAB, 0)
-    win.dispatch_events()
-    route = gui_moves.chosen(win, "West Russia")
-    assert route == alts[1] and "▶ 2." in win.hover_text
+    click(win, *bare_point(win, "West Russia"))                        # no move yet: the question
+    choice = gui_route_chooser.current(win)
+    assert choice is not None and game.state.pieces[tank].space == "Eastern Europe"
+    draw(win)
+    assert_box_clear(win, choice)
     shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
     draw(win, shots / "lhtr_route_choice.png")
-    through = route.spaces[1]
+    karelia = next(i for i, r in enumerate(choice.routes) if "Karelia S.S.R." in r.spaces)
+    win.dispatch_event("on_key_press", key.ESCAPE, 0)                   # Esc: no move, the tank still picked
+    win.dispatch_events()
+    assert gui_route_chooser.current(win) is None and gui_moves.movers(win)[1] == [tank]
+    assert game.state.pieces[tank].space == "Eastern Europe" and "not chosen" in win.notice
     click(win, *bare_point(win, "West Russia"))
+    choice = gui_route_chooser.current(win)
+    assert choice is not None
+    draw(win)
+    x, y = on_route(win, choice, karelia)                              # a click on the Karelia route's line
+    win.on_mouse_motion(x, y, 0, 0)
+    assert choice.hover == karelia
+    click(win, x, y)
     state = game.state
     assert state.pieces[tank].space == "West Russia" and state.control["West Russia"] == "Germany"
-    assert (state.control["Karelia S.S.R."] == "Germany") == (through == "Karelia S.S.R.")
-    assert win.narration[-1].endswith(f"Eastern Europe -> {through} -> West Russia")
+    assert state.control["Karelia S.S.R."] == "Germany"
+    assert win.narration[-1].endswith("Eastern Europe -> Karelia S.S.R. -> West Russia")
 
 
-def test_the_help_names_tab_where_routes_are_chosen(bulge_rs, lhtr_rs, make_window) -> None:
+def test_a_row_of_the_box_picks_its_route(make_window) -> None:
+    game, tank = blitz()
+    win = make_window(game, computer={"Allies": None}, width=1366, height=768)
+    zoom_on(win, "Belorussia", 2.5)
+    click(win, *counter_centre(win, "Eastern Europe", "Germany", "Tank"))
+    click(win, *bare_point(win, "West Russia"))
+    choice = gui_route_chooser.current(win)
+    assert choice is not None
+    draw(win)
+    other = next(i for i, r in enumerate(choice.routes) if "Karelia S.S.R." not in r.spaces)
+    ox, oy = win.map.offset
+    rx, ry, rw, rh = choice.rows[other]
+    click(win, rx + ox + rw / 2, ry + oy + rh / 2)
+    state = game.state
+    assert state.pieces[tank].space == "West Russia" and state.control["Karelia S.S.R."] == "USSR"
+
+
+def test_where_the_routes_are_alike_no_question_is_asked(make_window) -> None:
+    g, ids = situation("Germany", [("Tank", "Germany", "Eastern Europe", 1)],
+                       control={"West Russia": "USSR", "Karelia S.S.R.": "Germany"})
+    game = Game(g.rs)
+    game.state, game._decision = g.state, g.decision
+    tank = ids["Germany Tank Eastern Europe"][0]
+    win = make_window(game, computer={"Allies": None}, width=1280, height=720)
+    zoom_on(win, "Belorussia", 2.5)
+    click(win, *counter_centre(win, "Eastern Europe", "Germany", "Tank"))
+    assert len(gui_moves.alternatives(win, "West Russia")) == 1        # Karelia Germany's own: the ways are alike
+    click(win, *bare_point(win, "West Russia"))
+    assert gui_route_chooser.current(win) is None and game.state.pieces[tank].space == "West Russia"
+
+
+def assert_box_clear(win, choice) -> None:  # type: ignore[no-untyped-def]
+    """The box covers neither the destination nor any route offered (nor the legend)."""
+    ox, oy = win.map.offset
+    bx, by, bw, bh = choice.box
+    rect = (bx + ox, by + oy, bw, bh)
+    ax, ay, aw, ah = win.map_area()
+    assert ax <= rect[0] and rect[0] + bw <= ax + aw and ay <= rect[1] and rect[1] + bh <= ay + ah
+    assert not gui_route_chooser.covers_space(rect, gui_route_chooser.space_rings(win.map, choice.to))
+    for r in choice.routes:
+        for seg in gui_route_chooser.segments(win.map, r):
+            assert not gui_route_chooser.touches(rect, seg), (r.spaces, rect)
+    if win.legend_rect is not None:
+        assert not gui_route_chooser.overlaps(rect, win.legend_rect)
+
+
+def on_route(win, choice, i: int) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """A screen point on route i's own line, on no other route's."""
+    x0, y0, x1, y1 = gui_route_chooser.own_segments(win.map, choice.routes)[i][0]
+    return int(x0 + (x1 - x0) * 0.4), int(y0 + (y1 - y0) * 0.4)
+
+
+def test_the_help_says_the_route_is_clicked_where_it_matters(bulge_rs, lhtr_rs, make_window) -> None:
     def words(win) -> str:  # type: ignore[no-untyped-def]
         draw(win)
         return " ".join(getattr(i, "text", "") for i in win._panel_items)
 
-    assert "Tab: another route" in words(make_window(Game(lhtr_rs, None, seed=1), width=1600, height=1000))
-    assert "Tab" not in words(make_window(Game(bulge_rs, None, seed=1), width=1600, height=1000))
+    assert "click the route" in words(make_window(Game(lhtr_rs, None, seed=1), width=1600, height=1000))
+    assert "click the route" not in words(make_window(Game(bulge_rs, None, seed=1), width=1600, height=1000))
