@@ -576,20 +576,16 @@ class Panel:
             left += p
 
     def _unit_words(self, units: list[Fate]) -> str:
-        """Units of one side that met one fate, in words: "Infantry #132 (box 1: 1 hit) to
-        1514, Tank #135", several of a kind counted ("Infantry ×4"), the box the hits landed
-        in and the hits a unit lived with in brackets."""
+        """Units of one side that met one fate, in words: "Infantry (box 1: 1 hit) to 1514,
+        Tank", several of a kind counted ("Infantry ×4"), the box the hits landed in and the
+        hits a unit lived with in brackets. Names and counts only: a player never reads a
+        piece's id."""
         groups: dict[tuple[str, str, str, int], list[Fate]] = {}
         for u in units:
             groups.setdefault((u.kind, u.to, u.box, u.box_hits), []).append(u)
         parts = []
         for (kind, to, box, box_hits), us in groups.items():
-            if len(us) == 1:
-                words = f"{kind} #{us[0].piece}"
-            elif len(us) <= 3:
-                words = f"{kind} ×{len(us)} (" + ", ".join(f"#{u.piece}" for u in us) + ")"
-            else:
-                words = f"{kind} ×{len(us)}"
+            words = kind if len(us) == 1 else f"{kind} ×{len(us)}"
             if box:
                 words += f" ({box}: {box_hits} hit{'s' if box_hits != 1 else ''})"
             hits = sum(u.hits for u in us)

@@ -68,12 +68,12 @@ def test_example_a_each_unit_and_what_became_of_it(bulge_rs, make_window, tmp_pa
     # the boxes of the strip, counted Inf1, Inf2, Tank, Truck, Supply, and the hits in each
     assert {pid: (u.box, u.box_hits) for pid, u in battle.units.items() if u.box} == {
         inf1: ("box 1", 1), tank: ("box 3", 2), truck: ("box 4", 1), supply: ("box 5", 1)}
-    assert (f"Allies destroyed: Tank #{tank} (box 3: 2 hits), Truck #{truck} (box 4: 1 hit), "
-            f"Supply #{supply} (box 5: 1 hit)") in texts
+    assert "Allies destroyed: Tank (box 3: 2 hits), Truck (box 4: 1 hit), Supply (box 5: 1 hit)" in texts
     # Inf1's retreat is still to be asked: the battle is not over, and the box says so
     assert battle.undecided and game.decision.kind == "choose"
-    assert f"Allies fighting: Infantry #{inf1} (box 1: 1 hit), Infantry #{inf2}" in texts
-    assert any(x.startswith("Axis fighting: Infantry #") for x in texts)
+    assert "Allies fighting: Infantry (box 1: 1 hit), Infantry" in texts
+    assert any(x.startswith("Axis fighting: Infantry") for x in texts)
+    assert not [x for x in texts if "#" in x]                # names and counts, never a piece's id
     # the Allies say where the hit Infantry goes: it retreated, and where to
     answer_retreats(win, game)
     assert not battle.undecided                 # over: the others survived
@@ -116,10 +116,8 @@ def test_example_b_the_box_says_who_retreated_where(bulge_rulebook_stacking, mak
         infs[1]: ("box 2", 1), infs[2]: ("box 3", 2), tanks[2]: ("box 6", 2), arts[0]: ("box 7", 1),
         truck: ("box 9", 1)}
     first = battle.units[gone[0]]
-    assert (f"Allies retreated: {first.kind} #{first.piece} ({first.box}: 1 hit) "
-            f"to {win.place_name(first.to)}") in texts
-    assert (f"Allies destroyed: Infantry #{infs[2]} (box 3: 2 hits), Tank #{tanks[2]} (box 6: 2 hits), "
-            f"Truck #{truck} (box 9: 1 hit)") in texts
+    assert f"Allies retreated: {first.kind} ({first.box}: 1 hit) to {win.place_name(first.to)}" in texts
+    assert "Allies destroyed: Infantry (box 3: 2 hits), Tank (box 6: 2 hits), Truck (box 9: 1 hit)" in texts
     answer_retreats(win, game)
     assert {p for p, u in battle.units.items() if u.fate == "retreated"} == {infs[1], arts[0]}
     assert {p for p, u in battle.units.items() if u.owner == "Allies" and u.fate == "survived"} == {
@@ -153,3 +151,28 @@ def test_an_lhtr_battle_tells_the_damaged_ships(make_window):
             assert state.pieces[u.piece].space == u.space
     assert any(u.fate == "destroyed" for u in damaged.units.values())
     assert any(" damaged: " in x and "(1 hit)" in x for x in texts), texts
+
+
+def test_the_battle_box_shows_no_piece_ids_nor_area_ids(make_window):
+    """LHTR, the computer playing every power through its first battles: every line the battle
+    box shows names units by their names and counts ("Infantry ×3", "Battleship (1 hit)"),
+    never a piece's id ("#115") nor an area's id ("pending:USSR")."""
+    import re
+
+    rs = plugins.load("lhtr")
+    game = Game(rs, None, seed=1)
+    win = make_window(game, computer=seats.assign(rs, ["all"]), width=1366, height=768)
+    seen: set[str] = set()
+    fates = 0
+    battles: set[int] = set()
+    for _ in range(450):
+        if win.battle_rect:
+            battles.add(id(win.battles.battle))
+            for text in box_texts(win):
+                if text not in seen:
+                    seen.add(text)
+                    fates += " destroyed: " in text or " fighting: " in text
+        assert win.step_computer()
+    assert len(battles) >= 3 and fates >= 3, sorted(seen)
+    leaked = [t for t in seen if re.search(r"#\d|\b(pending|offboard|chart):", t)]
+    assert leaked == []
