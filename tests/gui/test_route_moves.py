@@ -1,7 +1,7 @@
 """Moving by the destination on the world map, as a TripleA player does: a unit, then a space two
 steps away, and it goes there along the route the rules allow; a stack, then a space, and all of
 it (or the number counted with [ and ]) goes; U takes the route back at once. Through synthetic
-mouse events on LHTR; the outcome is read from the game state."""
+mouse events on LHTR; the outcome is read from the game state, and U says what it took back."""
 
 from __future__ import annotations
 
@@ -54,8 +54,13 @@ def test_a_unit_then_a_space_two_steps_away_moves_it_there(lhtr_rs, make_window,
     assert len(game.actions) - n == 3                          # choose, go, choose: the rules' own steps
     assert win.refusal == "" and game.decision.kind == "combat_move"
     assert win.narration[-1] == "USSR Tank: Archangel -> Karelia S.S.R. -> Belorussia"    # a route: one line
-    win.undo()                                                  # the whole route at once
+    win.undo()                                                  # the whole route at once, and says which
     assert game.state.pieces[tank].space == "Archangel" and len(game.actions) == n
+    assert win.notice == "Undone: move Tank from Archangel to Belorussia (3 actions)"
+    assert win.narration[-1] == "(undone: move Tank from Archangel to Belorussia (3 actions))"
+    draw(win)
+    texts = [getattr(i, "text", "") for i in win._panel_items]
+    assert any("undone: move Tank from Archangel to Belorussia" in t for t in texts), texts
 
 
 def test_a_stack_then_a_space_moves_the_units_that_can_get_there(lhtr_rs, make_window):
@@ -72,6 +77,9 @@ def test_a_stack_then_a_space_moves_the_units_that_can_get_there(lhtr_rs, make_w
     click(win, *bare_point(win, "West Russia"))
     assert all(game.state.pieces[p].space == "West Russia" for p in can)
     assert game.decision.kind == "combat_move" and win.refusal == ""
+    win.undo()                                                  # every unit of the stack's route back
+    assert all(game.state.pieces[p].space == "Karelia S.S.R." for p in can)
+    assert win.notice.startswith("Undone: move ") and "from Karelia S.S.R. to West Russia" in win.notice
 
 
 def test_square_brackets_count_how_many_of_the_stack_go(lhtr_rs, make_window):
