@@ -482,6 +482,8 @@ class Panel:
                 blocks.append(("text", item))
         fates = [(f"{owner} {fate}: {self._unit_words(units)}", FATE_INK[fate])
                  for owner, fate, units in (battle.fates() if battle is not None else ())]   # last
+        if not share and len(fates) > 1:         # folded to its fates: every side's, on one line
+            fates = [(" · ".join(text for text, _ in fates), TEXT)]
         if fates:
             budget += int(self.height * 0.06)
         if now is not None and budget:           # the sides standing now: room of their own

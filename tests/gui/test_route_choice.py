@@ -70,8 +70,7 @@ def test_the_click_asks_which_route_and_the_mouse_picks_one(make_window, tmp_pat
     assert choice is not None and game.state.pieces[tank].space == "Eastern Europe"
     draw(win)
     assert_box_clear(win, choice)
-    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
-    draw(win, shots / "lhtr_route_choice.png")
+    draw(win, tmp_path / "route_choice_1280x720.png")
     karelia = next(i for i, r in enumerate(choice.routes) if "Karelia S.S.R." in r.spaces)
     win.dispatch_event("on_key_press", key.ESCAPE, 0)                   # Esc: no move, the tank still picked
     win.dispatch_events()
@@ -91,7 +90,7 @@ def test_the_click_asks_which_route_and_the_mouse_picks_one(make_window, tmp_pat
     assert win.narration[-1].endswith("Eastern Europe -> Karelia S.S.R. -> West Russia")
 
 
-def test_a_row_of_the_box_picks_its_route(make_window) -> None:
+def test_a_row_of_the_box_picks_its_route(make_window, tmp_path) -> None:
     game, tank = blitz()
     win = make_window(game, computer={"Allies": None}, width=1366, height=768)
     zoom_on(win, "Belorussia", 2.5)
@@ -100,6 +99,13 @@ def test_a_row_of_the_box_picks_its_route(make_window) -> None:
     choice = gui_route_chooser.current(win)
     assert choice is not None
     draw(win)
+    assert_box_clear(win, choice)
+    ox, oy = win.map.offset
+    rx, ry, rw, rh = choice.rows[1]
+    win.on_mouse_motion(int(rx + ox + rw / 2), int(ry + oy + rh / 2), 0, 0)     # the mouse on row 2 lights route 2
+    assert choice.hover == 1
+    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots" if os.environ.get("GUI_SCREENSHOTS") else tmp_path
+    draw(win, shots / "lhtr_route_choice.png")
     other = next(i for i, r in enumerate(choice.routes) if "Karelia S.S.R." not in r.spaces)
     ox, oy = win.map.offset
     rx, ry, rw, rh = choice.rows[other]

@@ -95,6 +95,8 @@ def test_buy_move_two_territories_and_fight(ruleset, make_window, tmp_path, size
     assert win.battle_rect is not None
     texts = box_texts(win)
     assert texts[0].lower() == "battle in belorussia" and any(" destroyed: " in t for t in texts), texts
+    said = " · ".join(texts)                                    # what became of each side's units, folded or not
+    assert "Germany destroyed: " in said and ("USSR destroyed: Tank" in said or "USSR survived: Tank" in said), texts
     assert not [t for t in texts if re.search(r"#\d|\b(pending|offboard|chart):", t)]
     if size[1] >= 1000:                                         # room for the whole box: the sides and dice
         assert any(t.startswith("USSR ") and "Tank" in t for t in texts), texts
