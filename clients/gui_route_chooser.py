@@ -261,9 +261,14 @@ def open_choice(win: Any, to: str, routes: list[Route]) -> None:
 
 def current(win: Any) -> Choice | None:
     """The route being chosen, if the selection is still the one it was asked for."""
+    from clients.gui_moves import movers
+
     choice: Choice | None = getattr(win.moving, "asking", None)
-    if choice is not None and (win.pick is not choice.pick or win.game is None or not win.human_turn()):
-        win.moving.asking = None
+    if choice is None:
+        return None
+    if win.pick is not choice.pick or win.game is None or not win.human_turn() \
+            or choice.routes[0].piece not in movers(win)[1]:
+        win.moving.asking = None            # the selection cleared or changed, the turn passed
         return None
     return choice
 

@@ -16,7 +16,7 @@ from gui_support import require_gl
 require_gl()         # skips this module, with the reason, when no window can be made here
 
 from gui_support import bare_point, click, counter_centre, draw, zoom_on  # noqa: E402
-from pyglet.window import key  # noqa: E402
+from pyglet.window import key, mouse  # noqa: E402
 
 from clients import gui_moves, gui_route_chooser  # noqa: E402
 from clients.routes import choices  # noqa: E402
@@ -112,6 +112,19 @@ def test_a_row_of_the_box_picks_its_route(make_window, tmp_path) -> None:
     click(win, rx + ox + rw / 2, ry + oy + rh / 2)
     state = game.state
     assert state.pieces[tank].space == "West Russia" and state.control["Karelia S.S.R."] == "USSR"
+
+
+def test_a_right_click_clears_the_unit_and_the_question(make_window) -> None:
+    game, tank = blitz()
+    win = make_window(game, computer={"Allies": None}, width=1280, height=720)
+    zoom_on(win, "Belorussia", 2.5)
+    click(win, *counter_centre(win, "Eastern Europe", "Germany", "Tank"))
+    click(win, *bare_point(win, "West Russia"))
+    assert gui_route_chooser.current(win) is not None
+    click(win, *bare_point(win, "West Russia"), button=mouse.RIGHT)
+    assert gui_route_chooser.current(win) is None and not gui_moves.movers(win)[1]
+    assert not [i for i in win._overlay_items if type(i).__name__ == "Line"]      # no routes left drawn
+    assert game.state.pieces[tank].space == "Eastern Europe"
 
 
 def test_where_the_routes_are_alike_no_question_is_asked(make_window) -> None:
