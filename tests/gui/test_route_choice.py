@@ -169,3 +169,30 @@ def test_the_help_says_the_route_is_clicked_where_it_matters(bulge_rs, lhtr_rs, 
 
     assert "click the route" in words(make_window(Game(lhtr_rs, None, seed=1), width=1600, height=1000))
     assert "click the route" not in words(make_window(Game(bulge_rs, None, seed=1), width=1600, height=1000))
+
+
+def test_close_in_with_no_room_beside_the_routes_the_map_makes_room(make_window) -> None:
+    game, tank = blitz()
+    win = make_window(game, computer={"Allies": None}, width=1280, height=720)
+    zoom_on(win, "Belorussia", 2.5)
+    click(win, *counter_centre(win, "Eastern Europe", "Germany", "Tank"))
+    at = win.map.screen("Belorussia")
+    win.map.zoom(6.0, at)                                              # the routes and West Russia fill the view
+    win.refresh()
+    click(win, *bare_point(win, "West Russia"))
+    choice = gui_route_chooser.current(win)
+    assert choice is not None
+    draw(win)
+    assert_box_clear(win, choice)
+
+
+def test_the_box_goes_to_the_free_place_nearest_the_destination_or_nowhere() -> None:
+    place, touches = gui_route_chooser.place, gui_route_chooser.touches
+    area = (0.0, 0.0, 400.0, 300.0)
+    leg = (50.0, 150.0, 350.0, 150.0)                                  # a route across the middle
+    square = [[(300.0, 200.0), (360.0, 200.0), (360.0, 260.0), (300.0, 260.0)]]   # the destination
+    rect = place((120, 40), area, (330, 230), [leg], square)
+    assert rect is not None and not touches(rect, leg, 10) and not gui_route_chooser.covers_space(rect, square, 10)
+    assert rect[1] > 150                                               # on the destination's side of the route
+    crossed = [(0.0, y, 400.0, y) for y in range(20, 300, 40)]         # routes everywhere: no room
+    assert place((120, 40), area, (330, 230), crossed, square) is None
