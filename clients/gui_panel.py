@@ -325,7 +325,12 @@ class Panel:
             items += framed(lx + inner - bw, yb, bw, bh, 1, BUTTON, (120, 130, 150), self.panel, bg)
             self._label("Odds (O)", lx + inner - bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
                         anchor_y="center", group=fg)
-        if self.pick is not None:
+        from clients.gui_route_chooser import current as choosing_route
+
+        if choosing_route(self) is not None:      # the box on the map asks: say where to look
+            self._fit_text(self.notice, inner - bw - 12, x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT,
+                           anchor_y="center", group=fg)
+        elif self.pick is not None:
             self._fit_text("Selected: " + self._pick_words(self.pick) + " · Esc: clear", inner - bw - 12,
                            x=lx + bw + 12, y=yb + bh / 2, size=9, color=ACCENT, anchor_y="center", group=fg)
         elif self.focus is not None:

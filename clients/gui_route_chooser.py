@@ -254,7 +254,7 @@ def place_box(win: Any, choice: Choice) -> Rect | None:
 def open_choice(win: Any, to: str, routes: list[Route]) -> None:
     """Ask which route: the routes drawn, the box placed (the map moved if it must)."""
     win.moving.asking = Choice(to, list(routes), win.pick)
-    win.notice = f"{len(routes)} routes to {win.place_name(to)}: click the one to take (Esc: cancel)"
+    win.notice = "Click a route on the map (Esc: cancel)"
     win.hover_text = ""
     win.refresh()
 

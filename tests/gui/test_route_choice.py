@@ -69,6 +69,8 @@ def test_the_click_asks_which_route_and_the_mouse_picks_one(make_window, tmp_pat
     choice = gui_route_chooser.current(win)
     assert choice is not None and game.state.pieces[tank].space == "Eastern Europe"
     draw(win)
+    said = [getattr(i, "text", "") for i in win._panel_items]
+    assert "Click a route on the map (Esc: cancel)" in said, said            # the panel says it too
     assert_box_clear(win, choice)
     draw(win, tmp_path / "route_choice_1280x720.png")
     karelia = next(i for i, r in enumerate(choice.routes) if "Karelia S.S.R." in r.spaces)
