@@ -37,7 +37,7 @@ TEXT = (235, 235, 240, 255)
 DIM = (170, 175, 185, 255)
 FONT = "DejaVu Sans"
 PAD = 8                 # inside the box
-CLEAR = 10              # between the box and what it must not cover
+CLEAR = 12              # between the box and what it must not cover (a route number's badge is 10 in radius)
 NEAR = 12               # how near a route's line a click takes it (pixels)
 
 
