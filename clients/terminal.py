@@ -179,7 +179,8 @@ class TerminalGame:
         self.changes += 1
         if not self.narrate():
             # nothing its events say: tell what it chose
-            self.write(f"  {decision.player} (computer): {action.label or action}")
+            said = words.said_by(self.game.ruleset, decision.player, action.label or str(action))
+            self.write(f"  {decision.player} (computer): {said}")
         return True
 
     def mine(self, player: str) -> bool:
