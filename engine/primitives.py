@@ -128,8 +128,9 @@ def destroy(state: GameState, unit: Piece) -> None:
         destroy(state, c)
     unit = state.pieces[unit.id]
     state.remove(unit.id)
+    formation = {"group": unit.group} if unit.group else {}     # (the log names it: "Infantry (106 ID)")
     state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space,
-               where=space_name(state, unit.space))     # as players read it: never `pending:USSR`
+               where=space_name(state, unit.space), **formation)     # as players read it: never `pending:USSR`
 
 
 def move_to(state: GameState, unit: Piece, space: str) -> None:

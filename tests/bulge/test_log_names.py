@@ -29,7 +29,8 @@ def test_a_hex_without_a_name_and_one_already_named_are_left_as_they_are(bulge):
 def test_the_log_and_the_options_name_pieces_as_players_do_never_by_number(bulge):
     """Two turns of the computer against itself (attacks, retreats, trucks coming on, the
     strips): no line of the log, no option and no question shows a piece's number ("Truck
-    #115"); the strips tell two Infantry apart by their box, the formation names a piece."""
+    #115"); the strips tell two Infantry apart by their box, the formation names a piece.
+    The supply each side receives is logged."""
     from rulesets.bulge.ai import HeuristicPlayer
 
     game = Game(bulge, None, seed=3)
@@ -46,3 +47,7 @@ def test_the_log_and_the_options_name_pieces_as_players_do_never_by_number(bulge
     assert any(" comes on at " in line for line in told)
     numbered = [line for line in told + seen if re.search(r"#\d", line)]
     assert numbered == []
+    # a destroyed unit with its formation; each side's supply income
+    assert any(re.search(r"^Allies Infantry \(\d+ ID\) destroyed in ", line) for line in told)
+    assert "Axis receives 9 supply in the Axis off-board area" in told
+    assert "Allies receives 11 supply in the Allies off-board area" in told

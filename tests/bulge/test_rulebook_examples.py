@@ -83,7 +83,7 @@ def test_example_c_anti_aircraft(table):
     t.play(Action("resolve_air", {"hex": h}))
     s = t.state
     # 1 -> fighter 1; 3 -> the bomber; 4 wraps to fighter 1 (wasted); 8 misses
-    assert notes(s, "anti-aircraft") == [f"  anti-aircraft fire over Bastogne ({h}), hits on the air strip: "
+    assert notes(s, "anti-aircraft") == [f"  Allies anti-aircraft fire over Bastogne ({h}), hits on the air strip: "
                                          "Fighter in box 1: 2, Bomber in box 3: 1"]
     assert s.pieces[f1].space == "offboard:Axis" and s.pieces[bomber].space == "offboard:Axis"
     assert notes(s, "air attack on Bastogne")[0].startswith("Axis air attack on Bastogne (1214) with 1 Fighter (1 dice)")
