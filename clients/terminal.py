@@ -385,7 +385,7 @@ class TerminalGame:
                     continue
             else:
                 typed = fold_name(line).split()
-                matches = [a for a in options if all(w in fold_name(_label(a)) for w in typed)]
+                matches = [a for a in options if all(w in _typed_words(_label(a)) for w in typed)]
             if not matches:
                 write(f"no option matches `{line}`; type `help` for commands")
                 continue
@@ -550,3 +550,9 @@ def _numbers(options: list[Action], shown: list[Action]) -> list[int]:
 
 def _label(action: Action) -> str:
     return action.label or str(action)
+
+
+def _typed_words(text: str) -> str:
+    """An option's words as a player may type them: folded (engine.board.fold_name), and
+    again without the dots of abbreviations ("karelia ssr" for "Karelia S.S.R.")."""
+    return fold_name(text) + " " + fold_name(text.replace(".", ""))

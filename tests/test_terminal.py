@@ -314,6 +314,19 @@ def test_a_world_map_game_starts_short_and_looks_at_a_territory():
     assert "Afghanistan (Afghanistan)" not in c.text and "Afghanistan; impassable" in c.text
 
 
+def test_a_name_typed_without_the_dots_of_an_abbreviation_is_read():
+    """"karelia ssr" is Karelia S.S.R., looked at or typed among an option's words."""
+    from engine import plugins
+
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    while game.decision.kind != "combat_move":
+        game.play(game.decision.finish)
+    code, c = play(game, ["look karelia ssr", "fighter karelia ssr", "n"])
+    assert "no space called" not in c.text and "no option matches" not in c.text
+    assert "Karelia S.S.R., held by USSR" in c.text
+    assert "that is: " in c.text and "move USSR Fighter in Karelia S.S.R." in c.text.split("that is: ")[1]
+
+
 def test_unit_names_are_spaced_only_where_a_unit_type_is_named():
     from clients.words import spaced, unit_words
 
