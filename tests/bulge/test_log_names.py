@@ -51,3 +51,14 @@ def test_the_log_and_the_options_name_pieces_as_players_do_never_by_number(bulge
     assert any(re.search(r"^Allies Infantry \(\d+ ID\) destroyed in ", line) for line in told)
     assert "Axis receives 9 supply in the Axis off-board area" in told
     assert "Allies receives 11 supply in the Allies off-board area" in told
+
+
+def test_a_piece_offered_by_the_rules_without_words_is_named_without_its_number(bulge):
+    """A `choose` among pieces that gives no words of its own (engine.asking.describe) names
+    each piece by owner, type, formation and place, as players see it: never "#12"."""
+    from engine.asking import describe
+
+    game = Game(bulge, None, seed=1)
+    piece = next(p for p in game.state.pieces_at("1613") if p.kind == "Infantry")
+    assert describe(game.state, piece) == f"Allies Infantry ({piece.group}) in Clervaux (1613)"
+    assert piece.group
