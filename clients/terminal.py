@@ -278,6 +278,7 @@ class TerminalGame:
                 return False
             if answer in ("q", "quit", "exit"):
                 raise _Quit
+            self.write(f"  `{answer}`? answer y (yes) or n (no)")     # (an option's number is no answer here)
 
     def _focus(self, decision: Decision) -> str | None:
         """The space a decision is about, when its context names one."""

@@ -107,6 +107,12 @@ def test_the_finish_answers_to_its_words_after_confirmation(duel, word):
     assert c.text.count("really end? (y/n)") == 2
 
 
+def test_an_answer_that_is_not_yes_or_no_says_what_is_asked(duel):
+    code, c = play(duel, ["done", "1", "y"], computer={"Allied": FirstOption()})
+    assert duel.actions[:1] == [Action("done")]
+    assert "`1`? answer y (yes) or n (no)" in c.text and c.text.count("really end? (y/n)") == 2
+
+
 def test_the_finish_by_number_needs_no_confirmation(duel):
     n = str(duel.decision.options.index(duel.decision.finish) + 1)
     code, c = play(duel, [n])
