@@ -776,6 +776,7 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         `choose` decision: where the unit it picked goes) belongs to that action; the next
         question (another unit's retreat) is an entry of its own, not said of that unit."""
         index = len(self.game.actions) - 1
+        label = words.said_by(self.game.ruleset, d.player, label)      # listed after the player's name
         spaces = touched_spaces(action, before, self.game.log[n_log:], self.map.hexes)
         moves = self.computer_moves
         last = moves[-1] if moves else None

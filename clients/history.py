@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from clients import words
 from engine.actions import Action, Decision
 from engine.game import Game
 from engine.state import GameState
@@ -49,6 +50,7 @@ class History:
 
     game: Game                       # the game, played to its last action (its log whole)
     steps: list[Step] = field(default_factory=list)
+    _spaced: Callable[[str], str] | None = field(default=None, repr=False)
 
     @property
     def last(self) -> int:
@@ -83,7 +85,15 @@ class History:
         s = self.steps[i]
         if s.number == 0:
             return f"the start of the game · {self.last} action{'s' if self.last != 1 else ''} in all"
-        return f"action {s.number} of {self.last} · turn {s.played_in} · {s.player}: {s.words}"
+        return f"action {s.number} of {self.last} · turn {s.played_in} · {s.player}: {self.said(s)}"
+
+    def said(self, s: Step) -> str:
+        """A step's action in players' words after the player's name: unit names spaced, the
+        player not named twice ("USSR: move Fighter", not "USSR: move USSR Fighter")."""
+        rs = self.game.ruleset
+        if self._spaced is None:
+            self._spaced = words.for_ruleset(rs)
+        return self._spaced(words.said_by(rs, s.player, s.words))
 
     def lines(self, i: int, words: Callable[[Sequence[tuple[str, Any]]], list[str]] | None = None) -> list[str]:
         """Step i in players' words: its heading, what the action caused, where the game stands."""

@@ -179,7 +179,8 @@ class TerminalGame:
         self.changes += 1
         if not self.narrate():
             # nothing its events say: tell what it chose
-            self.write(f"  {decision.player} (computer): {action.label or action}")
+            said = words.said_by(self.game.ruleset, decision.player, action.label or str(action))
+            self.write(f"  {decision.player} (computer): {said}")
         return True
 
     def mine(self, player: str) -> bool:
@@ -277,6 +278,7 @@ class TerminalGame:
                 return False
             if answer in ("q", "quit", "exit"):
                 raise _Quit
+            self.write(f"  `{answer}`? answer y (yes) or n (no)")     # (an option's number is no answer here)
 
     def _focus(self, decision: Decision) -> str | None:
         """The space a decision is about, when its context names one."""
@@ -384,7 +386,7 @@ class TerminalGame:
                     continue
             else:
                 typed = fold_name(line).split()
-                matches = [a for a in options if all(w in fold_name(_label(a)) for w in typed)]
+                matches = [a for a in options if all(w in _typed_words(_label(a)) for w in typed)]
             if not matches:
                 write(f"no option matches `{line}`; type `help` for commands")
                 continue
@@ -549,3 +551,9 @@ def _numbers(options: list[Action], shown: list[Action]) -> list[int]:
 
 def _label(action: Action) -> str:
     return action.label or str(action)
+
+
+def _typed_words(text: str) -> str:
+    """An option's words as a player may type them: folded (engine.board.fold_name), and
+    again without the dots of abbreviations ("karelia ssr" for "Karelia S.S.R.")."""
+    return fold_name(text) + " " + fold_name(text.replace(".", ""))

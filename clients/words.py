@@ -32,6 +32,24 @@ def unit_words(kinds: Iterable[str]) -> Callable[[str], str]:
     return words
 
 
+def without_own_name(kinds: Iterable[str], player: str, text: str) -> str:
+    """Words of an action as said after the name of the player who played it: the player's
+    name is dropped where the action names it again before one of its unit types ("USSR:
+    move USSR Fighter in Karelia" reads "USSR: move Fighter in Karelia"); another power's
+    unit, or a space named like the player, keeps its words."""
+    names = sorted({k for k in kinds} | {spaced(k) for k in kinds}, key=len, reverse=True)
+    if not player or not names or player not in text:
+        return text
+    pattern = rf"\b{re.escape(player)} (?=(?:{'|'.join(re.escape(n) for n in names)})\b)"
+    return re.sub(pattern, "", text)
+
+
+def said_by(rs: Any, player: str, text: str) -> str:
+    """`without_own_name` for a loaded ruleset's unit types."""
+    units = getattr(rs.rules, "units", None)
+    return without_own_name(units if isinstance(units, dict) else (), player, text)
+
+
 def for_ruleset(rs: Any) -> Callable[[str], str]:
     """`unit_words` for a loaded ruleset's unit types (none known: texts as they are)."""
     units = getattr(rs.rules, "units", None)

@@ -41,10 +41,11 @@ def encode(value: Any) -> Any:
 
 
 def describe(state: Any, value: Any) -> str:
-    """Words for a value a player picks: a piece by kind, number and place; a space by name."""
+    """Words for a value a player picks: a piece by kind, formation and place (never by its
+    number: players do not see one); a space by name."""
     if isinstance(value, Piece):
         group = f" ({value.group})" if value.group else ""
-        return f"{value.owner} {value.kind} #{value.id}{group} in {space_name(state, value.space)}"
+        return f"{value.owner} {value.kind}{group} in {space_name(state, value.space)}"
     if isinstance(value, str) and value in state.board:
         return space_name(state, value)
     if isinstance(value, (list, tuple)):

@@ -189,7 +189,7 @@ class Board:
     def find(self, name: str) -> str | None:
         """The id of the space with this id or name, as a player types it: exactly, or
         without case, accents or punctuation ("prum" is Prüm, "st vith" St. Vith, "sz 5"
-        SZ 5), or the first words of one space's name alone ("karelia")."""
+        SZ 5, "karelia ssr" Karelia S.S.R.), or the first words of one space's name alone ("karelia")."""
         if name in self.spaces:
             return name
         low = name.lower()
@@ -201,6 +201,10 @@ class Board:
             return None
         for s in self.spaces.values():
             if folded in (fold_name(s.name), fold_name(s.id)):
+                return s.id
+        undotted = fold_name(name.replace(".", ""))      # "karelia ssr" is Karelia S.S.R.
+        for s in self.spaces.values():
+            if undotted in (fold_name(s.name.replace(".", "")), fold_name(s.id.replace(".", ""))):
                 return s.id
         # the first words of one name only ("karelia" is Karelia S.S.R.; "west" is no one space)
         starts = [s.id for s in self.spaces.values() if fold_name(s.name).startswith(folded + " ")]

@@ -128,8 +128,9 @@ def destroy(state: GameState, unit: Piece) -> None:
         destroy(state, c)
     unit = state.pieces[unit.id]
     state.remove(unit.id)
+    formation = {"group": unit.group} if unit.group else {}     # (the log names it: "Infantry (106 ID)")
     state.emit("destroyed", piece=unit.id, kind=unit.kind, owner=unit.owner, space=unit.space,
-               where=space_name(state, unit.space))     # as players read it: never `pending:USSR`
+               where=space_name(state, unit.space), **formation)     # as players read it: never `pending:USSR`
 
 
 def move_to(state: GameState, unit: Piece, space: str) -> None:
@@ -159,6 +160,13 @@ def create(state: GameState, kind: str, owner: str, space: str) -> Piece:
 def fresh(state: GameState, unit: Piece) -> Piece:
     """The piece as it is now (a unit value is the piece as it was when it was read)."""
     return state.pieces.get(unit.id, unit)
+
+
+def unit_name(state: GameState, unit: Piece) -> str:
+    """A piece as players read it: its type, and its formation where it has one ("Tank (2 SS
+    Pz)"). Never its number: players tell like pieces apart by where they stand, which the
+    rules' words say beside the name ("a Truck in Bastogne")."""
+    return f"{unit.kind} ({unit.group})" if unit.group else unit.kind
 
 
 def units_at(state: GameState, space: str) -> list[Piece]:
@@ -538,6 +546,9 @@ def register_core(registry: Any) -> None:
       doc="what a space is on its map: \"hex\", \"land\", \"sea\"...; \"\" for an off-board area")
     P("create", create, changes=True, params=[("kind", "str"), ("owner", "str"), ("space", "str")], returns="Unit", context=True,
       doc="a new piece of a unit type for an owner in a space (or off-board area)")
+    P("unit_name", unit_name, params=[("unit", "Unit")], returns="str", context=True,
+      doc="a piece as players read it: its type, and its formation where it has one (\"Tank (2 SS Pz)\"), "
+          "never its number", inline='({0}.kind + (" (" + {0}.group + ")" if {0}.group else ""))')
     P("fresh", fresh, params=[("unit", "Unit")], returns="Unit", context=True,
       doc="the piece as it is now (a unit value keeps what it was when it was read)")
     # (read only, by code that changes nothing meanwhile: the state's own indexes, uncopied)

@@ -212,11 +212,14 @@ class GameLogic:
         if kind == "warning":
             return f"warning: {data.get('message', '')}"
         if kind == "destroyed":
-            return f"{data['owner']} {data['kind']} destroyed in {data.get('where', data['space'])}"
+            formation = f" ({data['group']})" if data.get("group") else ""
+            return f"{data['owner']} {data['kind']}{formation} destroyed in {data.get('where', data['space'])}"
         if kind == "phase_start":
             return f"-- {str(data['phase']).replace('_', ' ')} --"
         if kind == "turn_start":
-            return f"== {self.structure.turn_name(int(data['turn']))} (turn {data['turn']}) =="
+            turn = int(data["turn"])
+            name = self.structure.turn_name(turn)
+            return f"== {name} ==" if name == f"Turn {turn}" else f"== {name} (turn {turn}) =="
         return None
 
 

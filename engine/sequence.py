@@ -77,8 +77,15 @@ class TurnStructure:
             return self.turn_names[turn - 1]
         return f"Turn {turn}"
 
+    def turn_words(self, turn: int) -> str:
+        """A turn as players read it: its name with its number ("Red (turn 1 of 8)"), or, for
+        a turn named only by its number, the number once ("Turn 3 of 6", not "Turn 3 (turn 3)")."""
+        of = f" of {self.turns}" if self.turns else ""
+        name = self.turn_name(turn)
+        return f"{name}{of}" if name == f"Turn {turn}" else f"{name} (turn {turn}{of})"
+
     def where(self, state: GameState) -> str:
-        parts = [f"{self.turn_name(state.turn)} (turn {state.turn}" + (f" of {self.turns})" if self.turns else ")")]
+        parts = [self.turn_words(state.turn)]
         team = self.team(state)
         if len(team) > 1 and self.phase(state).name in self.together:
             parts.append(f"the {' and '.join(team)} team's turn, together")

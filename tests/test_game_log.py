@@ -1,7 +1,8 @@
 """A game's log as players read it (clients.game_log), over random games of each ruleset:
 every die rolled says whose it is and what for, no line names a space or an off-board area by
-its internal id (`pending:USSR`, `offboard:Allies`, `chart:Axis:2`), and unit names are spaced
-("Aircraft Carrier", as `wargame play --log` prints them too)."""
+its internal id (`pending:USSR`, `offboard:Allies`, `chart:Axis:2`), a piece by its number or a
+name twice ("Turn 1 (turn 1)"), and unit names are spaced ("Aircraft Carrier", as `wargame
+play --log` prints them too)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from engine import plugins
 from engine.game import Game
 
 INTERNAL_ID = re.compile(r"\b(offboard|chart|pending|dead):")
+#: a name said twice ("Afghanistan (Afghanistan)", "Turn 1 (turn 1)"), a piece's number ("Truck #115")
+DOUBLED = re.compile(r"\b(\w[\w .]*) \(\1\b", re.IGNORECASE)
+NUMBERED = re.compile(r"#\d")
 
 
 def random_game(name: str, seed: int, actions: int) -> Game:
@@ -37,6 +41,8 @@ def test_the_log_says_whose_each_die_is_and_names_things_as_players_do(name: str
     told = [line for line in lines if line.startswith("rolled ")]
     assert all(" for " in line for line in told), told[:3]
     assert [line for line in lines if INTERNAL_ID.search(line)] == []
+    assert [line for line in lines if DOUBLED.search(line) or NUMBERED.search(line)] == []
+    assert any(line.startswith("== ") for line in lines)
     joined = [k for k in game.ruleset.rules.units if spaced(k) != k]
     assert [line for line in lines if any(re.search(rf"\b{k}\b", line) for k in joined)] == []
 

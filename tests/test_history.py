@@ -125,3 +125,26 @@ def test_the_terminal_gives_the_odds_of_a_battle_being_fought() -> None:
     want = odds.odds(set_up(g.rs, calculator.count(left[1]), calculator.count(left[2]), "Caucasus")).attacker_wins
     assert f"attacker wins   {100 * want:6.2f}%" in text
     assert "no battle in Karelia" in text
+
+
+def test_an_action_is_told_after_its_player_without_naming_the_player_again() -> None:
+    """LHTR's options name the unit's power ("move USSR Infantry in Russia"); the history
+    heading names the player first, so the words after it do not repeat the power (it read
+    "USSR: move USSR Infantry"), and unit names are spaced ("AA Gun")."""
+    import re
+
+    from clients.players import RandomPlayer
+    from engine import plugins
+
+    rs = plugins.load("lhtr")
+    game = Game(rs, None, seed=2)
+    player = RandomPlayer(2)
+    while not any(a.label.startswith("move USSR ") for a in game.actions) and len(game.actions) < 200:
+        decision = game.decision
+        moves = [a for a in decision.options if a.label.startswith("move ")]
+        game.play(moves[0] if moves else player.choose(rs, game.state, decision))
+    h = history.record(game)
+    headings = [h.heading(i) for i in range(1, h.last + 1)]
+    assert any("· USSR: move " in line for line in headings)
+    assert [line for line in headings if re.search(r"· (\w+): move \1 ", line)] == []
+    assert not any("AAGun" in line for line in headings)

@@ -107,6 +107,12 @@ def test_the_finish_answers_to_its_words_after_confirmation(duel, word):
     assert c.text.count("really end? (y/n)") == 2
 
 
+def test_an_answer_that_is_not_yes_or_no_says_what_is_asked(duel):
+    code, c = play(duel, ["done", "1", "y"], computer={"Allied": FirstOption()})
+    assert duel.actions[:1] == [Action("done")]
+    assert "`1`? answer y (yes) or n (no)" in c.text and c.text.count("really end? (y/n)") == 2
+
+
 def test_the_finish_by_number_needs_no_confirmation(duel):
     n = str(duel.decision.options.index(duel.decision.finish) + 1)
     code, c = play(duel, [n])
@@ -312,6 +318,19 @@ def test_a_world_map_game_starts_short_and_looks_at_a_territory():
     assert "1 Germany Industrial Complex" in germany and "1 Germany AA Gun" in germany
     assert "IndustrialComplex" not in c.text and "AAGun" not in c.text
     assert "Afghanistan (Afghanistan)" not in c.text and "Afghanistan; impassable" in c.text
+
+
+def test_a_name_typed_without_the_dots_of_an_abbreviation_is_read():
+    """"karelia ssr" is Karelia S.S.R., looked at or typed among an option's words."""
+    from engine import plugins
+
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    while (game.decision.player, game.decision.kind) != ("Germany", "combat_move"):     # (no "USSR" in its words)
+        game.play(game.decision.finish)
+    code, c = play(game, ["look ukraine ssr", "tank ukraine ssr", "n"])
+    assert "no space called" not in c.text and "no option matches" not in c.text
+    assert "Ukraine S.S.R., held by Germany" in c.text
+    assert "that is: " in c.text and "move Germany Tank in Ukraine S.S.R." in c.text.split("that is: ")[1]
 
 
 def test_unit_names_are_spaced_only_where_a_unit_type_is_named():

@@ -39,7 +39,8 @@ def test_example_a_martelange(table):
     assert notes(s, "attacks Martelange")[0].endswith("with 1 Infantry, 2 Tank, 1 Artillery (8 dice) against "
                                                        "2 Infantry, 1 Tank, 1 Truck, 1 Supply")
     # 1 -> Inf1; 3, 3 -> the Tank; 4 -> the Truck; 5 -> the Supply
-    assert notes(s, "hits on the strips") == ["  hits on the strips: Infantry #292: 1, Tank #294: 2, Truck #295: 1, Supply #296: 1"]
+    assert notes(s, "hits on the strips") == ["  hits on the strips: Infantry in box 1: 1, Tank in box 3: 2, Truck in box 4: 1, "
+                                                "Supply in box 5: 1"]
     assert tank not in s.pieces and truck not in s.pieces and supply not in s.pieces
     assert t.at(attack_from, "Axis").count("Supply") == 0            # the attack paid its 1 supply
     d = t.rs.logic.decision(s)
@@ -59,7 +60,8 @@ def test_example_b_more_than_six_defenders(bulge_rulebook_stacking):
     s = t.state
     # boxes Inf1 Inf2 Inf3 Tank1 Tank2 Tank3 Art1 Art2 Truck: hits 0 1 2 0 0 2 1 0 1
     assert notes(s, "hits on the strips") == [
-        "  hits on the strips: Infantry #293: 1, Infantry #294: 2, Tank #297: 2, Artillery #298: 1, Truck #300: 1"]
+        "  hits on the strips: Infantry in box 2: 1, Infantry in box 3: 2, Tank in box 6: 2, Artillery in box 7: 1, "
+        "Truck in box 9: 1"]
     assert infs[2] not in s.pieces and tanks[2] not in s.pieces and truck not in s.pieces
     settle_retreats(t)
     s = t.state
@@ -81,8 +83,8 @@ def test_example_c_anti_aircraft(table):
     t.play(Action("resolve_air", {"hex": h}))
     s = t.state
     # 1 -> fighter 1; 3 -> the bomber; 4 wraps to fighter 1 (wasted); 8 misses
-    assert notes(s, "anti-aircraft") == [f"  anti-aircraft fire over Bastogne ({h}), hits on the air strip: "
-                                         f"Fighter #{f1}: 2, Bomber #{bomber}: 1"]
+    assert notes(s, "anti-aircraft") == [f"  Allies anti-aircraft fire over Bastogne ({h}), hits on the air strip: "
+                                         "Fighter in box 1: 2, Bomber in box 3: 1"]
     assert s.pieces[f1].space == "offboard:Axis" and s.pieces[bomber].space == "offboard:Axis"
     assert notes(s, "air attack on Bastogne")[0].startswith("Axis air attack on Bastogne (1214) with 1 Fighter (1 dice)")
     assert notes(s, "hits on the strips") == ["  hits on the strips: none"]
@@ -152,7 +154,7 @@ def test_every_truck_of_a_hex_of_four_combat_units_and_nine_trucks_can_be_hit(ta
     s.load_dice([5] * 12 + [12] * 12)        # 12 hits; the faces place them if there is no reroll
     t.play(Action("attack", {"from": attack_from, "to": target}))
     s = t.state
-    assert notes(s, "hits on the strips") == ["  hits on the strips: Truck ×9: 12"]
+    assert notes(s, "hits on the strips") == ["  hits on the strips: Truck ×9 in box 5: 12"]
     assert not any(pid in s.pieces for pid in trucks)
     assert t.at(target, "Allies") == ["Infantry"] * 4
 

@@ -309,7 +309,7 @@ def test_a_unit_may_retreat_into_a_hex_of_only_enemy_air_units_which_attack_it_a
     assert s.pieces[fighter].space == "1610"             # the anti-aircraft die missed it
     said = [d["message"] for k, d in s.events if k == "note"]
     assert any(m.startswith("Axis air attack on 1610 with 1 Fighter (1 dice) against 1 Infantry") for m in said)
-    assert "  hits on the strips: Infantry #352: 1" in said        # hit again: it must retreat once more
+    assert "  hits on the strips: Infantry in box 1: 1" in said        # hit again: it must retreat once more
 
 
 def test_air_units_may_be_placed_over_any_hex(table):

@@ -69,6 +69,9 @@ def test_a_space_is_found_as_a_player_types_its_name():
     assert [board.find(t) for t in ("prum", "PRÜM", "st vith", "St.-Vith", "sz 5", "sz5", "sea zone 5", "1709")] == [
         "1910", "1910", "1709", "1709", "SZ 5", None, "SZ 5", "1709"]
     assert fold_name("  Anglo-Egypt ") == "anglo egypt" and board.find("...") is None
+    soviet = Board([Space("Karelia S.S.R.", "Karelia S.S.R.", "land")], {})
+    assert [soviet.find(t) for t in ("karelia ssr", "Karelia SSR", "karelia s.s.r", "karelia s s r")] == [
+        "Karelia S.S.R."] * 4
     # the first words of one name alone; of several, none
     assert board.find("sea") == "SZ 5" and board.find("st") == "1709" and board.find("zone") is None
     two = Board([Space("a", "West Russia", "land"), Space("b", "Western Europe", "land"),

@@ -239,12 +239,12 @@ def test_the_rules_may_word_the_status_line(tmp_path: Path) -> None:
     for f in ("map.json", "scenario.json"):
         (tmp_path / f).write_text((DUEL / f).read_text())
     rules = (DUEL / "duel.rules").read_text()
-    assert Game(duel(), "road", seed=3).status() == "Turn 1 (turn 1 of 6), Red's turn, movement: advance"
+    assert Game(duel(), "road", seed=3).status() == "Turn 1 of 6, Red's turn, movement: advance"
     summary = ('\nprocedure power_summary(p: str) -> str {\n'
                '    return if p == Blue then "" else p + " has " + str(len(units_of(p))) + " units"\n}\n')
     (tmp_path / "duel.rules").write_text(rules + summary)
     game = Game(duel(tmp_path), "road", seed=3)
-    assert game.status() == "Turn 1 (turn 1 of 6), Red's turn, movement: advance | Red has 3 units"
+    assert game.status() == "Turn 1 of 6, Red's turn, movement: advance | Red has 3 units"
     line = ('\nprocedure status_line() -> str {\n'
             '    return current_power() + " to play, " + current_phase() + "/" + current_step() + " of turn " + str(turn())\n}\n')
     (tmp_path / "duel.rules").write_text(rules + summary + line)

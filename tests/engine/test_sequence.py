@@ -68,9 +68,9 @@ def test_a_team_plays_each_phase_member_by_member_and_a_together_phase_once():
                          ("phase_skipped", "muster"), ("phase_start", "muster"), ("phase_end", "muster"),
                          ("power_end", 1, "Blue"), ("power_end", 1, "Green"), ("turn_end", 1, "Green"), ("game_end",)]
     s.power_index, s.phase_index = 1, 1
-    assert ts.where(s) == "Turn 1 (turn 1 of 1), the Blue and Green team's turn, together, combat: fight"
+    assert ts.where(s) == "Turn 1 of 1, the Blue and Green team's turn, together, combat: fight"
     s.power_index, s.phase_index = 2, 0
-    assert ts.where(s) == "Turn 1 (turn 1 of 1), the Blue and Green team's turn, Green playing, move: advance"
+    assert ts.where(s) == "Turn 1 of 1, the Blue and Green team's turn, Green playing, move: advance"
 
 
 def test_without_teams_each_power_is_a_team_of_its_own():

@@ -119,3 +119,66 @@ def test_y_opens_the_history_of_the_game_being_played(game, make_window):
         assert f"History: action {n - 2} of {n} · " in banner(hist)
     finally:
         hist.close()
+
+
+def panel_words(win: Any) -> str:
+    return " ".join(i.text for i in win._panel_items if hasattr(i, "text"))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1600, 1000)])
+def test_the_history_has_no_control_that_changes_the_game(size):
+    """Bulge's history in the window: no Undo, Odds or end-the-step button and no option rows
+    (the panel says what was asked and what was chosen), the keys that play, undo, end a step,
+    save, load, start a game or open the calculator do nothing; the banner's buttons step
+    (first, back, next, last) and close the window."""
+    from clients import seats
+    from clients.gui_replay import ReplayWindow
+    from engine import plugins
+    from engine.game import Game
+
+    rs = plugins.load("bulge")
+    game = Game(rs, None, seed=1)
+    players = seats.assign(rs, ["all"])
+    while len(game.actions) < 12:
+        d = game.decision
+        game.play(players[seats.seat_of(rs, d.player)].choose(rs, game.state, d))
+    h = history.record(game)
+    at = next(s.number for s in h.steps[1:-1] if s.decision is not None and s.decision.finish is not None)
+    win = ReplayWindow(h, at, width=size[0], height=size[1], visible=False, config=config())
+    try:
+        assert win.decision.finish is not None            # (the game window would offer to end the step)
+        words = panel_words(win)
+        for button in ("Undo", "Odds", "End the step"):
+            assert button not in words
+        assert win.undo_rect is None and win.odds_rect is None and win.finish_rect is None
+        assert win.option_rows == [] and f"{win.decision.player} was asked" in words
+        assert "and chose: " + h.said(h.steps[at + 1]) in words
+        assert "E: end the step" not in words and "History: N or" in words         # the help line
+        for symbol, mods in ((key.O, 0), (key.O, key.MOD_SHIFT), (key.E, 0), (key.U, 0), (key.ENTER, 0),
+                             (key._1, 0), (key.Y, 0), (key.S, key.MOD_CTRL), (key.N, key.MOD_CTRL),
+                             (key.O, key.MOD_CTRL)):
+            press(win, symbol, mods)
+            assert win.calc is None and win.menu is None and win.prompt is None and win.at == at
+            assert not hasattr(win, "history_window") and len(win.game.actions) == at
+        # the banner's buttons
+        assert list(win.nav_rects) == ["first", "turn_back", "back", "next", "turn_next", "last", "quit"]
+
+        def click(what: str) -> None:
+            x, y, w, hh = win.nav_rects[what]
+            win.dispatch_event("on_mouse_press", x + w / 2, y + hh / 2, 1, 0)   # (1: the left button)
+            win.dispatch_event("on_mouse_release", x + w / 2, y + hh / 2, 1, 0)
+            win.dispatch_events()
+
+        click("next")
+        assert win.at == at + 1 and f"History: action {at + 1} of {h.last}" in banner(win)
+        click("back")
+        click("back")
+        assert win.at == at - 1
+        click("last")
+        assert win.at == h.last
+        click("first")
+        assert win.at == 0
+        click("quit")
+        assert win._closed
+    finally:
+        win.close()
