@@ -1384,12 +1384,14 @@ class _Gen:
         return f"({left} {op} {right})"
 
     def transient(self, e: A.Expr) -> str:
-        """An operand used at once and never kept (compared, or taken modulo): a sum or
-        difference of integers is not tested for size there. Its terms are kept values or
-        literals, each within the limit, so it cannot grow beyond a few times the limit,
-        and what is kept of it (a truth value, a remainder) is small."""
-        if isinstance(e, A.BinOp) and e.op in ("+", "-") and self.info.types.get(id(e)) == INT:
-            return self.chain(e, INT, checked=False)
+        """An operand used at once and never kept (compared, looked for, or taken modulo): a
+        sum or difference of integers, or a text joined with `+`, is not tested for size
+        there. Its terms are kept values or literals, each within the limit, so it cannot
+        grow beyond a few times the limit, and what is kept of it (a truth value, a
+        remainder) is small (`p + "/" + tech in techs`: the text is only looked for)."""
+        t = self.info.types.get(id(e))
+        if isinstance(e, A.BinOp) and (e.op in ("+", "-") and t == INT or e.op == "+" and t == STR):
+            return self.chain(e, t, checked=False)
         return self.expr(e)
 
     def chain(self, e: A.BinOp, t: Type, checked: bool = True) -> str:
@@ -1410,6 +1412,8 @@ class _Gen:
                 code = f"{code} {op} {self.expr(right)}"
         if t == INT:
             return self.int_checked(code) if checked else f"({code})"
+        if not checked:
+            return f"({code})"
         tmp = self.temp()
         if t == STR and self.bounded_str(e):
             return f"({code})"
@@ -1784,7 +1788,7 @@ class _Gen:
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
-                left, right = self.expr(e.left), self.walked(e.right)
+                left, right = self.transient(e.left), self.walked(e.right)
                 if self.pure(e.right):
                     return f"({left} {e.op} {right} if len({right}) <= {FREE_ITEMS} else _inbig({left}, {right}, {e.op == 'in'}))"
                 tr = self.temp()
@@ -1795,7 +1799,7 @@ class _Gen:
                 return (f"({tl} {e.op} {tr} if (({tl} := {left}), ({tr} := {right})) and len({tr}) <= {FREE_ITEMS} "
                         f"else _inbig({tl}, {tr}, {e.op == 'in'}))")
             if e.op in ("in", "not in"):
-                return f"({self.expr(e.left)} {e.op} {self.walked(e.right)})"
+                return f"({self.transient(e.left)} {e.op} {self.walked(e.right)})"
             return f"({self.transient(e.left)} {e.op} {self.transient(e.right)})"
         if isinstance(e, A.IfExpr):
             return self.looked_up(e) or f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
