@@ -1394,6 +1394,20 @@ class _Gen:
             return self.chain(e, t, checked=False)
         return self.expr(e)
 
+    def summed(self, e: A.Expr) -> str:
+        """An item of a sum of integers, never kept alone: its own `+`, `-` or `*` is not
+        tested for size (the sum is). Its operands are kept values or tested, so an item is
+        at most about the square of the limit, and the items of a list at most the item
+        limit: the sum stays a few hundred bits before its test."""
+        t = self.info.types.get(id(e))
+        if isinstance(e, A.BinOp) and t == INT and e.op in ("+", "-"):
+            return self.chain(e, INT, checked=False)
+        if isinstance(e, A.BinOp) and t == INT and e.op == "*":
+            return f"({self.expr(e.left)} * {self.expr(e.right)})"
+        if isinstance(e, A.IfExpr) and t == INT and not self.looked_up(e):
+            return f"({self.summed(e.then)} if {self.expr(e.cond)} else {self.summed(e.else_)})"
+        return self.expr(e)
+
     def chain(self, e: A.BinOp, t: Type, checked: bool = True) -> str:
         """`a + b + c ...` of strings, lists or integers, checked once at the end (each step
         only grows what came before, so the end is the largest): most pass with one inline
@@ -1863,7 +1877,9 @@ class _Gen:
                     # (key, item) pairs sorted by the key alone: stable, and items never compared
                     return self.comp(g, "_sortby([...])", elt=f"({self.expr(g.elt)}, v_{g.var})")
                 if name == "sum" and self.info.types.get(id(e)) == INT:
-                    return self.int_checked(self.comp(g, 'sum([...])'))
+                    # (an item is tested for size only as part of the sum: see `summed`)
+                    elt = self.summed(g.elt) if g.elt is not None else None
+                    return self.int_checked(self.comp(g, 'sum([...])', elt=elt))
                 return self.comp(g, f"{name}([...])")
             if name == "range":
                 return f"_rngl({', '.join(args)})"
