@@ -1269,9 +1269,14 @@ class _Gen:
                     self.emit(ind, "return None, ctx" if st.value is None else f"return ({self.expr(st.value)}), ctx",
                               st.pos)
                 return
-        if isinstance(st, A.Let):
+        if isinstance(st, A.Let) and st.name not in self.aliases and self.loopable(st.value):
+            self.loop_to_local(st.name, st.value, ind, st.pos)
+        elif isinstance(st, A.Let):
             value = self.peek_value(st.value) if st.name in self.aliases else self.expr(st.value)
             self.emit(ind, f"v_{st.name} = {value}", st.pos)
+        elif isinstance(st, A.Assign) and self.local_set(st) and self.loopable(st.value):
+            assert isinstance(st.target, A.Name)
+            self.loop_to_local(st.target.name, st.value, ind, st.pos)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
         elif isinstance(st, A.If):
@@ -1297,6 +1302,11 @@ class _Gen:
             self.body(st.body, ind + 1)
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
+        elif isinstance(st, A.Return) and st.value is not None and not self.searches(st.value) \
+                and self.loopable(st.value):
+            tmp = self.temp()
+            self.loop_into(tmp, st.value, ind, st.pos)
+            self.emit(ind, f"return {tmp}", st.pos)
         elif isinstance(st, A.Return):
             if st.value is None or not self.search_return(st.value, ind, st.pos):
                 self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
@@ -1352,6 +1362,116 @@ class _Gen:
         self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
         self.emit(ind, f"return {found == negated}", pos)
         return True
+
+    # `let ok = any(u.attack > 0 for u in units_at(s))`, `if any(...) {`, `let n = sum(...)`,
+    # `return first(...)`: an aggregate that a statement takes whole is written as a loop
+    # before it (that stops at the first item that answers, for any, all and first), not as a
+    # comprehension or a generator, which Python runs as a function call of its own and, for
+    # a generator, resumes for every item: the few items a space holds cost more to set up
+    # than to look at. Its loop's variable is the rules' own name, so it may only be one that
+    # the block does not use elsewhere (a loop's own name would be left behind by it).
+    def loopable(self, e: A.Expr) -> bool:
+        """Can the statement taking `e` whole work it out as a loop (`loop_into`)?"""
+        if self.in_lambda or self.block is None:
+            return False
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.loopable(e.operand) and self.info.types.get(id(e.operand)) == BOOL
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            return self.info.types.get(id(e.right)) == BOOL and self.loopable(e.right)
+        if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+                and self.info.calls.get(id(e)) == "builtin"):
+            return False
+        name = e.func.name
+        if name in ("any", "all"):
+            ok = e.gen.elt is not None or e.gen.cond is not None
+        elif name == "first":
+            ok = True
+        else:
+            ok = name == "sum" and self.info.types.get(id(e)) == INT
+        return ok and self.own_name(e.gen)
+
+    def own_name(self, g: A.Generator) -> bool:
+        """Is the generator's variable a name the block under way uses nowhere else (nor
+        binds), so that a loop there may bind it?"""
+        var = g.var
+
+        def clash(node: Any) -> bool:
+            if isinstance(node, (list, tuple)):
+                return any(clash(x) for x in node)
+            if node is g:
+                return clash(g.iter)
+            if isinstance(node, A.Generator) and node.var == var:
+                return clash(node.iter)
+            if isinstance(node, A.Name):
+                return node.name == var
+            if isinstance(node, A.Let) and node.name == var or isinstance(node, A.For) and node.var == var:
+                return True
+            if not hasattr(node, "__dataclass_fields__"):
+                return False
+            return any(clash(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+        return not clash(self.block)
+
+    def loop_to_local(self, name: str, e: A.Expr, ind: int, pos: Pos | None) -> None:
+        """`let name = e` (or `name = e`) with loops: into the local itself, unless the loop
+        reads it (then into a temporary, assigned after)."""
+        local = f"v_{name}"
+        if all(n.name != name for n in _names(e)):
+            self.loop_into(local, e, ind, pos)
+            return
+        tmp = self.temp()
+        self.loop_into(tmp, e, ind, pos)
+        self.emit(ind, f"{local} = {tmp}", pos)
+
+    def loop_into(self, target: str, e: A.Expr, ind: int, pos: Pos | None) -> None:
+        """Set the Python name `target` to `e`, one that `loopable` accepts, with loops."""
+        if isinstance(e, A.UnaryOp):
+            self.loop_into(target, e.operand, ind, pos)
+            self.emit(ind, f"{target} = not {target}", pos)
+            return
+        if isinstance(e, A.BinOp):
+            # (`a and any(...)`: false without searching when a is false; `or`: true when a is)
+            self.emit(ind, f"if {'not ' if e.op == 'and' else ''}{self.expr(e.left)}:", pos)
+            self.emit(ind + 1, f"{target} = {e.op == 'or'}", pos)
+            self.emit(ind, "else:", pos)
+            self.loop_into(target, e.right, ind + 1, pos)
+            return
+        assert isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+        g, name = e.gen, e.func.name
+        conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
+        item = f"v_{g.var}"
+        if name in ("any", "all"):
+            found = name == "any"
+            if g.elt is None:
+                tests = conds
+            else:
+                tests = conds + ([self.expr(c) for c in _conjuncts(g.elt)] if found else [f"not {self.expr(g.elt)}"])
+            looked = g.cond if g.cond is not None or not found else g.elt
+            self.emit(ind, f"{target} = {not found}", pos)
+            skips, last = tests[:-1], [f"if ({tests[-1]}):", f"    {target} = {found}", "    break"]
+        elif name == "first":
+            looked = g.cond
+            skips = conds
+            last = [f"{target} = {self.expr(g.elt) if g.elt is not None else item}", "break"]
+        else:
+            looked = g.cond
+            skips = conds
+            self.emit(ind, f"{target} = 0", pos)
+            last = [f"{target} += {self.summed(g.elt) if g.elt is not None else item}"]
+        tmp = self.temp()
+        self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, looked))}", pos)
+        self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+        self.emit(ind, f"for {item} in {tmp}:", pos)
+        start = len(self.lines)
+        for x in skips:
+            self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
+        self.emit(ind + 1, "\n".join(last), pos)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
+        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
+        if name == "first":
+            self.emit(ind, "else:\n    _first(())", pos)
+        elif name == "sum":
+            self.emit(ind, f"if not -{_COMPACT} <= {target} <= {_COMPACT}:\n    _ci({target})", pos)
 
     def searches(self, e: A.Expr) -> bool:
         return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None \
