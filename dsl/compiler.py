@@ -1279,6 +1279,15 @@ class _Gen:
             self.loop_to_local(st.target.name, st.value, ind, st.pos)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
+        elif isinstance(st, A.If) and self.loopable(st.cond):
+            # (`if any(...) {`: the search first, as a loop that stops at what answers it)
+            tmp = self.temp()
+            self.loop_into(tmp, st.cond, ind, st.pos)
+            self.emit(ind, f"if {tmp}:", st.pos)
+            self.body(st.body, ind + 1)
+            if st.orelse:
+                self.emit(ind, "else:", st.pos)
+                self.body(st.orelse, ind + 1)
         elif isinstance(st, A.If):
             self.emit(ind, f"if {self.expr(st.cond)}:", st.pos)
             self.body(st.body, ind + 1)

@@ -28,6 +28,8 @@ def run(src: str, *args: object, name: str = "f"):  # type: ignore[no-untyped-de
     ("let ok = len(xs) > 1 and any(x > 2 for x in xs)\n    return ok", [3], False),
     ("let ok = len(xs) > 1 or all(x > 2 for x in xs)\n    return ok", [3], True),
     ("let ok = false\n    ok = any(x > 2 for x in xs) and ok\n    return ok", [3], False),
+    ("if any(x > 2 for x in xs) {\n        return true\n    }\n    return false", [5], True),
+    ("if not all(x > 2 for x in xs) {\n        return true\n    }\n    return false", [5], False),
 ])
 def test_a_search_taken_whole_answers_as_any_and_all_do(body, xs, want) -> None:  # type: ignore[no-untyped-def]
     assert run(f"procedure f(xs: list[int]) -> bool {{\n    {body}\n}}\n", xs) is want
