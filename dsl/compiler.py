@@ -1387,6 +1387,10 @@ class _Gen:
             return self.loopable(e.operand) and self.info.types.get(id(e.operand)) == BOOL
         if isinstance(e, A.BinOp) and e.op in ("and", "or"):
             return self.info.types.get(id(e.right)) == BOOL and self.loopable(e.right)
+        if isinstance(e, A.ListComp):
+            # (a list whose `where` searches: `[n for n in neighbours(h) where any(...)]`)
+            return e.gen.cond is not None and self.own_name(e.gen) \
+                and any(self.loopable(c) for c in _conjuncts(e.gen.cond))
         if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
                 and self.info.calls.get(id(e)) == "builtin"):
             return False
@@ -1445,6 +1449,9 @@ class _Gen:
             self.emit(ind, "else:", pos)
             self.loop_into(target, e.right, ind + 1, pos)
             return
+        if isinstance(e, A.ListComp):
+            self.list_into(target, e.gen, ind, pos)
+            return
         assert isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
         g, name = e.gen, e.func.name
         conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
@@ -1481,6 +1488,27 @@ class _Gen:
             self.emit(ind, "else:\n    _first(())", pos)
         elif name == "sum":
             self.emit(ind, f"if not -{_COMPACT} <= {target} <= {_COMPACT}:\n    _ci({target})", pos)
+
+    def list_into(self, target: str, g: A.Generator, ind: int, pos: Pos | None) -> None:
+        """Set `target` to the list `[elt for var in iter where cond]` with a loop, each test
+        of the `where` that searches (`loopable`) a loop of its own inside it."""
+        assert g.cond is not None
+        self.emit(ind, f"{target} = []", pos)
+        tmp = self.temp()
+        self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, g.cond))}", pos)
+        self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+        self.emit(ind, f"for v_{g.var} in {tmp}:", pos)
+        start = len(self.lines)
+        for c in _conjuncts(g.cond):
+            if self.loopable(c):
+                found = self.temp()
+                self.loop_into(found, c, ind + 1, pos)
+                self.emit(ind + 1, f"if not {found}:\n    continue", pos)
+            else:
+                self.emit(ind + 1, f"if not ({self.expr(c)}):\n    continue", pos)
+        self.emit(ind + 1, f"{target}.append({self.expr(g.elt) if g.elt is not None else f'v_{g.var}'})", pos)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
+        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
 
     def searches(self, e: A.Expr) -> bool:
         return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None \

@@ -48,6 +48,14 @@ def test_a_sum_or_first_taken_whole_answers_as_before() -> None:
     assert "`first` found no item" in str(info.value) and info.value.pos is not None and info.value.pos.line == 2
 
 
+def test_a_list_whose_where_searches_holds_what_the_comprehension_held() -> None:
+    src = ("procedure f(xs: list[int]) -> list[int] {\n"
+           "    let near = [x * 10 for x in xs where x > 1 and any(y == x + 1 for y in xs) and not all(y > 1 for y in xs)]\n"
+           "    return near + [x for x in xs where all(y <= x for y in xs)]\n}\n")
+    assert run(src, [1, 2, 3, 5, 4]) == [20, 30, 40, 5]
+    assert run(src, []) == []
+
+
 def test_the_loops_name_leaves_the_rules_own_locals_alone() -> None:
     # `x` is the search's item, and after it a local of the procedure and a loop's item
     src = ("procedure f(xs: list[int]) -> int {\n"
