@@ -415,6 +415,18 @@ class _Gen:
     def emptiness(self, e: A.Compare) -> str | None:
         """`len(P(...)) > 0` and its like (`== 0`, `!= 0`, `>= 1`, `< 1`, either way round)
         as `any(...)` over P's comprehension, or None when it is not one."""
+        found = self.emptied(e)
+        if found is None:
+            return None
+        call, nonempty = found
+        code = self.searched(call)
+        if not code:
+            return None
+        return code if nonempty else f"(not {code})"
+
+    def emptied(self, e: A.Compare) -> tuple[A.Call, bool] | None:
+        """(P's call, whether the test says "not empty") for `len(P(...)) > 0` and its like,
+        where P returns a comprehension that can be searched in its place (`search_body`)."""
         for size, op, bound in ((e.left, e.op, e.right), (e.right, _FLIPPED.get(e.op), e.left)):
             if not (isinstance(bound, A.IntLit) and isinstance(size, A.Call) and isinstance(size.func, A.Name)
                     and size.func.name == "len" and size.gen is None and len(size.args) == 1
@@ -425,9 +437,9 @@ class _Gen:
             if nonempty is None or not (isinstance(call, A.Call) and isinstance(call.func, A.Name)
                                         and call.gen is None and self.info.calls.get(id(call)) == "procedure"):
                 continue
-            code = self.searched(call)
-            if code:
-                return code if nonempty else f"(not {code})"
+            assert isinstance(call.func, A.Name)
+            if self.search_body(call.func.name) is not None and len(self.subst) < _INLINE_DEPTH:
+                return call, nonempty
         return None
 
     def searched(self, call: A.Call) -> str:
@@ -1311,13 +1323,14 @@ class _Gen:
             self.body(st.body, ind + 1)
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
-        elif isinstance(st, A.Return) and st.value is not None and not self.searches(st.value) \
-                and self.loopable(st.value):
-            tmp = self.temp()
-            self.loop_into(tmp, st.value, ind, st.pos)
-            self.emit(ind, f"return {tmp}", st.pos)
         elif isinstance(st, A.Return):
-            if st.value is None or not self.search_return(st.value, ind, st.pos):
+            if st.value is not None and self.search_return(st.value, ind, st.pos):
+                pass
+            elif st.value is not None and self.loopable(st.value):
+                tmp = self.temp()
+                self.loop_into(tmp, st.value, ind, st.pos)
+                self.emit(ind, f"return {tmp}", st.pos)
+            else:
                 self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.ExprStmt):
             self.emit(ind, self.expr(st.expr), st.pos)
@@ -1386,7 +1399,11 @@ class _Gen:
         if isinstance(e, A.UnaryOp) and e.op == "not":
             return self.loopable(e.operand) and self.info.types.get(id(e.operand)) == BOOL
         if isinstance(e, A.BinOp) and e.op in ("and", "or"):
-            return self.info.types.get(id(e.right)) == BOOL and self.loopable(e.right)
+            parts = _chain(e, e.op)
+            return all(self.info.types.get(id(c)) == BOOL for c in parts) and any(self.loopable(c) for c in parts)
+        if isinstance(e, A.Compare):
+            # (`len(P(...)) > 0`, P a comprehension searched in its place: see `emptiness`)
+            return not self.subst and self.emptied(e) is not None
         if isinstance(e, A.ListComp):
             # (a list whose `where` searches: `[n for n in neighbours(h) where any(...)]`)
             return e.gen.cond is not None and self.own_name(e.gen) \
@@ -1443,11 +1460,12 @@ class _Gen:
             self.emit(ind, f"{target} = not {target}", pos)
             return
         if isinstance(e, A.BinOp):
-            # (`a and any(...)`: false without searching when a is false; `or`: true when a is)
-            self.emit(ind, f"if {'not ' if e.op == 'and' else ''}{self.expr(e.left)}:", pos)
-            self.emit(ind + 1, f"{target} = {e.op == 'or'}", pos)
-            self.emit(ind, "else:", pos)
-            self.loop_into(target, e.right, ind + 1, pos)
+            self.chain_into(target, e.op, _chain(e, e.op), ind, pos)
+            return
+        if isinstance(e, A.Compare):
+            emptied = self.emptied(e)
+            assert emptied is not None
+            self.emptiness_into(target, *emptied, ind, pos)
             return
         if isinstance(e, A.ListComp):
             self.list_into(target, e.gen, ind, pos)
@@ -1488,6 +1506,60 @@ class _Gen:
             self.emit(ind, "else:\n    _first(())", pos)
         elif name == "sum":
             self.emit(ind, f"if not -{_COMPACT} <= {target} <= {_COMPACT}:\n    _ci({target})", pos)
+
+    def chain_into(self, target: str, op: str, parts: list[A.Expr], ind: int, pos: Pos | None) -> None:
+        """`a and b and ...` (or `or`) into `target`, in order, each search a loop, the rest
+        not looked at once the answer is known (`a and any(...)`: false without searching
+        when a is false; `or`: true when a is); plain tests in a row are one expression."""
+        plain = []
+        while parts and not self.loopable(parts[0]):
+            plain.append(self.expr(parts.pop(0)))
+        if plain:
+            self.emit(ind, f"{target} = {f' {op} '.join(plain) if len(plain) > 1 else plain[0]}", pos)
+            if not parts:
+                return
+            self.emit(ind, f"if {'' if op == 'and' else 'not '}{target}:", pos)
+            ind += 1
+        self.loop_into(target, parts.pop(0), ind, pos)
+        if parts:
+            self.emit(ind, f"if {'' if op == 'and' else 'not '}{target}:", pos)
+            self.chain_into(target, op, parts, ind + 1, pos)
+
+    def emptiness_into(self, target: str, call: A.Call, nonempty: bool, ind: int, pos: Pos | None) -> None:
+        """`len(P(...)) > 0` (or `== 0`) into `target` as a loop over P's comprehension that
+        stops at the first item in it, P's arguments and `let`s bound first as `searched`
+        binds them (its variable named afresh)."""
+        assert isinstance(call.func, A.Name)
+        found = self.search_body(call.func.name)
+        assert found is not None
+        lets, g = found
+        pr = self._decls[call.func.name]
+        codes, first = self.bind_arguments(call.args, [self.expr(a) for a in call.args])
+        for bound in first:
+            self.emit(ind, bound, pos)
+        names = {prm.name: code for prm, code in zip(pr.params, codes)}
+        self.subst.append(names)
+        try:
+            for let in lets:
+                tmp = self.temp()
+                self.emit(ind, f"{tmp} = {self.expr(let.value)}", pos)
+                names[let.name] = tmp
+            names[g.var] = item = self.temp()
+            self.emit(ind, f"{target} = False", pos)
+            tmp = self.temp()
+            self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, g.cond))}", pos)
+            self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+            self.emit(ind, f"for {item} in {tmp}:", pos)
+            start = len(self.lines)
+            conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
+            for x in conds:
+                self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
+            self.emit(ind + 1, f"{target} = True\nbreak", pos)
+            self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:], item)
+        finally:
+            self.subst.pop()
+        if not nonempty:
+            self.emit(ind, f"{target} = not {target}", pos)
 
     def list_into(self, target: str, g: A.Generator, ind: int, pos: Pos | None) -> None:
         """Set `target` to the list `[elt for var in iter where cond]` with a loop, each test
@@ -2133,6 +2205,13 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
     """The tests of a chain of `and`, in the order they are asked (`a and b and c`: a, b, c)."""
     if isinstance(e, A.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _chain(e: A.Expr, op: str) -> list[A.Expr]:
+    """The operands of a chain of `and` (or of `or`), in the order they are asked."""
+    if isinstance(e, A.BinOp) and e.op == op:
+        return _chain(e.left, op) + _chain(e.right, op)
     return [e]
 
 

@@ -56,6 +56,24 @@ def test_a_list_whose_where_searches_holds_what_the_comprehension_held() -> None
     assert run(src, []) == []
 
 
+def test_an_if_of_several_searches_asks_them_in_order_and_stops_at_the_answer() -> None:
+    # `len(P(...)) > 0`, P returning a comprehension, is a search over it in P's place
+    src = ("procedure above(xs: list[int], n: int) -> list[int] {\n"
+           "    let m = n + 1\n"
+           "    return [x for x in xs where x > m]\n}\n"
+           "procedure f(xs: list[int], n: int) -> int {\n"
+           "    let t = 0\n"
+           "    for k in xs {\n"
+           "        if k != n and len(above(xs, k)) > 0 and len(above(xs, k + 10)) == 0 and any(x == k for x in xs) {\n"
+           "            t += k\n"
+           "        }\n"
+           "    }\n"
+           "    let none = len(above(xs, n)) == 0 or all(x < 0 for x in xs)\n"
+           "    return t * 10 + (if none then 1 else 0)\n}\n")
+    assert run(src, [1, 4, 9], 1) == 40 + 0
+    assert run(src, [1, 4, 9], 20) == 50 + 1
+
+
 def test_the_loops_name_leaves_the_rules_own_locals_alone() -> None:
     # `x` is the search's item, and after it a local of the procedure and a loop's item
     src = ("procedure f(xs: list[int]) -> int {\n"
