@@ -12,7 +12,6 @@ games played are the benchmark's own: the listing looked at is the engine's, unt
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from collections import Counter
@@ -35,14 +34,7 @@ def rows(mv: Any, state: Any) -> tuple[Any, ...]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    randplay.common_arguments(ap)
-    args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error("--games must be at least 1")
-    rs = randplay.load(args)
-    max_turns = randplay.turn_limit(rs, args)
-    randplay.set_up_once(rs, args.scenario)
+    args, rs, max_turns = randplay.set_up(__doc__.splitlines()[0], argv)
     spent: Counter[str] = Counter()     # (of CPU seconds)
     repeated: Counter[str] = Counter()
     last: dict[str, tuple[Any, str]] = {}

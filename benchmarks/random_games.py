@@ -12,7 +12,6 @@ games_per_s, actions_per_s, decisions_per_game (mean), cpu_s and games.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 from pathlib import Path
@@ -23,16 +22,9 @@ import randplay  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    randplay.common_arguments(ap)
-    args = ap.parse_args(argv)
-    if args.games < 1:
-        ap.error("--games must be at least 1")
-    rs = randplay.load(args)
-    max_turns = randplay.turn_limit(rs, args)
+    args, rs, max_turns = randplay.set_up(__doc__.splitlines()[0], argv)
     actions = 0
     failures = []
-    randplay.set_up_once(rs, args.scenario)
     t0 = time.process_time()
     for i in range(args.games):
         run = randplay.random_game(rs, args.seed + i, args.scenario, max_turns)

@@ -2,7 +2,7 @@
 command line, and one game in which every decision is answered by a uniformly random choice
 among its options (straight on the engine's states: `flow.start` and `flow.apply`).
 
-Not a script; `random_games.py` and `soak.py` import it.
+Not a script; `random_games.py`, `listing_repeats.py`, `soak.py` and others import it.
 """
 
 from __future__ import annotations
@@ -107,6 +107,21 @@ def turn_limit(rs: Any, args: argparse.Namespace) -> int | None:
     if args.max_turns is not None:
         return int(args.max_turns)
     return ENDLESS_TURNS if rs.structure.turns is None else None
+
+
+def set_up(description: str, argv: list[str] | None) -> tuple[argparse.Namespace, Any, int | None]:
+    """What a script that plays random games begins with: its command line read (the
+    `common_arguments`, at least one game), the ruleset loaded and one game of the scenario
+    set up before any clock starts. Gives (the arguments, the ruleset, the turn limit)."""
+    ap = argparse.ArgumentParser(description=description)
+    common_arguments(ap)
+    args = ap.parse_args(argv)
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+    rs = load(args)
+    max_turns = turn_limit(rs, args)
+    set_up_once(rs, args.scenario)
+    return args, rs, max_turns
 
 
 def load(args: argparse.Namespace) -> Any:

@@ -415,6 +415,18 @@ class _Gen:
     def emptiness(self, e: A.Compare) -> str | None:
         """`len(P(...)) > 0` and its like (`== 0`, `!= 0`, `>= 1`, `< 1`, either way round)
         as `any(...)` over P's comprehension, or None when it is not one."""
+        found = self.emptied(e)
+        if found is None:
+            return None
+        call, nonempty = found
+        code = self.searched(call)
+        if not code:
+            return None
+        return code if nonempty else f"(not {code})"
+
+    def emptied(self, e: A.Compare) -> tuple[A.Call, bool] | None:
+        """(P's call, whether the test says "not empty") for `len(P(...)) > 0` and its like,
+        where P returns a comprehension that can be searched in its place (`search_body`)."""
         for size, op, bound in ((e.left, e.op, e.right), (e.right, _FLIPPED.get(e.op), e.left)):
             if not (isinstance(bound, A.IntLit) and isinstance(size, A.Call) and isinstance(size.func, A.Name)
                     and size.func.name == "len" and size.gen is None and len(size.args) == 1
@@ -425,9 +437,9 @@ class _Gen:
             if nonempty is None or not (isinstance(call, A.Call) and isinstance(call.func, A.Name)
                                         and call.gen is None and self.info.calls.get(id(call)) == "procedure"):
                 continue
-            code = self.searched(call)
-            if code:
-                return code if nonempty else f"(not {code})"
+            assert isinstance(call.func, A.Name)
+            if self.search_body(call.func.name) is not None and len(self.subst) < _INLINE_DEPTH:
+                return call, nonempty
         return None
 
     def searched(self, call: A.Call) -> str:
@@ -1269,11 +1281,25 @@ class _Gen:
                     self.emit(ind, "return None, ctx" if st.value is None else f"return ({self.expr(st.value)}), ctx",
                               st.pos)
                 return
-        if isinstance(st, A.Let):
+        if isinstance(st, A.Let) and st.name not in self.aliases and self.loopable(st.value):
+            self.loop_to_local(st.name, st.value, ind, st.pos)
+        elif isinstance(st, A.Let):
             value = self.peek_value(st.value) if st.name in self.aliases else self.expr(st.value)
             self.emit(ind, f"v_{st.name} = {value}", st.pos)
+        elif isinstance(st, A.Assign) and self.local_set(st) and self.loopable(st.value):
+            assert isinstance(st.target, A.Name)
+            self.loop_to_local(st.target.name, st.value, ind, st.pos)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
+        elif isinstance(st, A.If) and self.loopable(st.cond):
+            # (`if any(...) {`: the search first, as a loop that stops at what answers it)
+            tmp = self.temp()
+            self.loop_into(tmp, st.cond, ind, st.pos)
+            self.emit(ind, f"if {tmp}:", st.pos)
+            self.body(st.body, ind + 1)
+            if st.orelse:
+                self.emit(ind, "else:", st.pos)
+                self.body(st.orelse, ind + 1)
         elif isinstance(st, A.If):
             self.emit(ind, f"if {self.expr(st.cond)}:", st.pos)
             self.body(st.body, ind + 1)
@@ -1298,7 +1324,13 @@ class _Gen:
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
         elif isinstance(st, A.Return):
-            if st.value is None or not self.search_return(st.value, ind, st.pos):
+            if st.value is not None and self.search_return(st.value, ind, st.pos):
+                pass
+            elif st.value is not None and self.loopable(st.value):
+                tmp = self.temp()
+                self.loop_into(tmp, st.value, ind, st.pos)
+                self.emit(ind, f"return {tmp}", st.pos)
+            else:
                 self.emit(ind, "return" if st.value is None else f"return {self.expr(st.value)}", st.pos)
         elif isinstance(st, A.ExprStmt):
             self.emit(ind, self.expr(st.expr), st.pos)
@@ -1353,6 +1385,203 @@ class _Gen:
         self.emit(ind, f"return {found == negated}", pos)
         return True
 
+    # `let ok = any(u.attack > 0 for u in units_at(s))`, `if any(...) {`, `let n = sum(...)`,
+    # `return first(...)`: an aggregate that a statement takes whole is written as a loop
+    # before it (that stops at the first item that answers, for any, all and first), not as a
+    # comprehension or a generator, which Python runs as a function call of its own and, for
+    # a generator, resumes for every item: the few items a space holds cost more to set up
+    # than to look at. Its loop's variable is the rules' own name, so it may only be one that
+    # the block does not use elsewhere (a loop's own name would be left behind by it).
+    def loopable(self, e: A.Expr) -> bool:
+        """Can the statement taking `e` whole work it out as a loop (`loop_into`)?"""
+        if self.in_lambda or self.block is None:
+            return False
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.loopable(e.operand) and self.info.types.get(id(e.operand)) == BOOL
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            parts = _chain(e, e.op)
+            return all(self.info.types.get(id(c)) == BOOL for c in parts) and any(self.loopable(c) for c in parts)
+        if isinstance(e, A.Compare):
+            # (`len(P(...)) > 0`, P a comprehension searched in its place: see `emptiness`)
+            return not self.subst and self.emptied(e) is not None
+        if isinstance(e, A.ListComp):
+            # (a list whose `where` searches: `[n for n in neighbours(h) where any(...)]`)
+            return e.gen.cond is not None and self.own_name(e.gen) \
+                and any(self.loopable(c) for c in _conjuncts(e.gen.cond))
+        if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+                and self.info.calls.get(id(e)) == "builtin"):
+            return False
+        name = e.func.name
+        if name in ("any", "all"):
+            ok = e.gen.elt is not None or e.gen.cond is not None
+        elif name == "first":
+            ok = True
+        else:
+            ok = name == "sum" and self.info.types.get(id(e)) == INT
+        return ok and self.own_name(e.gen)
+
+    def own_name(self, g: A.Generator) -> bool:
+        """Is the generator's variable a name the block under way uses nowhere else (nor
+        binds), so that a loop there may bind it?"""
+        var = g.var
+
+        def clash(node: Any) -> bool:
+            if isinstance(node, (list, tuple)):
+                return any(clash(x) for x in node)
+            if node is g:
+                return clash(g.iter)
+            if isinstance(node, A.Generator) and node.var == var:
+                return clash(node.iter)
+            if isinstance(node, A.Name):
+                return node.name == var
+            if isinstance(node, A.Let) and node.name == var or isinstance(node, A.For) and node.var == var:
+                return True
+            if not hasattr(node, "__dataclass_fields__"):
+                return False
+            return any(clash(getattr(node, f)) for f in node.__dataclass_fields__ if f != "pos")
+
+        return not clash(self.block)
+
+    def loop_to_local(self, name: str, e: A.Expr, ind: int, pos: Pos | None) -> None:
+        """`let name = e` (or `name = e`) with loops: into the local itself, unless the loop
+        reads it (then into a temporary, assigned after)."""
+        local = f"v_{name}"
+        if all(n.name != name for n in _names(e)):
+            self.loop_into(local, e, ind, pos)
+            return
+        tmp = self.temp()
+        self.loop_into(tmp, e, ind, pos)
+        self.emit(ind, f"{local} = {tmp}", pos)
+
+    def loop_into(self, target: str, e: A.Expr, ind: int, pos: Pos | None) -> None:
+        """Set the Python name `target` to `e`, one that `loopable` accepts, with loops."""
+        if isinstance(e, A.UnaryOp):
+            self.loop_into(target, e.operand, ind, pos)
+            self.emit(ind, f"{target} = not {target}", pos)
+            return
+        if isinstance(e, A.BinOp):
+            self.chain_into(target, e.op, _chain(e, e.op), ind, pos)
+            return
+        if isinstance(e, A.Compare):
+            emptied = self.emptied(e)
+            assert emptied is not None
+            self.emptiness_into(target, *emptied, ind, pos)
+            return
+        if isinstance(e, A.ListComp):
+            self.list_into(target, e.gen, ind, pos)
+            return
+        assert isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+        g, name = e.gen, e.func.name
+        conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
+        item = f"v_{g.var}"
+        if name in ("any", "all"):
+            found = name == "any"
+            if g.elt is None:
+                tests = conds
+            else:
+                tests = conds + ([self.expr(c) for c in _conjuncts(g.elt)] if found else [f"not {self.expr(g.elt)}"])
+            looked = g.cond if g.cond is not None or not found else g.elt
+            self.emit(ind, f"{target} = {not found}", pos)
+            skips, last = tests[:-1], [f"if ({tests[-1]}):", f"    {target} = {found}", "    break"]
+        elif name == "first":
+            looked = g.cond
+            skips = conds
+            last = [f"{target} = {self.expr(g.elt) if g.elt is not None else item}", "break"]
+        else:
+            looked = g.cond
+            skips = conds
+            self.emit(ind, f"{target} = 0", pos)
+            last = [f"{target} += {self.summed(g.elt) if g.elt is not None else item}"]
+        tmp = self.temp()
+        self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, looked))}", pos)
+        self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+        self.emit(ind, f"for {item} in {tmp}:", pos)
+        start = len(self.lines)
+        for x in skips:
+            self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
+        self.emit(ind + 1, "\n".join(last), pos)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
+        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
+        if name == "first":
+            self.emit(ind, "else:\n    _first(())", pos)
+        elif name == "sum":
+            self.emit(ind, f"if not -{_COMPACT} <= {target} <= {_COMPACT}:\n    _ci({target})", pos)
+
+    def chain_into(self, target: str, op: str, parts: list[A.Expr], ind: int, pos: Pos | None) -> None:
+        """`a and b and ...` (or `or`) into `target`, in order, each search a loop, the rest
+        not looked at once the answer is known (`a and any(...)`: false without searching
+        when a is false; `or`: true when a is); plain tests in a row are one expression."""
+        plain = []
+        while parts and not self.loopable(parts[0]):
+            plain.append(self.expr(parts.pop(0)))
+        if plain:
+            self.emit(ind, f"{target} = {f' {op} '.join(plain) if len(plain) > 1 else plain[0]}", pos)
+            if not parts:
+                return
+            self.emit(ind, f"if {'' if op == 'and' else 'not '}{target}:", pos)
+            ind += 1
+        self.loop_into(target, parts.pop(0), ind, pos)
+        if parts:
+            self.emit(ind, f"if {'' if op == 'and' else 'not '}{target}:", pos)
+            self.chain_into(target, op, parts, ind + 1, pos)
+
+    def emptiness_into(self, target: str, call: A.Call, nonempty: bool, ind: int, pos: Pos | None) -> None:
+        """`len(P(...)) > 0` (or `== 0`) into `target` as a loop over P's comprehension that
+        stops at the first item in it, P's arguments and `let`s bound first as `searched`
+        binds them (its variable named afresh)."""
+        assert isinstance(call.func, A.Name)
+        found = self.search_body(call.func.name)
+        assert found is not None
+        lets, g = found
+        pr = self._decls[call.func.name]
+        codes, first = self.bind_arguments(call.args, [self.expr(a) for a in call.args])
+        for bound in first:
+            self.emit(ind, bound, pos)
+        names = {prm.name: code for prm, code in zip(pr.params, codes)}
+        self.subst.append(names)
+        try:
+            for let in lets:
+                tmp = self.temp()
+                self.emit(ind, f"{tmp} = {self.expr(let.value)}", pos)
+                names[let.name] = tmp
+            names[g.var] = item = self.temp()
+            self.emit(ind, f"{target} = False", pos)
+            tmp = self.temp()
+            self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, g.cond))}", pos)
+            self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+            self.emit(ind, f"for {item} in {tmp}:", pos)
+            start = len(self.lines)
+            conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
+            for x in conds:
+                self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
+            self.emit(ind + 1, f"{target} = True\nbreak", pos)
+            self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:], item)
+        finally:
+            self.subst.pop()
+        if not nonempty:
+            self.emit(ind, f"{target} = not {target}", pos)
+
+    def list_into(self, target: str, g: A.Generator, ind: int, pos: Pos | None) -> None:
+        """Set `target` to the list `[elt for var in iter where cond]` with a loop, each test
+        of the `where` that searches (`loopable`) a loop of its own inside it."""
+        assert g.cond is not None
+        self.emit(ind, f"{target} = []", pos)
+        tmp = self.temp()
+        self.emit(ind, f"{tmp} = {self.iterable(g.iter, self.kinds_looked_at(g.var, g.cond))}", pos)
+        self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
+        self.emit(ind, f"for v_{g.var} in {tmp}:", pos)
+        start = len(self.lines)
+        for c in _conjuncts(g.cond):
+            if self.loopable(c):
+                found = self.temp()
+                self.loop_into(found, c, ind + 1, pos)
+                self.emit(ind + 1, f"if not {found}:\n    continue", pos)
+            else:
+                self.emit(ind + 1, f"if not ({self.expr(c)}):\n    continue", pos)
+        self.emit(ind + 1, f"{target}.append({self.expr(g.elt) if g.elt is not None else f'v_{g.var}'})", pos)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
+        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
+
     def searches(self, e: A.Expr) -> bool:
         return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None \
             and e.func.name in ("any", "all") and self.info.calls.get(id(e)) == "builtin" and not self.in_lambda
@@ -1384,12 +1613,28 @@ class _Gen:
         return f"({left} {op} {right})"
 
     def transient(self, e: A.Expr) -> str:
-        """An operand used at once and never kept (compared, or taken modulo): a sum or
-        difference of integers is not tested for size there. Its terms are kept values or
-        literals, each within the limit, so it cannot grow beyond a few times the limit,
-        and what is kept of it (a truth value, a remainder) is small."""
-        if isinstance(e, A.BinOp) and e.op in ("+", "-") and self.info.types.get(id(e)) == INT:
+        """An operand used at once and never kept (compared, looked for, or taken modulo): a
+        sum or difference of integers, or a text joined with `+`, is not tested for size
+        there. Its terms are kept values or literals, each within the limit, so it cannot
+        grow beyond a few times the limit, and what is kept of it (a truth value, a
+        remainder) is small (`p + "/" + tech in techs`: the text is only looked for)."""
+        t = self.info.types.get(id(e))
+        if isinstance(e, A.BinOp) and (e.op in ("+", "-") and t == INT or e.op == "+" and t == STR):
+            return self.chain(e, t, checked=False)
+        return self.expr(e)
+
+    def summed(self, e: A.Expr) -> str:
+        """An item of a sum of integers, never kept alone: its own `+`, `-` or `*` is not
+        tested for size (the sum is). Its operands are kept values or tested, so an item is
+        at most about the square of the limit, and the items of a list at most the item
+        limit: the sum stays a few hundred bits before its test."""
+        t = self.info.types.get(id(e))
+        if isinstance(e, A.BinOp) and t == INT and e.op in ("+", "-"):
             return self.chain(e, INT, checked=False)
+        if isinstance(e, A.BinOp) and t == INT and e.op == "*":
+            return f"({self.expr(e.left)} * {self.expr(e.right)})"
+        if isinstance(e, A.IfExpr) and t == INT and not self.looked_up(e):
+            return f"({self.summed(e.then)} if {self.expr(e.cond)} else {self.summed(e.else_)})"
         return self.expr(e)
 
     def chain(self, e: A.BinOp, t: Type, checked: bool = True) -> str:
@@ -1410,6 +1655,8 @@ class _Gen:
                 code = f"{code} {op} {self.expr(right)}"
         if t == INT:
             return self.int_checked(code) if checked else f"({code})"
+        if not checked:
+            return f"({code})"
         tmp = self.temp()
         if t == STR and self.bounded_str(e):
             return f"({code})"
@@ -1784,7 +2031,7 @@ class _Gen:
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
-                left, right = self.expr(e.left), self.walked(e.right)
+                left, right = self.transient(e.left), self.walked(e.right)
                 if self.pure(e.right):
                     return f"({left} {e.op} {right} if len({right}) <= {FREE_ITEMS} else _inbig({left}, {right}, {e.op == 'in'}))"
                 tr = self.temp()
@@ -1795,7 +2042,7 @@ class _Gen:
                 return (f"({tl} {e.op} {tr} if (({tl} := {left}), ({tr} := {right})) and len({tr}) <= {FREE_ITEMS} "
                         f"else _inbig({tl}, {tr}, {e.op == 'in'}))")
             if e.op in ("in", "not in"):
-                return f"({self.expr(e.left)} {e.op} {self.walked(e.right)})"
+                return f"({self.transient(e.left)} {e.op} {self.walked(e.right)})"
             return f"({self.transient(e.left)} {e.op} {self.transient(e.right)})"
         if isinstance(e, A.IfExpr):
             return self.looked_up(e) or f"({self.expr(e.then)} if {self.expr(e.cond)} else {self.expr(e.else_)})"
@@ -1859,7 +2106,9 @@ class _Gen:
                     # (key, item) pairs sorted by the key alone: stable, and items never compared
                     return self.comp(g, "_sortby([...])", elt=f"({self.expr(g.elt)}, v_{g.var})")
                 if name == "sum" and self.info.types.get(id(e)) == INT:
-                    return self.int_checked(self.comp(g, 'sum([...])'))
+                    # (an item is tested for size only as part of the sum: see `summed`)
+                    elt = self.summed(g.elt) if g.elt is not None else None
+                    return self.int_checked(self.comp(g, 'sum([...])', elt=elt))
                 return self.comp(g, f"{name}([...])")
             if name == "range":
                 return f"_rngl({', '.join(args)})"
@@ -1956,6 +2205,13 @@ def _conjuncts(e: A.Expr) -> list[A.Expr]:
     """The tests of a chain of `and`, in the order they are asked (`a and b and c`: a, b, c)."""
     if isinstance(e, A.BinOp) and e.op == "and":
         return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _chain(e: A.Expr, op: str) -> list[A.Expr]:
+    """The operands of a chain of `and` (or of `or`), in the order they are asked."""
+    if isinstance(e, A.BinOp) and e.op == op:
+        return _chain(e.left, op) + _chain(e.right, op)
     return [e]
 
 

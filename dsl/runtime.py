@@ -29,10 +29,11 @@ The counter is one per process: calls into the rules from several threads at onc
 from __future__ import annotations
 
 import functools
+import linecache
 import re
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from types import MappingProxyType, TracebackType
+from types import CodeType, MappingProxyType, TracebackType
 from typing import Any
 
 from .errors import Pos, Refused, RulesLimitError, RulesRuntimeError
@@ -545,23 +546,9 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
         where = _find_pos(exc.__traceback__, filename, linemap, helper_file, need_ours=True)
         return None if where is None else RulesRuntimeError(_message(exc), where)
 
-    @functools.wraps(fn)
-    def run(*args: Any) -> Any:
-        if on_state and args:
-            board = getattr(args[0], "board", None)
-            if board is not g["_KB"] and board is not None:
-                g["_forget"](args[0])
-        # an outermost call (or one into other compiled rules than the call under way) starts
-        # a budget; one from inside the same rules shares it
-        caller = b.ns
-        inner = caller is g and b.depth
-        if inner:
-            left = g["_L"] = g["_L"] - cost
-        else:
-            g["_G"] += 1        # answers remembered in an earlier entry are not given again
-            left = g["_L"] = b.steps - cost
-            g["_I"] = b.items
-            b.ns = g
+    def inner_call(args: tuple[Any, ...]) -> Any:
+        """A call from inside the same rules: it shares the budget of the call under way."""
+        left = g["_L"] = g["_L"] - cost
         b.depth += 1
         try:
             if left < 0:
@@ -574,13 +561,66 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
             raise raise_as from (None if isinstance(exc, RulesRuntimeError) else exc)
         finally:
             b.depth -= 1
-            if not inner:
-                b.ns = caller
-                if remembered:
-                    for answers in remembered:
-                        if answers:
-                            answers.clear()     # (they hold the state they were asked on)
-                if caller is not None and caller is not g:
-                    caller["_G"] += 1   # other rules ran inside the caller's: what did they change?
 
-    return run
+    code = fn.__code__ if isinstance(getattr(fn, "__code__", None), CodeType) else None
+    arity = code.co_argcount if code is not None and not code.co_flags & _VARIABLE_ARGS \
+        and not code.co_kwonlyargcount and not getattr(fn, "__defaults__", None) else None
+    make = _entry_maker(arity, on_state, bool(remembered))
+    return functools.wraps(fn)(make(fn, g, b, cost, inner_call, translated, remembered))
+
+
+#: a code object's flags for `*args` and `**kwargs`
+_VARIABLE_ARGS = 0x04 | 0x08
+
+
+@functools.cache
+def _entry_maker(arity: int | None, on_state: bool, generations: bool) -> Callable[..., Callable[..., Any]]:
+    """What makes the entry `translate_errors` gives, written for the entry's number of
+    arguments (None: any), whether its first is the game state, and whether its rules
+    remember answers (their generation `_G` is kept only then). Every call into the rules
+    goes through an entry (some 14,000 a random LHTR game), so its common case, an
+    outermost call, is straight code: its arguments passed on as they came (not packed and
+    unpacked), nothing looked at that these rules do not need."""
+    params = "*args" if arity is None else ", ".join(f"a{i}" for i in range(arity))
+    packed = "args" if arity is None else f"({params}{',' if arity == 1 else ''})"
+    first = "args[0]" if arity is None else "a0"
+    lines = [f"def run({params}):"]
+    if on_state and arity != 0:
+        guard = "args and " if arity is None else ""
+        lines += [f"    if {guard}(board := getattr({first}, 'board', None)) is not g['_KB'] and board is not None:",
+                  f"        g['_forget']({first})"]
+    lines += ["    caller = b.ns",
+              "    if caller is g and b.depth:",
+              f"        return inner_call({packed})"]
+    if generations:
+        lines += ["    g['_G'] += 1"]
+    lines += ["    left = g['_L'] = b.steps - cost",
+              "    g['_I'] = b.items",
+              "    b.ns = g",
+              "    b.depth += 1",
+              "    try:",
+              "        if left < 0:",
+              "            spent()",
+              f"        return fn({'*args' if arity is None else params})",
+              "    except CAUGHT as exc:",
+              "        raise_as = translated(exc)",
+              "        if raise_as is None:",
+              "            raise",
+              "        raise raise_as from (None if isinstance(exc, RulesRuntimeError) else exc)",
+              "    finally:",
+              "        b.depth -= 1",
+              "        b.ns = caller"]
+    if generations:
+        lines += ["        for answers in remembered:",
+                  "            if answers:",
+                  "                answers.clear()"]
+    lines += ["        if caller is not None and caller is not g:",
+              "            caller['_G'] += 1",
+              "return run"]
+    source = "def make(fn, g, b, cost, inner_call, translated, remembered):\n" + "\n".join("    " + x for x in lines)
+    scope: dict[str, Any] = {"spent": spent, "CAUGHT": _CAUGHT, "RulesRuntimeError": RulesRuntimeError}
+    filename = f"<dsl.runtime entry: {arity} arguments, on_state={on_state}, generations={generations}>"
+    exec(compile(source, filename, "exec"), scope)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)    # (for tracebacks)
+    return scope["make"]  # type: ignore[no-any-return]
+

@@ -129,6 +129,12 @@ def test_listing_repeats_says_how_much_listing_repeats_the_decision_before():
     assert bad.returncode == 2 and "no ruleset called `no-such-ruleset`" in bad.stderr and "Traceback" not in bad.stderr
 
 
+@pytest.mark.parametrize("script", ["random_games.py", "listing_repeats.py"])
+def test_the_random_game_scripts_refuse_no_games(script):
+    done = bench(f"benchmarks/{script}", "bulge", "--games", "0")
+    assert done.returncode == 2 and "--games must be at least 1" in done.stderr
+
+
 @pytest.mark.slow
 def test_compare_measures_against_a_revision_older_than_its_random_player():
     # 4476304, issue 32's Bulge baseline, has no benchmarks/randplay.py, and its engine loads

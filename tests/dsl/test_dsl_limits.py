@@ -202,6 +202,24 @@ def test_a_sum_only_compared_or_taken_modulo_is_not_kept_so_not_limited() -> Non
             "integers in rules lie within", 3)
 
 
+def test_a_sum_tests_its_items_for_size_only_as_part_of_the_sum() -> None:
+    # each item is worked out only to be added: the sum is what is kept
+    assert run(f"procedure boom() -> int {{\n    let xs = [{INT_MAX}, -{INT_MAX}]\n    return sum(x + 1 for x in xs)\n}}\n") == 2
+    assert run(f"procedure boom() -> int {{\n    let xs = [{INT_MAX}, -{INT_MAX}]\n    return sum(x * 2 for x in xs)\n}}\n") == 0
+    stopped(f"procedure boom() -> int {{\n    let xs = [{INT_MAX}, 1]\n    return sum(x + 1 for x in xs)\n}}\n",
+            "integers in rules lie within", 3)
+
+
+def test_a_text_joined_only_to_be_looked_for_is_not_kept_so_not_limited() -> None:
+    # `p + "/" + tech in techs`: the joined text is looked for, then dropped
+    dsl.set_limits(items=50)
+    a = "x" * 40
+    assert run(f'procedure boom() -> bool {{\n    let a = "{a}"\n    return a + "/" + a in ["y", "z"]\n}}\n') is False
+    assert run(f'procedure boom() -> bool {{\n    let a = "{a}"\n    return a + a not in ["y", "z"]\n}}\n') is True
+    stopped(f'procedure boom() -> bool {{\n    let a = "{a}"\n    let t = a + "/" + a\n    return t in ["y"]\n}}\n',
+            "over the limit of 50 characters", 3)
+
+
 def test_an_index_in_a_compound_assignment_is_worked_out_once() -> None:
     from dsl_helpers import Ctx
 

@@ -1,0 +1,106 @@
+"""An aggregate a statement takes whole (`let ok = any(...)`, `if any(...) {`, `let n =
+sum(...)`, `return first(...)`) is compiled as a loop written before the statement: a rules
+file must never notice. Its answer, its short cuts, its loop's name, its limits and its
+failures are those of the aggregate."""
+
+from __future__ import annotations
+
+import pytest
+from dsl_helpers import make_registry
+
+import dsl
+from dsl import RulesLimitError, RulesRuntimeError, load_rules
+from dsl.runtime import INT_MAX
+
+
+def run(src: str, *args: object, name: str = "f"):  # type: ignore[no-untyped-def]
+    rules = load_rules([("agg.rules", src)], make_registry())
+    return rules.procedure(name)(None, *args)
+
+
+@pytest.mark.parametrize("body, xs, want", [
+    ("let ok = any(x > 2 for x in xs)\n    return ok", [1, 3], True),
+    ("let ok = any(x > 2 for x in xs)\n    return ok", [1, 2], False),
+    ("let ok = any(x in xs where x > 2)\n    return ok", [], False),
+    ("let ok = all(x > 0 for x in xs)\n    return ok", [1, 2], True),
+    ("let ok = all(x > 0 for x in xs where x != 5)\n    return ok", [1, 0], False),
+    ("let ok = not any(x > 2 for x in xs)\n    return ok", [3], False),
+    ("let ok = len(xs) > 1 and any(x > 2 for x in xs)\n    return ok", [3], False),
+    ("let ok = len(xs) > 1 or all(x > 2 for x in xs)\n    return ok", [3], True),
+    ("let ok = false\n    ok = any(x > 2 for x in xs) and ok\n    return ok", [3], False),
+    ("if any(x > 2 for x in xs) {\n        return true\n    }\n    return false", [5], True),
+    ("if not all(x > 2 for x in xs) {\n        return true\n    }\n    return false", [5], False),
+])
+def test_a_search_taken_whole_answers_as_any_and_all_do(body, xs, want) -> None:  # type: ignore[no-untyped-def]
+    assert run(f"procedure f(xs: list[int]) -> bool {{\n    {body}\n}}\n", xs) is want
+
+
+def test_a_sum_or_first_taken_whole_answers_as_before() -> None:
+    src = ("procedure f(xs: list[int]) -> list[int] {\n"
+           "    let n = sum(x * 2 for x in xs where x > 1)\n"
+           "    let m = sum(x for x in xs where x > 100)\n"
+           "    let y = first(x in xs where x > 1)\n"
+           "    return [n, m, y]\n}\n")
+    assert run(src, [1, 2, 3]) == [10, 0, 2]
+    src = "procedure f(xs: list[int]) -> int {\n    return first(x in xs where x > 9)\n}\n"
+    with pytest.raises(RulesRuntimeError) as info:
+        run(src, [1])
+    assert "`first` found no item" in str(info.value) and info.value.pos is not None and info.value.pos.line == 2
+
+
+def test_a_list_whose_where_searches_holds_what_the_comprehension_held() -> None:
+    src = ("procedure f(xs: list[int]) -> list[int] {\n"
+           "    let near = [x * 10 for x in xs where x > 1 and any(y == x + 1 for y in xs) and not all(y > 1 for y in xs)]\n"
+           "    return near + [x for x in xs where all(y <= x for y in xs)]\n}\n")
+    assert run(src, [1, 2, 3, 5, 4]) == [20, 30, 40, 5]
+    assert run(src, []) == []
+
+
+def test_an_if_of_several_searches_asks_them_in_order_and_stops_at_the_answer() -> None:
+    # `len(P(...)) > 0`, P returning a comprehension, is a search over it in P's place
+    src = ("procedure above(xs: list[int], n: int) -> list[int] {\n"
+           "    let m = n + 1\n"
+           "    return [x for x in xs where x > m]\n}\n"
+           "procedure f(xs: list[int], n: int) -> int {\n"
+           "    let t = 0\n"
+           "    for k in xs {\n"
+           "        if k != n and len(above(xs, k)) > 0 and len(above(xs, k + 10)) == 0 and any(x == k for x in xs) {\n"
+           "            t += k\n"
+           "        }\n"
+           "    }\n"
+           "    let none = len(above(xs, n)) == 0 or all(x < 0 for x in xs)\n"
+           "    return t * 10 + (if none then 1 else 0)\n}\n")
+    assert run(src, [1, 4, 9], 1) == 40 + 0
+    assert run(src, [1, 4, 9], 20) == 50 + 1
+
+
+def test_the_loops_name_leaves_the_rules_own_locals_alone() -> None:
+    # `x` is the search's item, and after it a local of the procedure and a loop's item
+    src = ("procedure f(xs: list[int]) -> int {\n"
+           "    let ok = any(x > 2 for x in xs)\n"
+           "    let t = 0\n"
+           "    for x in xs {\n"
+           "        if any(x > y for y in xs) {\n"
+           "            t += x\n"
+           "        }\n"
+           "    }\n"
+           "    let x = 7\n"
+           "    let n = sum(y for y in xs)\n"
+           "    return t * 100 + x + n + (if ok then 1000 else 0)\n}\n")
+    assert run(src, [1, 5, 3]) == 1000 + 800 + 7 + 9
+
+
+def test_a_sum_taken_whole_stays_within_the_limits() -> None:
+    src = "procedure f(xs: list[int]) -> int {\n    let n = sum(x + 1 for x in xs)\n    return n\n}\n"
+    assert run(src, [INT_MAX, -INT_MAX]) == 2
+    with pytest.raises(RulesLimitError) as info:
+        run(src, [INT_MAX, 1])
+    assert info.value.pos is not None and info.value.pos.line == 2
+    old = dsl.set_limits(steps=1000)
+    try:
+        src = "procedure f(n: int) -> bool {\n    let ok = any(i < 0 for i in range(n))\n    return ok\n}\n"
+        assert run(src, 10) is False
+        with pytest.raises(RulesLimitError):
+            run(src, 100_000)
+    finally:
+        dsl.set_limits(steps=old.steps)
