@@ -128,7 +128,8 @@ def test_aarhe_keeps_the_nonaggression_treaty() -> None:
 def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) -> None:
     options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "enigma_decoded": True,
                "joint_strike": True, "russian_winter": True, "mobile_industry": True, "banzai_attack": True,
-               "long_lance": True, "marines": True, "superfortresses": True, "last_round": 2}
+               "long_lance": True, "marines": True, "superfortresses": True, "kamikaze_attacks": True,
+               "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
     placed = decoded = struck = wintered = moved = False
     for seed in (7, 8, 9):  # a game in which the US keeps a place for its division plays one

@@ -1,13 +1,14 @@
 """Japan's National Advantages of Revised (rulesets/aarhe/lhtr/advantages_japan.rules), each an
 option, played through the rules: Banzai Attack (infantry attack one higher in a battle's first
-round) and Long Lance Torpedoes (submarines attack one higher in a battle's first round)."""
+round), Long Lance Torpedoes (submarines attack one higher in a battle's first round) and
+Kamikaze Attacks (six a game, at enemy ships sailing to within 2 sea zones of Japan)."""
 
 from __future__ import annotations
 
 import pytest
 
 from tests.aarhe.play import at_aarhe
-from tests.lhtr.play import destroyed, fight, rolls, situation
+from tests.lhtr.play import Play, destroyed, fight, rolls, situation, step
 
 
 @pytest.mark.parametrize(("banzai", "lost"), [(True, "US Infantry"), (False, "Japan Infantry")])
@@ -48,3 +49,56 @@ def test_long_lance_is_japans_alone() -> None:
                      step="conduct_combat", long_lance=True)
     fight(g, "SZ 7", [3, 1])
     assert destroyed(g) == ["Germany Submarine"]
+
+
+def us_fleet_sails_for_japan(**options: object) -> tuple[Play, dict[str, list[int]]]:
+    """Round 1: a US destroyer and battleship sail from SZ 61 to SZ 60, next to Japan, to attack
+    a Japanese transport; the US's combat move is over."""
+    g, ids = situation("US", [("Destroyer", "US", "SZ 61", 1), ("Battleship", "US", "SZ 61", 1),
+                              ("Transport", "Japan", "SZ 60", 1)], **options)
+    for kind in ("Destroyer", "Battleship"):
+        step(g, ids[f"US {kind} SZ 61"][0], "SZ 60")
+    g.finish()
+    return g, ids
+
+
+@pytest.mark.parametrize("on", [True, False])
+def test_kamikazes_come_only_with_the_option(on: bool) -> None:
+    g, _ = us_fleet_sails_for_japan(kamikaze_attacks=on)
+    assert g.step == ("kamikaze_attack" if on else "conduct_combat")
+
+
+def test_kamikazes_strike_the_ships_named_before_the_battle() -> None:
+    g, ids = us_fleet_sails_for_japan(kamikaze_attacks=True)
+    assert g.decision is not None and g.decision.player == "Japan"
+    dd, bb = ids["US Destroyer SZ 61"][0], ids["US Battleship SZ 61"][0]
+    g.act("kamikaze", u=dd)
+    g.act("kamikaze", u=bb)
+    g.act("kamikaze", u=bb)
+    g.state.load_dice([2, 1, 5])     # the destroyer's 2 hits; the battleship's 1 hits, its 5 misses
+    g.log = []
+    g.finish()
+    assert rolls(g) == [[2], [1, 5]]
+    assert destroyed(g) == ["US Destroyer"]
+    assert g.piece(bb) is not None and g.piece(bb).hits == 1
+    assert g.var("kamikazes_used") == 3
+    assert g.step == "conduct_combat"
+
+
+def test_six_kamikazes_a_game() -> None:
+    g, ids = us_fleet_sails_for_japan(kamikaze_attacks=True, kamikaze_count=1)
+    g.state.load_dice([6])
+    g.act("kamikaze", u=ids["US Destroyer SZ 61"][0])
+    # the last one named, nothing is left to name: it is launched (and misses)
+    assert g.step == "conduct_combat" and g.var("kamikazes_used") == 1
+    assert not any(e[0] == "destroyed" for e in g.events)
+
+
+def test_ships_far_from_japan_are_out_of_reach() -> None:
+    g, _ = situation("US", [("Destroyer", "US", "SZ 55", 1), ("Transport", "Japan", "SZ 54", 1)],
+                     kamikaze_attacks=True)
+    g.act("go", u=g.at("SZ 55", "US", "Destroyer")[0].id)
+    if g.decision is not None and g.decision.kind == "choose":
+        g.choose("SZ 54")
+    g.finish()
+    assert g.step == "conduct_combat"
