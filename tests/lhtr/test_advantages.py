@@ -129,6 +129,7 @@ def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) ->
     options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "enigma_decoded": True,
                "joint_strike": True, "russian_winter": True, "mobile_industry": True, "banzai_attack": True,
                "long_lance": True, "marines": True, "superfortresses": True, "kamikaze_attacks": True,
+               "tokyo_express": True,
                "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
     placed = decoded = struck = wintered = moved = False

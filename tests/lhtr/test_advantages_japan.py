@@ -1,7 +1,8 @@
 """Japan's National Advantages of Revised (rulesets/aarhe/lhtr/advantages_japan.rules), each an
 option, played through the rules: Banzai Attack (infantry attack one higher in a battle's first
 round), Long Lance Torpedoes (submarines attack one higher in a battle's first round) and
-Kamikaze Attacks (six a game, at enemy ships sailing to within 2 sea zones of Japan)."""
+Kamikaze Attacks (six a game, at enemy ships sailing to within 2 sea zones of Japan) and
+the Tokyo Express (destroyers carry one infantry and bombard at 2)."""
 
 from __future__ import annotations
 
@@ -102,3 +103,38 @@ def test_ships_far_from_japan_are_out_of_reach() -> None:
         g.choose("SZ 54")
     g.finish()
     assert g.step == "conduct_combat"
+
+
+BURYATIA = "Buryatia S.S.R."
+
+
+def tokyo_express_run(**options: object) -> tuple[Play, dict[str, list[int]]]:
+    """Round 1, Japan's combat move: a Japanese destroyer in SZ 60, two infantry and an
+    artillery in Japan, a Soviet infantry in Buryatia across the zone."""
+    return situation("Japan", [("Destroyer", "Japan", "SZ 60", 1), ("Infantry", "Japan", "Japan", 2),
+                               ("Artillery", "Japan", "Japan", 1), ("Infantry", "USSR", BURYATIA, 1)], **options)
+
+
+def test_tokyo_express_a_destroyer_lands_an_infantry_and_bombards_at_two() -> None:
+    g, ids = tokyo_express_run(tokyo_express=True)
+    inf, dd = ids["Japan Infantry Japan"][0], ids["Japan Destroyer SZ 60"][0]
+    step(g, inf, "SZ 60")
+    assert g.piece(inf).carrier == dd
+    g.act("land", t=dd)                   # Buryatia is the one territory to assault
+    g.finish()
+    fight(g, BURYATIA, [2, 6])           # the destroyer bombards at 2: a hit
+    assert rolls(g)[0] == [2] and destroyed(g) == ["USSR Infantry"]
+    assert g.state.control[BURYATIA] == "Japan" and g.piece(inf).space == BURYATIA
+
+
+def test_tokyo_express_room_for_one_infantry_only() -> None:
+    g, ids = tokyo_express_run(tokyo_express=True)
+    first, second = ids["Japan Infantry Japan"]
+    step(g, first, "SZ 60")
+    assert g.why_not("go", u=second) == "the Infantry in Japan has nowhere to go"
+    assert g.why_not("go", u=ids["Japan Artillery Japan"][0]) == "the Artillery in Japan has nowhere to go"
+
+
+def test_without_the_tokyo_express_a_destroyer_carries_nothing() -> None:
+    g, ids = tokyo_express_run()
+    assert g.why_not("go", u=ids["Japan Infantry Japan"][0]) == "the Infantry in Japan has nowhere to go"
