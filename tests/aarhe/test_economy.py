@@ -29,11 +29,14 @@ def test_collect_income_is_the_first_phase_of_a_turn() -> None:
     # before conduct combat, and the air reinforcement at the end of combat move; LHTR's
     # optional phases stay around them: the bids (round 1, before anything), the National
     # Advantages' Joint Strike (as a round begins), Enigma Decoded (between Germany's combat
-    # move and its combat) and Chinese Divisions (after mobilize), each skipped unless its
+    # move and its combat), Kamikaze Attacks (between an enemy of Japan's combat move and its
+    # combat), Mobile Industry (after non-combat move), Chinese Divisions (after mobilize) and
+    # Russian Winter (after LHTR's collect income, the end of the turn), each skipped unless its
     # option is on
     assert phases == ["bid", "joint_strike", "collect_income", "lend_lease", "research_phase", "purchase",
-                      "air_missions", "combat_move", "end_of_combat_move", "enigma_decoded", "mission_combat",
-                      "conduct_combat", "noncombat_move", "mobilize", "chinese_divisions"]
+                      "air_missions", "combat_move", "end_of_combat_move", "enigma_decoded", "kamikaze",
+                      "mission_combat", "conduct_combat", "noncombat_move", "mobile_industry", "mobilize",
+                      "chinese_divisions", "russian_winter"]
     g = new()
     assert [e["message"] for k, e in g.state.events if k == "note"] == \
         ["USSR collects no income in round 1: the starting IPCs are this turn's income"]

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.ruleset import LoadedRuleset
-from engine.state import GameState
+from engine.state import GameState, Piece
 
 
 class Invariants:
@@ -48,6 +48,11 @@ class Invariants:
 
     def impassable(self, state: GameState, space: str) -> bool:
         return bool(self.rs.rules.procedure("impassable")(state, space))
+
+    def troop_room(self, state: GameState, ship: Piece) -> int:
+        """Room for land units a National Advantage gives a ship that is no transport (the
+        rules' `troop_room`: Japan's destroyers with the Tokyo Express)."""
+        return int(self.rs.rules.procedure("troop_room")(state, ship))
 
     def ipc(self, state: GameState, space: str) -> int:
         return int(state.board.space(space).get("ipc") or 0)
@@ -128,7 +133,7 @@ class Invariants:
                 out.append(f"{what} rides a transport #{p.carrier} that is gone")
                 continue
             fighter = "lands_on_carrier" in self.tags(p.kind) and self.stat(t.kind, "carrier_capacity") > 0
-            if "carries_land" not in self.tags(t.kind) and not fighter:
+            if "carries_land" not in self.tags(t.kind) and not fighter and self.troop_room(state, t) <= 0:
                 out.append(f"{what} rides a {t.kind}, not a transport")
             if t.space != p.space:
                 out.append(f"{what} is in {p.space}, its transport #{t.id} in {t.space}")
@@ -143,7 +148,8 @@ class Invariants:
             aboard[t.id] = aboard.get(t.id, 0) + size
         for tid, load in aboard.items():
             t = state.pieces.get(tid)
-            room = self.stat(t.kind, "transport_capacity") or self.stat(t.kind, "carrier_capacity") if t else 0
+            room = (self.stat(t.kind, "transport_capacity") or self.stat(t.kind, "carrier_capacity")
+                    or self.troop_room(state, t)) if t else 0
             if t is not None and load > room:
                 out.append(f"{t.kind} #{tid} in {t.space} carries {load}, more than its room")
         return out

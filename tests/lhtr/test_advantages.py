@@ -2,8 +2,9 @@
 Radar (UK AA guns hit aircraft on 2), Chinese Divisions (a free US infantry each turn in
 China, Sinkiang or Kwantung) and the Nonaggression Treaty (four free Soviet infantry meet
 Japan's first attack on a red territory), played through the rules, in LHTR and in AARHE over it;
-and random games with every advantage on, Enigma Decoded and Joint Strike too (their own tests:
-test_advantages_uk.py, test_advantages_joint_strike.py)."""
+and random games with every advantage on, Enigma Decoded, Joint Strike and those of the USSR,
+Japan and the US too (their own tests: test_advantages_uk.py, test_advantages_joint_strike.py,
+test_advantages_ussr.py, test_advantages_japan.py, test_advantages_us.py)."""
 
 from __future__ import annotations
 
@@ -126,16 +127,21 @@ def test_aarhe_keeps_the_nonaggression_treaty() -> None:
 @pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
 def test_random_games_with_every_advantage_keep_every_invariant(ruleset: str) -> None:
     options = {"radar": True, "chinese_divisions": True, "nonaggression_treaty": True, "enigma_decoded": True,
-               "joint_strike": True, "last_round": 2}
+               "joint_strike": True, "russian_winter": True, "mobile_industry": True, "banzai_attack": True,
+               "long_lance": True, "marines": True, "superfortresses": True, "kamikaze_attacks": True,
+               "tokyo_express": True,
+               "last_round": 2}
     rs = load(**options) if ruleset == "lhtr" else aarhe(**options)
-    placed = decoded = struck = False
+    placed = decoded = struck = wintered = moved = False
     for seed in (7, 8, 9):  # a game in which the US keeps a place for its division plays one
         game, _ = play(rs, seed, bold=True)
         assert game.result is not None
         placed = placed or any(a.kind == "place_division" for a in game.actions)
         decoded = decoded or any(a.kind == "enigma" for a in game.actions)
         struck = struck or any(a.kind == "declare_joint_strike" for a in game.actions)
-    assert placed and decoded and struck
+        wintered = wintered or any(a.kind == "declare_winter" for a in game.actions)
+        moved = moved or any(a.kind == "move_industry" for a in game.actions)
+    assert placed and decoded and struck and wintered and moved
 
 
 def test_the_heuristic_weighs_radar() -> None:
