@@ -17,6 +17,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from clients.search_cycles import Circles
 from clients.search_judge import Judge
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
@@ -93,6 +94,8 @@ class SearchPlayer:
         self.spent: list[tuple[int, float]] = []
         #: decisions with one option, answered with no search
         self.answered_at_once = 0
+        #: the choices of this step that led back where they were made (not made there again)
+        self.circles = Circles()
 
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
@@ -108,14 +111,23 @@ class SearchPlayer:
         if n == 1:
             self.answered_at_once += 1
             return options[0]
-        return _Search(self, ruleset, state, decision, n).run()
+        start = time.process_time()
+        barred = self.circles.barred(state, decision)
+        if n - len(barred) == 1:
+            self.answered_at_once += 1
+            action = next(a for a in options if a not in barred)
+        else:
+            action = _Search(self, ruleset, state, decision, n, barred, start).run()
+        self.circles.chose(action)
+        return action
 
 
 class _Search:
     """The search of one decision."""
 
-    def __init__(self, player: SearchPlayer, rs: Any, state: GameState, decision: Decision, n: int) -> None:
-        self.start = time.process_time()
+    def __init__(self, player: SearchPlayer, rs: Any, state: GameState, decision: Decision, n: int,
+                 barred: frozenset[Action] = frozenset(), start: float | None = None) -> None:
+        self.start = time.process_time() if start is None else start
         self.player, self.rs, self.state, self.decision = player, rs, state, decision
         self.rng = player.rng
         self.judge = player.judge(rs)
@@ -124,6 +136,8 @@ class _Search:
         self.reference = self.judge.raw(state, self.side) if self.judge.informed else 0.0
         self.temperature: float | None = None
         self.options: Sequence[Action] = decision.options
+        #: options chosen before at this same position of the step, which led back to it
+        self.barred = barred
         # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end)
         self.undrawn = list(range(n))
         self.arms: list[Arm] = []
@@ -212,7 +226,7 @@ class _Search:
             k = self.rng.randrange(len(self.undrawn))
             self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
             action = self.options[self.undrawn.pop()]
-            if self.finish is not None and action == self.finish:
+            if self.finish is not None and action == self.finish or action in self.barred:
                 continue
             return action
         return None
@@ -261,7 +275,7 @@ class _Search:
             self.record(arm, value)
         player.spent.append((self.samples, time.process_time() - self.start))
         if not self.arms:       # every option drawn was refused: let the rules' own first stand
-            return self.options[0]
+            return next((a for a in self.options if a not in self.barred), self.options[0])
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
         return best.action
 

@@ -71,3 +71,24 @@ def test_land_units_next_to_an_enemy_territory_threaten_it() -> None:
 def test_aarhe_weighs_a_battle_set_up_with_lhtrs_knowledge() -> None:
     g, ids = at_aarhe("Germany", [("Tank", "Germany", "Ukraine S.S.R.", 3), ("Infantry", "USSR", "Caucasus", 1)])
     assert after(g, ids["Germany Tank Ukraine S.S.R."][0], "Caucasus") > evaluate(g, "Axis") + 5
+
+
+def test_land_units_aboard_a_transport_threaten_the_coasts_it_can_reach() -> None:
+    pieces = [("Transport", "UK", "SZ 8", 1), ("Infantry", "UK", "United Kingdom", 2)]
+    g, ids = situation("UK", pieces, step="noncombat_move")
+    ashore = evaluate(g, "Allies")
+    transport = g.state.piece(ids["UK Transport SZ 8"][0])
+    for pid in ids["UK Infantry United Kingdom"]:
+        g.state.update(pid, carrier=transport.id, space=transport.space)
+    # two zones from Western Europe (through SZ 7): once aboard they threaten it
+    assert evaluate(g, "Allies") > ashore + 3
+
+
+def test_aarhe_counts_the_mountains_for_the_defender_of_a_battle_set_up() -> None:
+    # Caucasus is mountains: its infantry defends one higher in the first round
+    pieces = [("Tank", "Germany", "Ukraine S.S.R.", 2), ("Infantry", "USSR", "Caucasus", 2)]
+    worth = {}
+    for bonus in (0, 1):
+        g, ids = at_aarhe("Germany", pieces, terrain_defence_bonus=bonus)
+        worth[bonus] = after(g, ids["Germany Tank Ukraine S.S.R."][0], "Caucasus") - evaluate(g, "Axis")
+    assert worth[1] < worth[0] - 2
