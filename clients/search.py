@@ -145,6 +145,11 @@ class _Search:
         #: candidate), so a draw passes over it
         self.finish = decision.finish if n > ALL_AT_ONCE else None
         self.samples = 0
+        #: when a decision searched for a time must be answered (CPU time); None for a
+        #: budget of samples, whose play must not depend on the machine's speed
+        self.deadline: float | None = None
+        #: the longest a move of the default policy has taken in this decision's samples
+        self.step = 0.0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
         if self.judge.informed:
@@ -258,17 +263,21 @@ class _Search:
         player = self.player
         start = time.process_time()
         budget, cap = player.seconds - (start - self.start), player.iterations
-        sampled = 0     # (samples of the loop below: the screen's looks are quicker)
+        # the longest sample of the loop below so far: the next may take as long (samples
+        # differ several times over in length, so their mean would let one run past the budget)
+        longest = 0.0
+        if cap is None:
+            self.deadline = start + budget
         while self.arms:
-            elapsed = time.process_time() - start
+            before = time.process_time()
             if cap is not None:
                 if self.samples >= cap:
                     break
-            elif elapsed + (elapsed / sampled if sampled else 0.0) > budget:
-                break       # (the next sample would likely run past the budget)
+            elif before - start + longest > budget:
+                break
             arm = self.pick()
             value = self.sample(arm)
-            sampled += 1
+            longest = max(longest, time.process_time() - before)
             if value is None:
                 self.arms.remove(arm)       # the rules refuse it when it is played
                 continue
@@ -288,11 +297,17 @@ class _Search:
             state, decision = flow.apply(rs, self.state, arm.action, dice=rng.getrandbits(64))
         except IllegalAction:
             return None
-        informed = self.judge.informed
+        informed, deadline = self.judge.informed, self.deadline
         for _ in range(self.player.horizon if informed else BLIND_HORIZON):
             if decision is None or (informed and (state.turn, state.power_index) != self.where):
                 break
+            if deadline is not None:
+                now = time.process_time()
+                if now + self.step > deadline:
+                    break   # (no time for another move: this sample is judged where it got)
             moved = self.default_move(state, decision)
+            if deadline is not None:
+                self.step = max(self.step, time.process_time() - now)
             if moved is None:
                 break
             state, decision = moved
