@@ -337,7 +337,7 @@ class GameWindow(Panel, CalculatorHooks, pyglet.window.Window):
         self._row_shapes: dict[int, shapes.Rectangle] = {}
         self._row_full: dict[int, str] = {}       # rows whose label was cut: their whole label
         self.rows_fit = 10
-        self.undo_rect: Rect = (0, 0, 0, 0)
+        self.undo_rect: Rect | None = (0, 0, 0, 0)
         self.finish_rect: Rect | None = None
         self.banner_rect: Rect | None = None
         self.battle_rect: Rect | None = None

@@ -99,6 +99,10 @@ def result_text(game: Game) -> str:
 class Panel:
     """The side panel's building, for `GameWindow` (see the module's docstring)."""
 
+    #: whether this window plays the game: its Undo, Odds and end-the-step buttons (a history
+    #: window only shows a game, and has none)
+    plays = True
+
     # what the panel reads of the window (GameWindow sets or defines them)
     game: Game
     width: int
@@ -150,7 +154,7 @@ class Panel:
     _chart_items: list[Any]
     _chart_key: Any
     _chart_bottom: float
-    undo_rect: tuple[float, float, float, float]
+    undo_rect: tuple[float, float, float, float] | None
     odds_rect: tuple[float, float, float, float] | None
     battle_now: Callable[[bool], Any]      # clients.gui_calculator.CalculatorHooks: a BattleNow or None
     finish_rect: tuple[float, float, float, float] | None
@@ -282,10 +286,10 @@ class Panel:
         log_share, moves_most, battle_share, full_help = FOLDS[self.fold]
         yb = PAD
         if full_help:
-            helpl = self._label(help_text(self._noun(), self._routes_help()), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom",
+            helpl = self._label(self.help_line(), lx, yb, size=8, color=DIM, width=inner, anchor_y="bottom",
                                 group=fg)
         else:                   # a short window: the keys on one line, the rest when it is taller
-            helpl = self._fit_text(help_text(self._noun(), self._routes_help()), inner, x=lx, y=yb, size=8, color=DIM,
+            helpl = self._fit_text(self.help_line(), inner, x=lx, y=yb, size=8, color=DIM,
                                    anchor_y="bottom", group=fg)
         yb += helpl.content_height + 8
         battle = self.battles.battle
@@ -314,13 +318,14 @@ class Panel:
             yb += self.why_label.content_height + 6
         can_undo = self.can_undo()
         bw, bh = 96, 26
-        self.undo_rect = (lx, yb, bw, bh)
-        items += framed(lx, yb, bw, bh, 1, BUTTON if can_undo else BUTTON_OFF,
-                        (120, 130, 150) if can_undo else (70, 72, 78), self.panel, bg)
-        self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
-                    anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
+        self.undo_rect = (lx, yb, bw, bh) if self.plays else None
+        if self.plays:
+            items += framed(lx, yb, bw, bh, 1, BUTTON if can_undo else BUTTON_OFF,
+                            (120, 130, 150) if can_undo else (70, 72, 78), self.panel, bg)
+            self._label("Undo (U)", lx + bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
+                        anchor_y="center", color=TEXT if can_undo else DIM, group=fg)
         picked = self.pick is not None or self.focus is not None     # its words take the row
-        self.odds_rect = None if picked else (lx + inner - bw, yb, bw, bh)       # the battle calculator (O)
+        self.odds_rect = None if picked or not self.plays else (lx + inner - bw, yb, bw, bh)   # the calculator (O)
         if self.odds_rect is not None:
             items += framed(lx + inner - bw, yb, bw, bh, 1, BUTTON, (120, 130, 150), self.panel, bg)
             self._label("Odds (O)", lx + inner - bw / 2, yb + bh / 2, size=10, bold=True, anchor_x="center",
@@ -342,7 +347,7 @@ class Panel:
         yb += bh + 8
         self.finish_rect, self.finish_label = None, None
         d = self.decision
-        if d is not None and d.finish is not None:
+        if d is not None and d.finish is not None and self.plays:
             on = self.human_turn()
             text = f"End the step: {d.finish.label or d.finish}   (E)"
             label = self._label(text, lx + 10, yb + 6, size=10, bold=True, width=inner - 20, anchor_y="bottom",
@@ -362,6 +367,10 @@ class Panel:
         self._build_options(lx, y, inner, yb, bg, fg)
         # the question's rows as built (its prompt may take several lines): MIN_ROWS of them
         self.panel_fits = self.panel_fits and len(self.option_rows) >= min(MIN_ROWS, len(self.visible_options()))
+
+    def help_line(self) -> str:
+        """The keys and clicks the help line under the panel names."""
+        return help_text(self._noun(), self._routes_help())
 
     def _routes_help(self) -> bool:
         """Whether the map is one where units go by routes a player chooses (a world map)."""

@@ -21,7 +21,7 @@ from pyglet.window import key, mouse
 from clients.battles import BattleLog
 from clients.gui import GameWindow, _window_size, mentioned_spaces, run_event_loop
 from clients.gui_map import FONT, framed
-from clients.gui_panel import ACCENT, DIM, TEXT, help_text
+from clients.gui_panel import ACCENT, DIM, TEXT
 from clients.history import History
 from engine.game import Game
 
@@ -41,6 +41,8 @@ VIEW_KEYS = frozenset({key.H, key.L, key.T, key.PLUS, key.EQUAL, key.NUM_ADD, ke
 
 class ReplayWindow(GameWindow):
     """A game's history in the window (see the module's docstring)."""
+
+    plays = False
 
     def __init__(self, history: History, start: int = 0, **kwargs: Any) -> None:
         self.history = history
@@ -101,27 +103,8 @@ class ReplayWindow(GameWindow):
         """A click on the map selects nothing: no unit of a history goes anywhere (the
         tooltip still says what stands in a space)."""
 
-    def _label(self, text: str, *args: Any, **kw: Any) -> Any:
-        if text == help_text(self._noun(), self._routes_help()):
-            text = HELP                          # the keys of a history, not those that play
-        return super()._label(text, *args, **kw)
-
-    def _fill_panel(self) -> None:
-        """The game window's panel without its buttons (undo, odds, the end of the step):
-        what they covered is taken away again, and nothing answers a click there."""
-        super()._fill_panel()
-        rects = [r for r in (self.undo_rect, self.odds_rect, self.finish_rect) if r is not None]
-        for item in list(self._panel_items):
-            x, y = getattr(item, "x", None), getattr(item, "y", None)
-            if x is None or y is None or not any(rx - 1 <= x <= rx + rw + 1 and ry - 1 <= y <= ry + rh + 1
-                                                 for rx, ry, rw, rh in rects):
-                continue
-            if isinstance(item, pyglet.text.Label):
-                self._drop_label(item)
-            else:
-                item.delete()
-                self._panel_items.remove(item)
-        self.undo_rect, self.odds_rect, self.finish_rect, self.finish_label = None, None, None, None
+    def help_line(self) -> str:
+        return HELP                              # the keys of a history, not those that play
 
     def _build_options(self, lx: float, y: float, inner: int, bottom: float, bg: Any, fg: Any) -> None:
         """In place of the options: who was asked what at this point, and what they chose (the
