@@ -217,9 +217,7 @@ class GameLogic:
         if kind == "phase_start":
             return f"-- {str(data['phase']).replace('_', ' ')} --"
         if kind == "turn_start":
-            turn = int(data["turn"])
-            name = self.structure.turn_name(turn)
-            return f"== {name} ==" if name == f"Turn {turn}" else f"== {name} (turn {turn}) =="
+            return f"== {self.structure.turn_words(int(data['turn']), of_all=False)} =="
         return None
 
 

@@ -77,10 +77,11 @@ class TurnStructure:
             return self.turn_names[turn - 1]
         return f"Turn {turn}"
 
-    def turn_words(self, turn: int) -> str:
+    def turn_words(self, turn: int, of_all: bool = True) -> str:
         """A turn as players read it: its name with its number ("Red (turn 1 of 8)"), or, for
-        a turn named only by its number, the number once ("Turn 3 of 6", not "Turn 3 (turn 3)")."""
-        of = f" of {self.turns}" if self.turns else ""
+        a turn named only by its number, the number once ("Turn 3 of 6", not "Turn 3 (turn 3)");
+        without "of 8" where `of_all` is false (the log's heading of a turn)."""
+        of = f" of {self.turns}" if self.turns and of_all else ""
         name = self.turn_name(turn)
         return f"{name}{of}" if name == f"Turn {turn}" else f"{name} (turn {turn}{of})"
 
