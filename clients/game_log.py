@@ -18,22 +18,33 @@ def log_lines(game: Game, events: Iterable[tuple[str, Mapping[str, Any]]]) -> li
     """Words for events: the ruleset's, or for a move it leaves untold a plain line from the
     event's data. Moves told by no other line in between make one line a route of pieces:
     a piece's steps joined into its route, the pieces of one power along the same route
-    counted together ("USSR 3 Infantry: Archangel -> Karelia S.S.R. -> Belorussia")."""
+    counted together ("USSR 3 Infantry: Archangel -> Karelia S.S.R. -> Belorussia"). Losses
+    told by no other line in between are counted so too, by power and space ("Germany 2
+    Infantry, Artillery destroyed in West Russia")."""
     spaced = words.for_ruleset(game.ruleset)
     out: list[str] = []
     moving: list[tuple[Any, tuple[str, str, str], str]] = []
+    losses: list[tuple[str, Mapping[str, Any]]] = []
 
     def flush() -> None:
         if moving:
             out.extend(_routes_lines(moving))
             moving.clear()
+        if losses:
+            out.extend(_losses_lines(game, losses))
+            losses.clear()
 
     for i, event in enumerate(events):
         kind, data = event
+        if kind == "destroyed" and not moving:
+            losses.append(event)
+            continue
         text = narrate(game, event)
         if not text and kind == "move":
             move = _move_of(game, data)
             if move is not None:
+                if losses:
+                    flush()
                 piece = data.get("piece")
                 moving.append((piece if piece is not None else ("event", i), *move))
                 continue
@@ -57,6 +68,29 @@ def narrate(game: Game, event: tuple[str, Mapping[str, Any]]) -> str:
             if title != value and title not in text:
                 text = re.sub(rf"(?<![\w(]){re.escape(value)}(?![\w)])", lambda _, t=title: t, text)
     return text
+
+
+def _losses_lines(game: Game, losses: list[tuple[str, Mapping[str, Any]]]) -> list[str]:
+    """Lines for a run of losses: one a power and space, its kinds counted in the order they
+    fell; a single loss in the ruleset's own words."""
+    groups: dict[tuple[Any, Any], list[tuple[str, Mapping[str, Any]]]] = {}
+    for event in losses:
+        groups.setdefault((event[1].get("owner"), event[1].get("space")), []).append(event)
+    out = []
+    for (owner, _), group in groups.items():
+        if len(group) == 1:
+            text = narrate(game, group[0])
+            if text:
+                out.append(text)
+            continue
+        counts: dict[str, int] = {}
+        for _, data in group:
+            name = str(data.get("kind")) + (f" ({data['group']})" if data.get("group") else "")
+            counts[name] = counts.get(name, 0) + 1
+        pieces = ", ".join(f"{n} {k}" if n > 1 else k for k, n in counts.items())
+        where = group[0][1].get("where") or space_name(game, group[0][1].get("space"))
+        out.append(f"{owner} {pieces} destroyed in {where}")
+    return out
 
 
 def _values(data: Mapping[str, Any]) -> list[Any]:

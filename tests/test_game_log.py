@@ -65,3 +65,20 @@ def test_a_route_is_one_line_and_the_pieces_along_it_are_counted_together() -> N
         for action in reach(rs, game.state, game.decision, pid, shown)["West Russia"].actions:
             game.play(action)
     assert log_lines(game, game.log[start:]) == ["USSR 3 Infantry move from Karelia S.S.R. to West Russia"]
+
+
+def test_losses_of_one_power_in_one_space_are_counted_in_one_line() -> None:
+    """A battle round's casualties read as players count them ("Germany 2 Infantry, Artillery
+    destroyed in West Russia"), in the order they fell, never a line a piece; a loss after a
+    move, or of another power, keeps its own line and its place."""
+    game = Game(plugins.load("lhtr"), None, seed=1)
+    lost = [("destroyed", {"piece": i, "kind": k, "owner": o, "space": "West Russia", "where": "West Russia"})
+            for i, (k, o) in enumerate([("Infantry", "Germany"), ("Infantry", "Germany"), ("Infantry", "USSR"),
+                                        ("Artillery", "Germany")])]
+    retreat = ("move", {"kind": "Tank", "owner": "USSR", "src": "West Russia", "to": "Archangel"})
+    assert log_lines(game, lost + [retreat, lost[2]]) == [
+        "Germany 2 Infantry, Artillery destroyed in West Russia",
+        "USSR Infantry destroyed in West Russia",
+        "USSR Tank moves from West Russia to Archangel",
+        "USSR Infantry destroyed in West Russia",
+    ]
