@@ -733,7 +733,8 @@ def run_unattended(game: Game, computer: dict[str, Any], saver: Any, quiet: bool
                 print(game.status())
             standing = game.ruleset.logic.standing(game.state)
             shown = ", ".join(f"{k} {v}" for k, v in standing.items())
-            print(f"stopped after turn {max_turns}: no result yet" + (f"; standing: {shown}" if shown else ""))
+            last = game.ruleset.structure.turn_words(max_turns, of_all=False)
+            print(f"stopped after {last}: no result yet" + (f"; standing: {shown}" if shown else ""))
             print(f"seed: {game.seed}, actions: {len(game.actions)}")
             return 0
         decision = game.decision

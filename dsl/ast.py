@@ -285,6 +285,8 @@ class TurnsDecl(Decl):
     count: int | None  # None: unlimited
     names: tuple[Expr, ...]
     override: bool
+    #: what players call a turn ("Round"), where it is not "Turn"
+    called: str = "Turn"
 
 
 @dataclass(frozen=True, slots=True)

@@ -514,6 +514,7 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         sequence = SequenceDecl(
             turns=p.turns.count if p.turns is not None else None,
             turn_names=tuple(ns["SEQ_TURN_NAMES"]),
+            turn_word=p.turns.called if p.turns is not None else "Turn",
             mode=p.powers.mode if p.powers is not None else None,
             powers=powers,
             phases=phases,

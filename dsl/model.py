@@ -205,6 +205,8 @@ class SequenceDecl:
     teams: tuple[tuple[str, ...], ...] = ()
     #: the phases a team plays once, all its members at once (the others: each member in turn)
     together: tuple[str, ...] = ()
+    #: what players call a turn without a name of its own (`turns unlimited called "Round"`)
+    turn_word: str = "Turn"
     #: the powers in the order they take their turns ("order" mode; empty otherwise), which
     #: `current_power` reads at every call
     order: tuple[str, ...] = field(init=False, repr=False, compare=False)

@@ -209,9 +209,10 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def turns_decl(self, meta: Any, items: list[Any]) -> A.TurnsDecl:
-        ovr, count, *names = items
+        ovr, count, *names, called = items
         n = None if count.type == "UNLIMITED" else self._int(count)
-        return A.TurnsDecl(Pos(self.file, meta.line, meta.column), n, tuple(x for x in names if x is not None), ovr is not None)
+        return A.TurnsDecl(Pos(self.file, meta.line, meta.column), n, tuple(x for x in names if x is not None), ovr is not None,
+                           self._string(called) if called is not None else "Turn")
 
     @v_args(meta=True)
     def powers_decl(self, meta: Any, items: list[Any]) -> A.PowersDecl:

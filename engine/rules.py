@@ -22,6 +22,7 @@ def structure_from_rules(rules: Any) -> TurnStructure:
         turns=seq.turns,
         per_power=seq.mode == "order",
         turn_names=tuple(seq.turn_names or ()),
+        turn_word=seq.turn_word,
         spans=seq.spans if seq.teams else (),
         together=tuple(seq.together),
     )

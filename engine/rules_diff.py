@@ -513,6 +513,9 @@ class _Differ:
             self.add("turns", "turn names", "changed", [f"{', '.join(a.turn_names) or '(none)'} -> "
                                                         f"{', '.join(b.turn_names) or '(none)'}"],
                      where=self.changed_here("turns", "turns"), old=list(a.turn_names), new=list(b.turn_names))
+        if a.turn_word != b.turn_word:
+            self.add("turns", "what a turn is called", "changed", [f"{a.turn_word} -> {b.turn_word}"],
+                     where=self.changed_here("turns", "turns"), old=a.turn_word, new=b.turn_word)
         if a.mode != b.mode or a.powers != b.powers:
             self.add("turns", "powers", "changed", [f"{_powers(a.mode, a.powers)} -> {_powers(b.mode, b.powers)}"],
                      where=self.changed_here("powers", "powers"), old=list(a.powers), new=list(b.powers))

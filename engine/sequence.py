@@ -35,6 +35,8 @@ class TurnStructure:
     turns: int | None = None
     per_power: bool = False
     turn_names: tuple[str, ...] = ()
+    #: what players call a turn without a name of its own ("Round" in A&A)
+    turn_word: str = "Turn"
     #: for each place in the turn order, the first and last place of its team (empty: every
     #: power plays alone)
     spans: tuple[tuple[int, int], ...] = ()
@@ -75,7 +77,7 @@ class TurnStructure:
     def turn_name(self, turn: int) -> str:
         if 1 <= turn <= len(self.turn_names):
             return self.turn_names[turn - 1]
-        return f"Turn {turn}"
+        return f"{self.turn_word} {turn}"
 
     def turn_words(self, turn: int, of_all: bool = True) -> str:
         """A turn as players read it: its name with its number ("Red (turn 1 of 8)"), or, for
@@ -83,7 +85,7 @@ class TurnStructure:
         without "of 8" where `of_all` is false (the log's heading of a turn)."""
         of = f" of {self.turns}" if self.turns and of_all else ""
         name = self.turn_name(turn)
-        return f"{name}{of}" if name == f"Turn {turn}" else f"{name} (turn {turn}{of})"
+        return f"{name}{of}" if name == f"{self.turn_word} {turn}" else f"{name} ({self.turn_word.lower()} {turn}{of})"
 
     def where(self, state: GameState) -> str:
         parts = [self.turn_words(state.turn)]

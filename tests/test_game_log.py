@@ -82,3 +82,12 @@ def test_losses_of_one_power_in_one_space_are_counted_in_one_line() -> None:
         "USSR Tank moves from West Russia to Archangel",
         "USSR Infantry destroyed in West Russia",
     ]
+
+
+def test_a_round_of_a_and_a_is_called_a_round_in_the_log_as_on_the_status_line() -> None:
+    """LHTR's sequence says `turns unlimited called "Round"`: the log's heading and the status
+    line both say "Round 1", where a game that says nothing still says "Turn 1"."""
+    game = random_game("lhtr", seed=1, actions=5)
+    assert "== Round 1 ==" in log_lines(game, game.log)
+    assert game.status().startswith("Round 1")
+    assert game.ruleset.structure.turn_words(2, of_all=False) == "Round 2"

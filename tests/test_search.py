@@ -137,7 +137,7 @@ def test_a_game_whose_rules_never_end_stops_at_max_turns(tmp_path: Path, capsys:
     folder = write_game(tmp_path / "endless", "endless", turns="turns unlimited", ending="")
     assert main(["--mod", str(folder), "play", "endless", "--ai", "all=search:0.01", "--max-turns", "2",
                  "--no-gui"]) == 0
-    assert "stopped after turn 2" in capsys.readouterr().out
+    assert "stopped after Turn 2" in capsys.readouterr().out
 
 
 def test_a_time_budget_that_is_no_time_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
