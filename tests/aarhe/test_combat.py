@@ -158,3 +158,17 @@ def test_the_terrain_bonus_is_for_land_units_and_an_option() -> None:
                       step="conduct_combat", terrain_defence_bonus=2)
     fight(g, "Caucasus", [6, 4])                 # at 2 + 2 the infantry's 4 hits
     assert destroyed(g) == ["Germany Tank"]
+
+
+def test_after_a_battle_the_mountains_still_help_a_defender_in_the_battles_to_come() -> None:
+    """A defence asked for outside a battle (the computer player weighing an attack) is that of
+    a battle's first round, whatever round the last battle ended in: Caucasus's infantry
+    defends at 3 after a battle in West Russia that lasted three rounds, as before it."""
+    g, ids = at_aarhe("Germany", [("Tank", "Germany", "West Russia", 2), ("Infantry", "USSR", "West Russia", 1),
+                                  ("Infantry", "USSR", "Caucasus", 1), ("Tank", "Germany", "Caucasus", 1)],
+                      control={"West Russia": "USSR"}, step="conduct_combat")
+    caucasus = [g.state.piece(pid) for pid in ids["USSR Infantry Caucasus"]]
+    before = g.proc("defence_values", caucasus)
+    fight(g, "West Russia", [6, 6, 6, 6, 6, 6, 1, 1])
+    assert len(rolls(g)) == 6                    # three rounds fought
+    assert before == [3] and g.proc("defence_values", caucasus) == [3]
