@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from clients import cli
 from tests.aarhe.play import new as new_aarhe
 from tests.lhtr.play import Play
 
@@ -83,3 +84,21 @@ def test_aarhe_keeps_u_boat_interdiction_as_its_collect_income_opens_the_turn(on
     g.walk_to("UK", "purchase", turn=1)        # the UK has just collected
     lost = [e for e in g.log if e[0] == "pay" and e[1]["owner"] == "UK"]
     assert [e[1]["amount"] for e in lost] == ([2] if on else [])
+
+
+@pytest.mark.parametrize("ruleset", ["lhtr", "aarhe"])
+def test_info_lists_u_boat_interdiction_with_its_source(ruleset: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["info", ruleset]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for name in ("uboat_interdiction", "interdiction_ipcs", "interdicted_powers"):
+        line = next((x for x in lines if x.strip().startswith(name + ":")), None)
+        assert line is not None, name
+        assert "source: " in line and "reconstructed" in line, line
+
+
+def test_a_game_with_u_boat_interdiction_plays_with_the_computer_players(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(["play", "lhtr", "--no-gui", "--ai", "Axis=heuristic", "--ai", "Allies=random", "--max-turns", "1",
+                     "--seed", "2", "--option", "uboat_interdiction=true", "--log"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "U-Boat Interdiction: UK loses" in out and "U-Boat Interdiction: US loses" in out
