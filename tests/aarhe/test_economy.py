@@ -10,7 +10,8 @@ from tests.aarhe.play import Play, aarhe, at_aarhe, new
 
 
 def notes(g: Play, about: str = "") -> list[str]:
-    return [e["message"] for k, e in g.log if k == "note" and about in e["message"]]
+    """The log's notes that name `about`, but for what a power bought (told as its purchase ends)."""
+    return [e["message"] for k, e in g.log if k == "note" and about in e["message"] and " buys " not in e["message"]]
 
 
 def collected(power: str, pieces: Any = (), control: Any = None, **options: Any) -> tuple[Play, dict[str, list[int]]]:

@@ -22,11 +22,20 @@ def test_buying_pays_and_puts_the_unit_in_the_pending_area() -> None:
     g.act("buy", kind="Infantry")
     assert g.ipc("USSR") == 16
     assert g.kinds_at("pending:USSR") == {"Infantry": 1, "Tank": 1}
+    g.act("buy", kind="Infantry")
     assert g.step == "purchase"          # buying goes on until the power says it is done
-    # each purchase is in the log, and the pending area is read by its name
+    # the purchase is told once, as it ends, each kind counted; the pending area is read by its name
+    g.finish()
     notes = [e["message"] for k, e in g.log if k == "note"]
-    assert notes == ["USSR buys Tank for 5 IPCs (19 left)", "USSR buys Infantry for 3 IPCs (16 left)"]
+    assert "USSR buys Tank, 2 Infantry for 11 IPCs (13 left)" in notes
+    assert not [n for n in notes if n.startswith("USSR buys") and n != "USSR buys Tank, 2 Infantry for 11 IPCs (13 left)"]
     assert space_name(g.state, "pending:USSR") == "USSR mobilization pool"
+
+
+def test_a_power_that_buys_nothing_says_so_once() -> None:
+    g = ussr_turn()
+    g.finish()
+    assert [e["message"] for k, e in g.log if k == "note" and "buys" in e["message"]] == ["USSR buys nothing (24 IPCs kept)"]
 
 
 def test_only_what_the_power_can_pay_for_is_offered_and_the_rest_is_refused() -> None:
