@@ -24,6 +24,8 @@ def test_buying_pays_and_puts_the_unit_in_the_pending_area() -> None:
     assert g.kinds_at("pending:USSR") == {"Infantry": 1, "Tank": 1}
     g.act("buy", kind="Infantry")
     assert g.step == "purchase"          # buying goes on until the power says it is done
+    # the status line says what is bought so far, as the log will once the buying ends
+    assert g.rs.logic.status(g.state).endswith(" | bought so far: Tank, 2 Infantry (11 IPCs)")
     # the purchase is told once, as it ends, each kind counted; the pending area is read by its name
     g.finish()
     notes = [e["message"] for k, e in g.log if k == "note"]
