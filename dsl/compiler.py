@@ -108,6 +108,11 @@ class _Gen:
         self.asking: set[str] = set()
         #: writing a task's generator (see "tasks")
         self.in_task = False
+        #: lists of the function under way that nothing else holds (see `_own_lists`), and
+        #: for each loop being written, those of them grown in it whose length is tested
+        #: after it (None: a loop that tests as it goes)
+        self.own_lists: set[str] = set()
+        self.grown: list[dict[str, Pos | None] | None] = []
         #: the body of the function under way (see `quiet`, `changed_in_place`)
         self.block: tuple[A.Stmt, ...] | None = None
         self._quiet: dict[int, tuple[Any, bool]] = {}
@@ -1090,10 +1095,13 @@ class _Gen:
         """The body of one generated function."""
         self.aliases = self.aliasable(stmts)
         block, self.block = self.block, stmts
+        own, self.own_lists = self.own_lists, _own_lists(stmts, {prm.name for prm in params}) - self.aliases
+        grown, self.grown = self.grown, []
         start = len(self.lines)
         self.body(stmts, indent)
         self.hoist(start, indent, [prm.name for prm in params], stmts)
         self.block = block
+        self.own_lists, self.grown = own, grown
         self.aliases = set()
 
     def quiet(self) -> bool:
@@ -1309,7 +1317,8 @@ class _Gen:
         elif isinstance(st, A.For):
             w = self.loop_weight(st)
             it = self.iterable(st.iter, self.kinds_looked_at(st.var, st.cond, st.body))
-            if it.startswith("_rng("):
+            ranged = it.startswith("_rng(")
+            if ranged:
                 # a range is often a bound that is seldom reached: pay as it goes round
                 self.emit(ind, f"for v_{st.var} in {it}:", st.pos)
                 self.charge(ind + 1, None, w, st.pos)
@@ -1317,12 +1326,24 @@ class _Gen:
                 self.emit(ind, f"_i = {it}", st.pos)
                 self.charge(ind, "_i", w, st.pos, small=self.innermost(st))
                 self.emit(ind, f"for v_{st.var} in _i:", st.pos)
+            # a list of the procedure's own grown by an item or a few each time round a
+            # collection (not a range, nor one that returns from inside) can grow only by
+            # that many times the collection's size: its length is tested once, after
+            grown: dict[str, Pos | None] | None = None
+            if not ranged and not any(isinstance(n, A.Return) for n in A.nodes(st.body)):
+                # (a list gone through while it grows is tested as it goes: it has no end)
+                grown = {st.iter.name: None} if isinstance(st.iter, A.Name) else {}
+            self.grown.append(grown)
             start = len(self.lines)
             for c in _conjuncts(st.cond) if st.cond is not None else ():
                 self.emit(ind + 1, f"if not ({self.expr(c)}):\n    continue", c.pos)
             self.body(st.body, ind + 1)
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
+            self.grown.pop()
+            for name, pos in (grown or {}).items():
+                if pos is not None:
+                    self.emit(ind, f"if len(v_{name}) > _I:\n    _long(v_{name})", pos)
         elif isinstance(st, A.Return):
             if st.value is not None and self.search_return(st.value, ind, st.pos):
                 pass
@@ -1739,7 +1760,11 @@ class _Gen:
             elif st.op == "+=" and isinstance(t, ListType) and isinstance(st.target, A.Name):
                 # a list grows in place: its new items are paid for (a literal's by the loop's
                 # weight), and its length is kept within the limit
-                if isinstance(st.value, A.ListLit):
+                if isinstance(st.value, A.ListLit) and self.grown and self.grown[-1] is not None \
+                        and st.target.name in self.own_lists \
+                        and self.grown[-1].setdefault(st.target.name, st.pos) is not None:
+                    self.emit(ind, f"{tgt} += {self.expr(st.value)}", st.pos)
+                elif isinstance(st.value, A.ListLit):
                     self.emit(ind, f"{tgt} += {self.expr(st.value)}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
                 else:
                     self.emit(ind, f"_j = {self.expr(st.value)}\n{tgt} += _j\n"
@@ -2028,6 +2053,10 @@ class _Gen:
                     return f"_inlist({self.expr(e.left)}, {self.walked(e.right)}, {e.op == 'in'})"
             elif e.op in ("==", "!=") and self.container(e.right):
                 return f"_same({self.expr(e.left)}, {self.expr(e.right)}, {e.op == '=='})"
+            if e.op in ("in", "not in") and self.info.types.get(id(e.right)) == STR and self.bounded_str(e.right):
+                # text looked for in a name the engine holds (`"chart:" in u.space`): no
+                # longer than the game's data, so nothing to pay and no length to test
+                return f"({self.transient(e.left)} {e.op} {self.expr(e.right)})"
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
@@ -2279,6 +2308,36 @@ def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
             return None
         out = A.IfExpr(st.pos, st.cond, st.body[0].value, out)
     return out
+
+
+def _own_lists(stmts: tuple[A.Stmt, ...], params: set[str]) -> set[str]:
+    """The local lists of a body that no other name, list or call can hold: each is made
+    afresh (`let out: list[Unit] = []`, a comprehension) and only grown (`out += ...`),
+    measured (`len(out)`), searched (`x in out`), gone through (`for x in out`) or
+    returned whole. So no loop goes through the list itself unless it names it."""
+    made: set[str] = set()
+    spoilt = set(params)
+    allowed: set[int] = set()
+    for n in A.nodes(stmts):
+        if isinstance(n, A.Let):
+            (made if isinstance(n.value, (A.ListLit, A.ListComp)) else spoilt).add(n.name)
+        elif isinstance(n, (A.For, A.Generator)):
+            spoilt.add(n.var)
+            if isinstance(n.iter, A.Name):
+                allowed.add(id(n.iter))
+        elif isinstance(n, A.Assign) and n.op == "+=" and isinstance(n.target, A.Name):
+            allowed.add(id(n.target))
+        elif isinstance(n, A.Return) and isinstance(n.value, A.Name):
+            allowed.add(id(n.value))
+        elif isinstance(n, A.Compare) and n.op in ("in", "not in") and isinstance(n.right, A.Name):
+            allowed.add(id(n.right))
+        elif isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "len" \
+                and len(n.args) == 1 and isinstance(n.args[0], A.Name):
+            allowed.add(id(n.args[0]))
+    for n in A.nodes(stmts):
+        if isinstance(n, A.Name) and n.name in made and id(n) not in allowed:
+            spoilt.add(n.name)
+    return made - spoilt
 
 
 def _asks_choose(node: Any) -> bool:
