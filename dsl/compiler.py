@@ -964,6 +964,9 @@ class _Gen:
         at_level = [self.size([g for g, lv in zip(guard, levels) if lv == d]) for d in range(n + 1)]
         self.entry(f"{base}_offers", (mv.params[0].domain if mv.params else None, [g for g, lv in zip(guard, levels) if lv == 0]),
                    mv.pos)
+        if n == 2 and not guard and domains[1] == 0:
+            self.pairs(base, mv, at_level)
+            return
         # (a lazy move's listing may be given its choices, already worked out: `_given`)
         lazy = n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard))
         self.emit(0, f"def {base}_offers(ctx{', _given=None' if lazy else ''}):", mv.pos)
@@ -1017,6 +1020,20 @@ class _Gen:
         self.emit(ind, f"yield {tup}", mv.pos)
         if lazy:
             self.lazy_offers(base, mv.params[0], guard)
+
+    def pairs(self, base: str, mv: A.MoveDecl, at_level: list[int]) -> None:
+        """A move of two parameters with no guard, whose second choices do not depend on the
+        first: its rows are every first choice with every second (`_pairs`, a sequence that
+        makes a row only when it is indexed), not a generator the engine makes a list of.
+        The budget is paid as the two loops would pay it."""
+        first, second = mv.params
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+        self.emit(1, f"_i = tuple({self.iterable(first.domain)})", first.pos)
+        self.charge(1, "_i", 1 + at_level[1] + self.size(second.domain), first.pos)
+        self.emit(1, "if not _i:\n    return ()", first.pos)
+        self.emit(1, f"_d1 = tuple({self.iterable(second.domain)})", second.pos)
+        self.emit(1, f"if (_L := _L - len(_i) * len(_d1) * {1 + at_level[2]}) < 0:\n    _spent()", second.pos)
+        self.emit(1, "return _pairs(_i, _d1)", mv.pos)
 
     def lazy_offers(self, base: str, prm: A.MoveParam, guard: tuple[A.Stmt, ...]) -> None:
         """A move of one parameter whose guard is a question only (see `leaves_game_alone`)
