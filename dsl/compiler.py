@@ -147,6 +147,13 @@ class _Gen:
         self._inline: dict[str, A.Expr | None] = {}
         self._searched: dict[str, tuple[tuple[A.Let, ...], A.Generator] | None] = {}
         self.subst: list[dict[str, str]] = []
+        #: procedures whose answers are kept from one decision to the next, with what of the
+        #: state each reads (see `piece_reads`)
+        self.piece_kept: dict[str, list[tuple[str, str, str]]] = {}
+        for name, pr in sorted(program.procedures.items()):
+            entries = self.piece_reads(pr)
+            if entries is not None:
+                self.piece_kept[name] = entries
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -318,6 +325,9 @@ class _Gen:
             elif pr.name in self.walkers:
                 self.remembered_answers(pr, params, "f")
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.piece_kept:
+                self.piece_kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.function_body(pr.body, 1, pr.params)
@@ -326,6 +336,8 @@ class _Gen:
         self.emit(1, "global _KB\n_KB = ctx.board", None)
         for name in sorted(self.kept):
             self.emit(1, f"_K_{name}.clear()", None)
+        for name in sorted(self.piece_kept):
+            self.emit(1, f"_P_{name}.clear()", None)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
@@ -703,6 +715,103 @@ class _Gen:
         self.emit(1, f"if len(_A_{n}) >= {KEPT_MAX}:\n    _A_{n}.clear()", pr.pos)
         kept = {"list": "tuple(_v)", "dict": "dict(_v)"}.get(copy, "_v")
         self.emit(1, f"_A_{n}[_k] = (ctx, _G, {kept})", pr.pos)
+        self.emit(1, "return _v", pr.pos)
+
+    # ------------------------------------------------------------------ answers kept by what they read
+    # A procedure that reads of the game only the pieces of an owner or a space its arguments
+    # name (`units_of(side)`, `units_at(h)`), and the turn, keeps its answers from one
+    # decision to the next: Bulge's `arrived(side)` goes through all of a side's pieces for
+    # the few on a reinforcement chart, about once a decision, and the side's pieces are
+    # mostly those of the decision before. The state's index entries are shared copy-on-write
+    # by its copies (engine.state): an entry that is the same object, and not one the state
+    # may still change in place (its key not in the state's `_own*` set), holds the same
+    # pieces, and pieces are never changed in place. So an answer is kept with the entries it
+    # read and the turn, and given again while those are the same. The engine leaves every
+    # entry shared before it lists a decision's options (`GameState.share_entries`), so that
+    # the answers worked out then are kept. Only procedures that go round a loop: a few
+    # look-ups cost what checking them would (a test on Bulge's `supply_in_reach`, which
+    # reads seven spaces, saved nothing).
+    def piece_reads(self, pr: A.ProcedureDecl) -> list[tuple[str, str, str]] | None:
+        """What of the state the procedure reads, as (index, own set, key code) for each
+        index entry and ("turn", "", "") for the turn; None if its answers cannot be kept
+        so (it reads anything else of the game, is given or answers anything but text,
+        numbers, truth values or a list of those or of units, or reads no entry that holds
+        many pieces, as an owner's does, and goes round no loop)."""
+        if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered:
+            return None
+        if not all(_plain(prm.type) for prm in pr.params):
+            return None
+        unit = self.unit_rec.name if self.unit_rec is not None else None
+        ret = pr.ret
+        if not (_plain(ret, lists=True) or ret.name == "list" and len(ret.args) == 1 and ret.args[0].name == unit
+                and not ret.args[0].args):
+            return None
+        if not self.loops_in(pr.body):
+            return None
+        params = {prm.name for prm in pr.params}
+        reads: list[tuple[str, str, str]] = []
+        many = False
+        for n in _nodes(pr.body):
+            if isinstance(n, A.Name):
+                kind = self.info.names.get(id(n))
+                if kind == "var" or (kind == "procref" and not self.board_only(n.name)):
+                    return None
+            if not (isinstance(n, A.Call) and isinstance(n.func, A.Name)):
+                continue
+            kind, name = self.info.calls.get(id(n)), n.func.name
+            if kind == "builtin":
+                if name == "choose":
+                    return None
+                continue
+            if kind in ("procedure", "base", "table"):
+                if not self.board_only(self.callee(n) or ""):
+                    return None
+                continue
+            if kind != "primitive":
+                return None
+            spec = self.reg.primitives[name]
+            # (every unit such a procedure holds is one of the pieces it read, as they are
+            # now: reading a unit's own fields reads nothing more)
+            if spec.board or spec.inline and "ctx" not in spec.inline.replace("ctx.pieces.get({0}.id, {0})", ""):
+                continue
+            read = spec.reads.split()
+            if len(read) == 1 and not n.args:
+                entry = (read[0], "", "")
+            elif len(read) >= 2 and n.args and (
+                    isinstance(n.args[0], A.StrLit) or isinstance(n.args[0], A.Name) and (
+                        n.args[0].name in params or self.info.names.get(id(n.args[0])) in ("constant", "option"))):
+                entry = (read[0], read[1], self.expr(n.args[0]))
+                many = many or read[2:] == ["many"]
+            else:
+                return None
+            if entry not in reads:
+                reads.append(entry)
+        return reads if many else None
+
+    def piece_kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: the answer kept for these arguments while what it read is the same
+        (a list kept as a tuple and handed out as a fresh list), or worked out afresh by
+        `f_NAME__work` and kept if the state shares every entry it read."""
+        n = pr.name
+        reads = self.piece_kept[n]
+        parts = [f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        as_list = pr.ret is not None and pr.ret.name == "list"
+        now = [f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
+        same = " and ".join(f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in
+                            enumerate(zip(now, reads)))
+        shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
+        work = f"f_{n}__work(ctx{params})"
+        self.emit(0, f"_P_{n} = {{}}", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _P_{n}.get(_k)", pr.pos)
+        self.emit(1, f"if _r is not None and {same} and {shared}:", pr.pos)
+        self.emit(2, f"return {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        self.emit(1, f"_v = {work}", pr.pos)
+        self.emit(1, f"if {shared}:", pr.pos)
+        self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)
+        self.emit(2, f"_P_{n}[_k] = ({', '.join(now)}, {'tuple(_v)' if as_list else '_v'})", pr.pos)
         self.emit(1, "return _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
