@@ -111,7 +111,7 @@ class _Gen:
         #: lists of the function under way that nothing else holds (see `_own_lists`), and
         #: for each loop being written, those of them grown in it whose length is tested
         #: after it (None: a loop that tests as it goes)
-        self.own_lists: set[str] = set()
+        self.own_lists: dict[str, frozenset[str]] = {}
         self.grown: list[dict[str, Pos | None] | None] = []
         #: the body of the function under way (see `quiet`, `changed_in_place`)
         self.block: tuple[A.Stmt, ...] | None = None
@@ -1221,7 +1221,9 @@ class _Gen:
         """The body of one generated function."""
         self.aliases = self.aliasable(stmts)
         block, self.block = self.block, stmts
-        own, self.own_lists = self.own_lists, _own_lists(stmts, {prm.name for prm in params}) - self.aliases
+        own, self.own_lists = self.own_lists, {name: group for name, group in
+                                               _own_lists(stmts, {prm.name for prm in params}).items()
+                                               if not group & self.aliases}
         grown, self.grown = self.grown, []
         start = len(self.lines)
         self.body(stmts, indent)
@@ -1458,7 +1460,10 @@ class _Gen:
             grown: dict[str, Pos | None] | None = None
             if not ranged and not any(isinstance(n, A.Return) for n in A.nodes(st.body)):
                 # (a list gone through while it grows is tested as it goes: it has no end)
-                grown = {st.iter.name: None} if isinstance(st.iter, A.Name) else {}
+                grown = dict.fromkeys(self.own_lists.get(st.iter.name, {st.iter.name}), None) \
+                    if isinstance(st.iter, A.Name) else {}
+                # (and one made inside the loop may not be there after it)
+                grown.update(dict.fromkeys(_bound_in(st), None))
             self.grown.append(grown)
             start = len(self.lines)
             for c in _conjuncts(st.cond) if st.cond is not None else ():
@@ -1868,10 +1873,15 @@ class _Gen:
         # compare; beyond it (seldom) `_ci` applies the real limit
         return f"({tmp} if -{_COMPACT} <= ({tmp} := {code}) <= {_COMPACT} else _ci({tmp}))"
 
-    def grows(self, target: A.Expr, ind: int, pos: Pos, code: str) -> None:
+    def grows(self, target: A.Expr, ind: int, pos: Pos, code: str, local: bool = True) -> None:
         """After `m[k] = v` on a map: it may not grow past the limit."""
         if isinstance(target, A.Index) and isinstance(self.info.types.get(id(target.obj)), MapType) \
                 and self.pure(target.obj):
+            # (a map grows by one key each time round a loop over a collection, and a loop
+            # over the map goes over its keys as they were: tested once after the loop)
+            if local and isinstance(target.obj, A.Name) and self.grown and self.grown[-1] is not None \
+                    and self.grown[-1].setdefault(target.obj.name, pos) is not None:
+                return
             self.emit(ind, f"if len({code}) > _I:\n    _long({code})", pos)
 
     def assign(self, st: A.Assign, ind: int) -> None:
@@ -1925,7 +1935,7 @@ class _Gen:
         sub = "_v" + "".join(f"[{p}]" for p in reversed(path))
         if st.op == "=":
             self.emit(ind, f"{sub} = {self.expr(st.value)}", st.pos)
-            self.grows(st.target, ind, st.pos, "_v" + "".join(f"[{p}]" for p in reversed(path[1:])))
+            self.grows(st.target, ind, st.pos, "_v" + "".join(f"[{p}]" for p in reversed(path[1:])), local=False)
         else:
             self.emit(ind, f"{sub} = {self.arith(st.op[0], t, sub, self.expr(st.value), in_place=True)}", st.pos)
         self.emit(ind, f"ctx.vars[{root.name!r}] = {store}", st.pos)
@@ -2436,23 +2446,48 @@ def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
     return out
 
 
-def _own_lists(stmts: tuple[A.Stmt, ...], params: set[str]) -> set[str]:
-    """The local lists of a body that no other name, list or call can hold: each is made
-    afresh (`let out: list[Unit] = []`, a comprehension) and only grown (`out += ...`),
-    measured (`len(out)`), searched (`x in out`), gone through (`for x in out`) or
-    returned whole. So no loop goes through the list itself unless it names it."""
+def _bound_in(loop: A.For) -> set[str]:
+    """The names a loop, its body or a loop inside it binds."""
+    return {loop.var} | {n.name for n in A.nodes(loop.body) if isinstance(n, A.Let)} \
+        | {n.var for n in A.nodes((loop.cond, loop.body)) if isinstance(n, (A.For, A.Generator))}
+
+
+def _own_lists(stmts: tuple[A.Stmt, ...], params: set[str]) -> dict[str, frozenset[str]]:
+    """The local lists of a body that nothing but local names can hold, each with the names
+    that may hold the same list (`frontier = further`): each is made afresh (`let out:
+    list[Unit] = []`, a comprehension) or given one of those names, and otherwise only grown
+    (`out += ...`), measured (`len(out)`), searched (`x in out`), gone through (`for x in
+    out`) or returned whole. So no loop goes through such a list unless it names one of them."""
     made: set[str] = set()
     spoilt = set(params)
     allowed: set[int] = set()
+    same: dict[str, set[str]] = {}
+
+    def alias(a: str, b: str) -> None:
+        group = same.setdefault(a, {a}) | same.setdefault(b, {b})
+        for name in group:
+            same[name] = group
+
     for n in A.nodes(stmts):
         if isinstance(n, A.Let):
-            (made if isinstance(n.value, (A.ListLit, A.ListComp)) else spoilt).add(n.name)
+            if isinstance(n.value, (A.ListLit, A.ListComp)):
+                made.add(n.name)
+            elif isinstance(n.value, A.Name):
+                allowed.add(id(n.value))
+                alias(n.name, n.value.name)
+            else:
+                spoilt.add(n.name)
         elif isinstance(n, (A.For, A.Generator)):
             spoilt.add(n.var)
             if isinstance(n.iter, A.Name):
                 allowed.add(id(n.iter))
-        elif isinstance(n, A.Assign) and n.op == "+=" and isinstance(n.target, A.Name):
+        elif isinstance(n, A.Assign) and isinstance(n.target, A.Name):
             allowed.add(id(n.target))
+            if n.op == "=" and isinstance(n.value, A.Name):
+                allowed.add(id(n.value))
+                alias(n.target.name, n.value.name)
+            elif n.op == "=" and not isinstance(n.value, (A.ListLit, A.ListComp)):
+                spoilt.add(n.target.name)
         elif isinstance(n, A.Return) and isinstance(n.value, A.Name):
             allowed.add(id(n.value))
         elif isinstance(n, A.Compare) and n.op in ("in", "not in") and isinstance(n.right, A.Name):
@@ -2461,9 +2496,15 @@ def _own_lists(stmts: tuple[A.Stmt, ...], params: set[str]) -> set[str]:
                 and len(n.args) == 1 and isinstance(n.args[0], A.Name):
             allowed.add(id(n.args[0]))
     for n in A.nodes(stmts):
-        if isinstance(n, A.Name) and n.name in made and id(n) not in allowed:
+        if isinstance(n, A.Name) and id(n) not in allowed:
             spoilt.add(n.name)
-    return made - spoilt
+    out: dict[str, frozenset[str]] = {}
+    for name in made:
+        group = frozenset(same.get(name, {name}))
+        if not group & spoilt:
+            for member in group:
+                out[member] = group
+    return out
 
 
 def _asks_choose(node: Any) -> bool:

@@ -235,6 +235,22 @@ def test_a_list_grown_while_going_through_a_collection_is_still_limited() -> Non
                "        out += [x]\n    }\n    return len(out)\n}\n") == 600
 
 
+def test_a_list_gone_through_under_another_name_while_it_grows_stops_at_the_item_limit() -> None:
+    dsl.set_limits(steps=10 * dsl.DEFAULT_ITEMS)
+    stopped("procedure boom() {\n    let xs: list[int] = [1]\n    let ys = xs\n    for y in ys {\n        xs += [y]\n    }\n}\n",
+            f"a list of {dsl.DEFAULT_ITEMS + 1:,} items is over the limit", 5)
+
+
+def test_a_map_grown_while_going_through_a_collection_is_still_limited() -> None:
+    dsl.set_limits(items=1000)
+    src = ("procedure boom() -> int {\n    let src: list[int] = []\n    for i in range(600) {\n        src += [i]\n    }\n"
+           "    let m: map[int, bool] = {}\n    for x in src {\n        m[x] = true\n        m[x + 5000] = false\n    }\n"
+           "    return len(m)\n}\n")
+    stopped(src, "a map of 1,200 items is over the limit of 1,000", 8)
+    dsl.set_limits(items=5000)
+    assert run(src) == 1200
+
+
 def test_text_looked_for_in_a_unit_s_space_needs_no_length_test() -> None:
     # a name the engine holds is no longer than the game's data: looked for without a test
     from dsl_helpers import Piece
