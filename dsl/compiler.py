@@ -735,8 +735,8 @@ class _Gen:
         """What of the state the procedure reads, as (index, own set, key code) for each
         index entry and ("turn", "", "") for the turn; None if its answers cannot be kept
         so (it reads anything else of the game, is given or answers anything but text,
-        numbers, truth values or a list of those or of units, or goes through no entry that
-        holds many pieces, as an owner's does, but for units of a few types)."""
+        numbers, truth values or a list of those or of units, or reads no entry that holds
+        many pieces, as an owner's does, and goes round no loop)."""
         if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered:
             return None
         if not all(_plain(prm.type) for prm in pr.params):
@@ -751,11 +751,6 @@ class _Gen:
         params = {prm.name for prm in pr.params}
         reads: list[tuple[str, str, str]] = []
         many = False
-        # (a loop that looks only at units of a few types goes through those alone: few)
-        few = {id(n.iter) for n in _nodes(pr.body)
-               if isinstance(n, A.For) and self.kinds_looked_at(n.var, n.cond, n.body) is not None
-               or isinstance(n, A.Generator) and self.kinds_looked_at(n.var, n.cond if n.cond is not None else n.elt)
-               is not None}
         for n in _nodes(pr.body):
             if isinstance(n, A.Name):
                 kind = self.info.names.get(id(n))
@@ -786,7 +781,7 @@ class _Gen:
                     isinstance(n.args[0], A.StrLit) or isinstance(n.args[0], A.Name) and (
                         n.args[0].name in params or self.info.names.get(id(n.args[0])) in ("constant", "option"))):
                 entry = (read[0], read[1], self.expr(n.args[0]))
-                many = many or read[2:] == ["many"] and id(n) not in few
+                many = many or read[2:] == ["many"]
             else:
                 return None
             if entry not in reads:
