@@ -54,6 +54,10 @@ SMALL_LOOP = 8
 KEPT_MAX = 1 << 16
 #: the kept answers of a board procedure that answers a map or is given a list (see `kept_answers`)
 KEPT_MAPS = 1 << 9
+#: a procedure whose answers are kept from one decision to the next stops keeping them if,
+#: of its first KEEP_TRIAL calls, fewer than one in KEEP_FOUND was answered from before
+KEEP_TRIAL = 256
+KEEP_FOUND = 8
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
 #: (in a procedure's variables read: it may read any)
@@ -802,12 +806,19 @@ class _Gen:
                             enumerate(zip(now, reads)))
         shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
         work = f"f_{n}__work(ctx{params})"
-        self.emit(0, f"_P_{n} = {{}}", pr.pos)
+        self.emit(0, f"_P_{n} = {{}}\n_PC_{n} = 0\n_PH_{n} = 0", pr.pos)
         self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"global _PC_{n}, _PH_{n}, f_{n}", pr.pos)
         self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
-        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _P_{n}.get(_k)", pr.pos)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _P_{n}.get(_k)\n_PC_{n} += 1",
+                  pr.pos)
         self.emit(1, f"if _r is not None and {same} and {shared}:", pr.pos)
-        self.emit(2, f"return {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        self.emit(2, f"_PH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        # answers seldom found again are not worth keeping: after its first calls, the
+        # procedure's calls go straight to the work
+        self.emit(1, f"if _PC_{n} >= {KEEP_TRIAL}:", pr.pos)
+        self.emit(2, f"if _PH_{n} * {KEEP_FOUND} < _PC_{n}:\n    f_{n} = f_{n}__work\n"
+                     f"_PC_{n} = -(1 << 62)", pr.pos)
         self.emit(1, f"_v = {work}", pr.pos)
         self.emit(1, f"if {shared}:", pr.pos)
         self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)

@@ -507,6 +507,28 @@ def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_
     assert ask(after) == ([], 2) and ask(state) == ([red.id], 2)
 
 
+def test_answers_seldom_found_again_are_no_longer_kept_and_stay_right() -> None:
+    from dsl.compiler import KEEP_TRIAL
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    reg.primitive("looked_at", lambda ctx, space: True, [("space", "str")], "bool", context=True, board=True)
+    arrived = dsl.load_rules([("arrived.rules", ARRIVED)], reg).procedure("arrived")
+    state = GameState(Board([Space("a", "A"), Space("chart", "Chart")], [("a", "chart", {})]))
+    state.turn = 2
+    red = state.add_piece("inf", "red", "a")
+    work = arrived.__wrapped__.__globals__["f_arrived__work"]
+    for i in range(KEEP_TRIAL + 2):           # the side's pieces change before every question
+        state = state.copy()
+        state.update(red.id, space="chart" if i % 2 else "a")
+        state.share_entries()
+        assert arrived(state, "red") == ([red.id] if i % 2 else [])
+    assert arrived.__wrapped__.__globals__["f_arrived"] is work
+
+
 # -- a procedure passed to a walk with its first arguments given: `held_by(p, _)` ------------------
 PARTIAL = """
 procedure held_by(p: str, s: str) -> bool { return controller(s) == p }
