@@ -116,6 +116,8 @@ class _Gen:
         #: for each loop being written, those of them grown in it whose length is tested
         #: after it (None: a loop that tests as it goes)
         self.own_lists: dict[str, frozenset[str]] = {}
+        #: syntax nodes the compiler made itself (see `grown_by_comprehension`)
+        self.made: list[A.Stmt] = []
         self.grown: list[dict[str, Pos | None] | None] = []
         #: the body of the function under way (see `quiet`, `changed_in_place`)
         self.block: tuple[A.Stmt, ...] | None = None
@@ -1436,6 +1438,16 @@ class _Gen:
         elif isinstance(st, A.Assign) and self.local_set(st) and self.loopable(st.value):
             assert isinstance(st.target, A.Name)
             self.loop_to_local(st.target.name, st.value, ind, st.pos)
+        elif isinstance(st, A.Assign) and self.grown_by_comprehension(st):
+            # `out += [u for u in units_at(s) where ...]`: a loop that grows the list itself,
+            # not a comprehension (a call of its own in Python 3.11) and then a list added
+            assert isinstance(st.value, A.ListComp)
+            g = st.value.gen
+            assert g.elt is not None
+            grow = A.Assign(st.pos, st.target, "+=", A.ListLit(st.pos, (g.elt,)))
+            loop = A.For(st.pos, g.var, g.var_pos, g.iter, g.cond, (grow,))
+            self.made.append(loop)      # (kept: what is worked out of a node is keyed by its id)
+            self.stmt(loop, ind)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
         elif isinstance(st, A.If) and self.loopable(st.cond):
@@ -1582,6 +1594,21 @@ class _Gen:
         else:
             ok = name == "sum" and self.info.types.get(id(e)) == INT
         return ok and self.own_name(e.gen)
+
+    def grown_by_comprehension(self, st: A.Assign) -> bool:
+        """Is the statement `out += [... for ...]`, out a list of the procedure's own (see
+        `_own_lists`) that the comprehension does not name (it would see the list grow), and
+        the comprehension's variable a name the block uses nowhere else?"""
+        if not (st.op == "+=" and isinstance(st.target, A.Name) and isinstance(st.value, A.ListComp)
+                and st.value.gen.elt is not None
+                and isinstance(self.info.types.get(id(st.target)), ListType)) or self.in_task:
+            return False
+        group = self.own_lists.get(st.target.name)
+        return group is not None and not any(n.name in group for n in _names(st.value)) \
+            and self.loopable_here() and self.own_name(st.value.gen)
+
+    def loopable_here(self) -> bool:
+        return not self.in_lambda and self.block is not None
 
     def own_name(self, g: A.Generator) -> bool:
         """Is the generator's variable a name the block under way uses nowhere else (nor
