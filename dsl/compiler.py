@@ -54,6 +54,10 @@ SMALL_LOOP = 8
 KEPT_MAX = 1 << 16
 #: the kept answers of a board procedure that answers a map or is given a list (see `kept_answers`)
 KEPT_MAPS = 1 << 9
+#: a procedure whose answers are kept from one decision to the next stops keeping them if,
+#: of its first KEEP_TRIAL calls, fewer than one in KEEP_FOUND was answered from before
+KEEP_TRIAL = 256
+KEEP_FOUND = 8
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
 #: (in a procedure's variables read: it may read any)
@@ -108,6 +112,13 @@ class _Gen:
         self.asking: set[str] = set()
         #: writing a task's generator (see "tasks")
         self.in_task = False
+        #: lists of the function under way that nothing else holds (see `_own_lists`), and
+        #: for each loop being written, those of them grown in it whose length is tested
+        #: after it (None: a loop that tests as it goes)
+        self.own_lists: dict[str, frozenset[str]] = {}
+        #: syntax nodes the compiler made itself (see `grown_by_comprehension`)
+        self.made: list[A.Stmt] = []
+        self.grown: list[dict[str, Pos | None] | None] = []
         #: the body of the function under way (see `quiet`, `changed_in_place`)
         self.block: tuple[A.Stmt, ...] | None = None
         self._quiet: dict[int, tuple[Any, bool]] = {}
@@ -142,6 +153,13 @@ class _Gen:
         self._inline: dict[str, A.Expr | None] = {}
         self._searched: dict[str, tuple[tuple[A.Let, ...], A.Generator] | None] = {}
         self.subst: list[dict[str, str]] = []
+        #: procedures whose answers are kept from one decision to the next, with what of the
+        #: state each reads (see `piece_reads`)
+        self.piece_kept: dict[str, list[tuple[str, str, str]]] = {}
+        for name, pr in sorted(program.procedures.items()):
+            entries = self.piece_reads(pr)
+            if entries is not None:
+                self.piece_kept[name] = entries
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -313,6 +331,9 @@ class _Gen:
             elif pr.name in self.walkers:
                 self.remembered_answers(pr, params, "f")
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.piece_kept:
+                self.piece_kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
             self.function_body(pr.body, 1, pr.params)
@@ -321,6 +342,8 @@ class _Gen:
         self.emit(1, "global _KB\n_KB = ctx.board", None)
         for name in sorted(self.kept):
             self.emit(1, f"_K_{name}.clear()", None)
+        for name in sorted(self.piece_kept):
+            self.emit(1, f"_P_{name}.clear()", None)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
@@ -700,6 +723,110 @@ class _Gen:
         self.emit(1, f"_A_{n}[_k] = (ctx, _G, {kept})", pr.pos)
         self.emit(1, "return _v", pr.pos)
 
+    # ------------------------------------------------------------------ answers kept by what they read
+    # A procedure that reads of the game only the pieces of an owner or a space its arguments
+    # name (`units_of(side)`, `units_at(h)`), and the turn, keeps its answers from one
+    # decision to the next: Bulge's `arrived(side)` goes through all of a side's pieces for
+    # the few on a reinforcement chart, about once a decision, and the side's pieces are
+    # mostly those of the decision before. The state's index entries are shared copy-on-write
+    # by its copies (engine.state): an entry that is the same object, and not one the state
+    # may still change in place (its key not in the state's `_own*` set), holds the same
+    # pieces, and pieces are never changed in place. So an answer is kept with the entries it
+    # read and the turn, and given again while those are the same. The engine leaves every
+    # entry shared before it lists a decision's options (`GameState.share_entries`), so that
+    # the answers worked out then are kept. Only procedures that go round a loop: a few
+    # look-ups cost what checking them would (a test on Bulge's `supply_in_reach`, which
+    # reads seven spaces, saved nothing).
+    def piece_reads(self, pr: A.ProcedureDecl) -> list[tuple[str, str, str]] | None:
+        """What of the state the procedure reads, as (index, own set, key code) for each
+        index entry and ("turn", "", "") for the turn; None if its answers cannot be kept
+        so (it reads anything else of the game, is given or answers anything but text,
+        numbers, truth values or a list of those or of units, or reads no entry that holds
+        many pieces, as an owner's does, and goes round no loop)."""
+        if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered:
+            return None
+        if not all(_plain(prm.type) for prm in pr.params):
+            return None
+        unit = self.unit_rec.name if self.unit_rec is not None else None
+        ret = pr.ret
+        if not (_plain(ret, lists=True) or ret.name == "list" and len(ret.args) == 1 and ret.args[0].name == unit
+                and not ret.args[0].args):
+            return None
+        if not self.loops_in(pr.body):
+            return None
+        params = {prm.name for prm in pr.params}
+        reads: list[tuple[str, str, str]] = []
+        many = False
+        for n in _nodes(pr.body):
+            if isinstance(n, A.Name):
+                kind = self.info.names.get(id(n))
+                if kind == "var" or (kind == "procref" and not self.board_only(n.name)):
+                    return None
+            if not (isinstance(n, A.Call) and isinstance(n.func, A.Name)):
+                continue
+            kind, name = self.info.calls.get(id(n)), n.func.name
+            if kind == "builtin":
+                if name == "choose":
+                    return None
+                continue
+            if kind in ("procedure", "base", "table"):
+                if not self.board_only(self.callee(n) or ""):
+                    return None
+                continue
+            if kind != "primitive":
+                return None
+            spec = self.reg.primitives[name]
+            # (every unit such a procedure holds is one of the pieces it read, as they are
+            # now: reading a unit's own fields reads nothing more)
+            if spec.board or spec.inline and "ctx" not in spec.inline.replace("ctx.pieces.get({0}.id, {0})", ""):
+                continue
+            read = spec.reads.split()
+            if len(read) == 1 and not n.args:
+                entry = (read[0], "", "")
+            elif len(read) >= 2 and n.args and (
+                    isinstance(n.args[0], A.StrLit) or isinstance(n.args[0], A.Name) and (
+                        n.args[0].name in params or self.info.names.get(id(n.args[0])) in ("constant", "option"))):
+                entry = (read[0], read[1], self.expr(n.args[0]))
+                many = many or read[2:] == ["many"]
+            else:
+                return None
+            if entry not in reads:
+                reads.append(entry)
+        return reads if many else None
+
+    def piece_kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: the answer kept for these arguments while what it read is the same
+        (a list kept as a tuple and handed out as a fresh list), or worked out afresh by
+        `f_NAME__work` and kept if the state shares every entry it read."""
+        n = pr.name
+        reads = self.piece_kept[n]
+        parts = [f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        as_list = pr.ret is not None and pr.ret.name == "list"
+        now = [f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
+        same = " and ".join(f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in
+                            enumerate(zip(now, reads)))
+        shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
+        work = f"f_{n}__work(ctx{params})"
+        self.emit(0, f"_P_{n} = {{}}\n_PC_{n} = 0\n_PH_{n} = 0", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"global _PC_{n}, _PH_{n}, f_{n}", pr.pos)
+        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _P_{n}.get(_k)\n_PC_{n} += 1",
+                  pr.pos)
+        self.emit(1, f"if _r is not None and {same} and {shared}:", pr.pos)
+        self.emit(2, f"_PH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        # answers seldom found again are not worth keeping: after its first calls, the
+        # procedure's calls go straight to the work
+        self.emit(1, f"if _PC_{n} >= {KEEP_TRIAL}:", pr.pos)
+        self.emit(2, f"if _PH_{n} * {KEEP_FOUND} < _PC_{n}:\n    f_{n} = f_{n}__work\n"
+                     f"_PC_{n} = -(1 << 62)", pr.pos)
+        self.emit(1, f"_v = {work}", pr.pos)
+        self.emit(1, f"if {shared}:", pr.pos)
+        self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)
+        self.emit(2, f"_P_{n}[_k] = ({', '.join(now)}, {'tuple(_v)' if as_list else '_v'})", pr.pos)
+        self.emit(1, "return _v", pr.pos)
+
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
         for name in self.readers.get(var, ()):
@@ -959,6 +1086,9 @@ class _Gen:
         at_level = [self.size([g for g, lv in zip(guard, levels) if lv == d]) for d in range(n + 1)]
         self.entry(f"{base}_offers", (mv.params[0].domain if mv.params else None, [g for g, lv in zip(guard, levels) if lv == 0]),
                    mv.pos)
+        if n == 2 and not guard and domains[1] == 0:
+            self.pairs(base, mv, at_level)
+            return
         # (a lazy move's listing may be given its choices, already worked out: `_given`)
         lazy = n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard))
         self.emit(0, f"def {base}_offers(ctx{', _given=None' if lazy else ''}):", mv.pos)
@@ -1012,6 +1142,20 @@ class _Gen:
         self.emit(ind, f"yield {tup}", mv.pos)
         if lazy:
             self.lazy_offers(base, mv.params[0], guard)
+
+    def pairs(self, base: str, mv: A.MoveDecl, at_level: list[int]) -> None:
+        """A move of two parameters with no guard, whose second choices do not depend on the
+        first: its rows are every first choice with every second (`_pairs`, a sequence that
+        makes a row only when it is indexed), not a generator the engine makes a list of.
+        The budget is paid as the two loops would pay it."""
+        first, second = mv.params
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+        self.emit(1, f"_i = tuple({self.iterable(first.domain)})", first.pos)
+        self.charge(1, "_i", 1 + at_level[1] + self.size(second.domain), first.pos)
+        self.emit(1, "if not _i:\n    return ()", first.pos)
+        self.emit(1, f"_d1 = tuple({self.iterable(second.domain)})", second.pos)
+        self.emit(1, f"if (_L := _L - len(_i) * len(_d1) * {1 + at_level[2]}) < 0:\n    _spent()", second.pos)
+        self.emit(1, "return _pairs(_i, _d1)", mv.pos)
 
     def lazy_offers(self, base: str, prm: A.MoveParam, guard: tuple[A.Stmt, ...]) -> None:
         """A move of one parameter whose guard is a question only (see `leaves_game_alone`)
@@ -1090,10 +1234,15 @@ class _Gen:
         """The body of one generated function."""
         self.aliases = self.aliasable(stmts)
         block, self.block = self.block, stmts
+        own, self.own_lists = self.own_lists, {name: group for name, group in
+                                               _own_lists(stmts, {prm.name for prm in params}).items()
+                                               if not group & self.aliases}
+        grown, self.grown = self.grown, []
         start = len(self.lines)
         self.body(stmts, indent)
         self.hoist(start, indent, [prm.name for prm in params], stmts)
         self.block = block
+        self.own_lists, self.grown = own, grown
         self.aliases = set()
 
     def quiet(self) -> bool:
@@ -1289,6 +1438,16 @@ class _Gen:
         elif isinstance(st, A.Assign) and self.local_set(st) and self.loopable(st.value):
             assert isinstance(st.target, A.Name)
             self.loop_to_local(st.target.name, st.value, ind, st.pos)
+        elif isinstance(st, A.Assign) and self.grown_by_comprehension(st):
+            # `out += [u for u in units_at(s) where ...]`: a loop that grows the list itself,
+            # not a comprehension (a call of its own in Python 3.11) and then a list added
+            assert isinstance(st.value, A.ListComp)
+            g = st.value.gen
+            assert g.elt is not None
+            grow = A.Assign(st.pos, st.target, "+=", A.ListLit(st.pos, (g.elt,)))
+            loop = A.For(st.pos, g.var, g.var_pos, g.iter, g.cond, (grow,))
+            self.made.append(loop)      # (kept: what is worked out of a node is keyed by its id)
+            self.stmt(loop, ind)
         elif isinstance(st, A.Assign):
             self.assign(st, ind)
         elif isinstance(st, A.If) and self.loopable(st.cond):
@@ -1309,7 +1468,8 @@ class _Gen:
         elif isinstance(st, A.For):
             w = self.loop_weight(st)
             it = self.iterable(st.iter, self.kinds_looked_at(st.var, st.cond, st.body))
-            if it.startswith("_rng("):
+            ranged = it.startswith("_rng(")
+            if ranged:
                 # a range is often a bound that is seldom reached: pay as it goes round
                 self.emit(ind, f"for v_{st.var} in {it}:", st.pos)
                 self.charge(ind + 1, None, w, st.pos)
@@ -1317,12 +1477,27 @@ class _Gen:
                 self.emit(ind, f"_i = {it}", st.pos)
                 self.charge(ind, "_i", w, st.pos, small=self.innermost(st))
                 self.emit(ind, f"for v_{st.var} in _i:", st.pos)
+            # a list of the procedure's own grown by an item or a few each time round a
+            # collection (not a range, nor one that returns from inside) can grow only by
+            # that many times the collection's size: its length is tested once, after
+            grown: dict[str, Pos | None] | None = None
+            if not ranged and not any(isinstance(n, A.Return) for n in A.nodes(st.body)):
+                # (a list gone through while it grows is tested as it goes: it has no end)
+                grown = dict.fromkeys(self.own_lists.get(st.iter.name, {st.iter.name}), None) \
+                    if isinstance(st.iter, A.Name) else {}
+                # (and one made inside the loop may not be there after it)
+                grown.update(dict.fromkeys(_bound_in(st), None))
+            self.grown.append(grown)
             start = len(self.lines)
             for c in _conjuncts(st.cond) if st.cond is not None else ():
                 self.emit(ind + 1, f"if not ({self.expr(c)}):\n    continue", c.pos)
             self.body(st.body, ind + 1)
             self.lines[start:] = self.as_it_stands(st.iter, st.var, (st.cond, st.body), self.lines[start:])
             self.hoist(start, ind + 1, [st.var], (st.cond, st.body), loop=True)
+            self.grown.pop()
+            for name, pos in (grown or {}).items():
+                if pos is not None:
+                    self.emit(ind, f"if len(v_{name}) > _I:\n    _long(v_{name})", pos)
         elif isinstance(st, A.Return):
             if st.value is not None and self.search_return(st.value, ind, st.pos):
                 pass
@@ -1419,6 +1594,21 @@ class _Gen:
         else:
             ok = name == "sum" and self.info.types.get(id(e)) == INT
         return ok and self.own_name(e.gen)
+
+    def grown_by_comprehension(self, st: A.Assign) -> bool:
+        """Is the statement `out += [... for ...]`, out a list of the procedure's own (see
+        `_own_lists`) that the comprehension does not name (it would see the list grow), and
+        the comprehension's variable a name the block uses nowhere else?"""
+        if not (st.op == "+=" and isinstance(st.target, A.Name) and isinstance(st.value, A.ListComp)
+                and st.value.gen.elt is not None
+                and isinstance(self.info.types.get(id(st.target)), ListType)) or self.in_task:
+            return False
+        group = self.own_lists.get(st.target.name)
+        return group is not None and not any(n.name in group for n in _names(st.value)) \
+            and self.loopable_here() and self.own_name(st.value.gen)
+
+    def loopable_here(self) -> bool:
+        return not self.in_lambda and self.block is not None
 
     def own_name(self, g: A.Generator) -> bool:
         """Is the generator's variable a name the block under way uses nowhere else (nor
@@ -1721,10 +1911,15 @@ class _Gen:
         # compare; beyond it (seldom) `_ci` applies the real limit
         return f"({tmp} if -{_COMPACT} <= ({tmp} := {code}) <= {_COMPACT} else _ci({tmp}))"
 
-    def grows(self, target: A.Expr, ind: int, pos: Pos, code: str) -> None:
+    def grows(self, target: A.Expr, ind: int, pos: Pos, code: str, local: bool = True) -> None:
         """After `m[k] = v` on a map: it may not grow past the limit."""
         if isinstance(target, A.Index) and isinstance(self.info.types.get(id(target.obj)), MapType) \
                 and self.pure(target.obj):
+            # (a map grows by one key each time round a loop over a collection, and a loop
+            # over the map goes over its keys as they were: tested once after the loop)
+            if local and isinstance(target.obj, A.Name) and self.grown and self.grown[-1] is not None \
+                    and self.grown[-1].setdefault(target.obj.name, pos) is not None:
+                return
             self.emit(ind, f"if len({code}) > _I:\n    _long({code})", pos)
 
     def assign(self, st: A.Assign, ind: int) -> None:
@@ -1739,7 +1934,11 @@ class _Gen:
             elif st.op == "+=" and isinstance(t, ListType) and isinstance(st.target, A.Name):
                 # a list grows in place: its new items are paid for (a literal's by the loop's
                 # weight), and its length is kept within the limit
-                if isinstance(st.value, A.ListLit):
+                if isinstance(st.value, A.ListLit) and self.grown and self.grown[-1] is not None \
+                        and st.target.name in self.own_lists \
+                        and self.grown[-1].setdefault(st.target.name, st.pos) is not None:
+                    self.emit(ind, f"{tgt} += {self.expr(st.value)}", st.pos)
+                elif isinstance(st.value, A.ListLit):
                     self.emit(ind, f"{tgt} += {self.expr(st.value)}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
                 else:
                     self.emit(ind, f"_j = {self.expr(st.value)}\n{tgt} += _j\n"
@@ -1774,7 +1973,7 @@ class _Gen:
         sub = "_v" + "".join(f"[{p}]" for p in reversed(path))
         if st.op == "=":
             self.emit(ind, f"{sub} = {self.expr(st.value)}", st.pos)
-            self.grows(st.target, ind, st.pos, "_v" + "".join(f"[{p}]" for p in reversed(path[1:])))
+            self.grows(st.target, ind, st.pos, "_v" + "".join(f"[{p}]" for p in reversed(path[1:])), local=False)
         else:
             self.emit(ind, f"{sub} = {self.arith(st.op[0], t, sub, self.expr(st.value), in_place=True)}", st.pos)
         self.emit(ind, f"ctx.vars[{root.name!r}] = {store}", st.pos)
@@ -2028,6 +2227,10 @@ class _Gen:
                     return f"_inlist({self.expr(e.left)}, {self.walked(e.right)}, {e.op == 'in'})"
             elif e.op in ("==", "!=") and self.container(e.right):
                 return f"_same({self.expr(e.left)}, {self.expr(e.right)}, {e.op == '=='})"
+            if e.op in ("in", "not in") and self.info.types.get(id(e.right)) == STR and self.bounded_str(e.right):
+                # text looked for in a name the engine holds (`"chart:" in u.space`): no
+                # longer than the game's data, so nothing to pay and no length to test
+                return f"({self.transient(e.left)} {e.op} {self.expr(e.right)})"
             if e.op in ("in", "not in") and not isinstance(e.right, (A.ListLit, A.MapLit)) \
                     and not isinstance(self.info.types.get(id(e.right)), MapType):
                 # going through a long list (or text) is paid for; a short one passes inline
@@ -2278,6 +2481,67 @@ def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
                 and st.body[0].value is not None):
             return None
         out = A.IfExpr(st.pos, st.cond, st.body[0].value, out)
+    return out
+
+
+def _bound_in(loop: A.For) -> set[str]:
+    """The names a loop, its body or a loop inside it binds."""
+    return {loop.var} | {n.name for n in A.nodes(loop.body) if isinstance(n, A.Let)} \
+        | {n.var for n in A.nodes((loop.cond, loop.body)) if isinstance(n, (A.For, A.Generator))}
+
+
+def _own_lists(stmts: tuple[A.Stmt, ...], params: set[str]) -> dict[str, frozenset[str]]:
+    """The local lists of a body that nothing but local names can hold, each with the names
+    that may hold the same list (`frontier = further`): each is made afresh (`let out:
+    list[Unit] = []`, a comprehension) or given one of those names, and otherwise only grown
+    (`out += ...`), measured (`len(out)`), searched (`x in out`), gone through (`for x in
+    out`) or returned whole. So no loop goes through such a list unless it names one of them."""
+    made: set[str] = set()
+    spoilt = set(params)
+    allowed: set[int] = set()
+    same: dict[str, set[str]] = {}
+
+    def alias(a: str, b: str) -> None:
+        group = same.setdefault(a, {a}) | same.setdefault(b, {b})
+        for name in group:
+            same[name] = group
+
+    for n in A.nodes(stmts):
+        if isinstance(n, A.Let):
+            if isinstance(n.value, (A.ListLit, A.ListComp)):
+                made.add(n.name)
+            elif isinstance(n.value, A.Name):
+                allowed.add(id(n.value))
+                alias(n.name, n.value.name)
+            else:
+                spoilt.add(n.name)
+        elif isinstance(n, (A.For, A.Generator)):
+            spoilt.add(n.var)
+            if isinstance(n.iter, A.Name):
+                allowed.add(id(n.iter))
+        elif isinstance(n, A.Assign) and isinstance(n.target, A.Name):
+            allowed.add(id(n.target))
+            if n.op == "=" and isinstance(n.value, A.Name):
+                allowed.add(id(n.value))
+                alias(n.target.name, n.value.name)
+            elif n.op == "=" and not isinstance(n.value, (A.ListLit, A.ListComp)):
+                spoilt.add(n.target.name)
+        elif isinstance(n, A.Return) and isinstance(n.value, A.Name):
+            allowed.add(id(n.value))
+        elif isinstance(n, A.Compare) and n.op in ("in", "not in") and isinstance(n.right, A.Name):
+            allowed.add(id(n.right))
+        elif isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "len" \
+                and len(n.args) == 1 and isinstance(n.args[0], A.Name):
+            allowed.add(id(n.args[0]))
+    for n in A.nodes(stmts):
+        if isinstance(n, A.Name) and id(n) not in allowed:
+            spoilt.add(n.name)
+    out: dict[str, frozenset[str]] = {}
+    for name in made:
+        group = frozenset(same.get(name, {name}))
+        if not group & spoilt:
+            for member in group:
+                out[member] = group
     return out
 
 

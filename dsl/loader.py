@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 from collections.abc import Callable, Mapping, Sequence
 from os import PathLike
@@ -448,9 +449,10 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
     def wrap(name: str, generator: bool = False, first: bool = False) -> Callable[..., Any]:
         """An entry point into the compiled rules: errors translated, under the step budget.
         Offers are a generator: errors surface while it is consumed, so collect it inside
-        (`first`: only its first row, or None)."""
+        (`first`: only its first row, or None); offers that are pairs (dsl.runtime.Pairs)
+        are given as they are."""
         fn = ns[name]
-        if generator:
+        if generator and inspect.isgeneratorfunction(fn):
             gen = fn
             fn = lambda ctx, *given: list(gen(ctx, *given))  # noqa: E731
         elif first:

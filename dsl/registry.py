@@ -66,6 +66,13 @@ class PrimitiveSpec:
     #: "units of some types"): ``{kinds}`` is a tuple of their names; the units must come in
     #: the order `peek` gives them
     peek_kinds: str = ""
+    #: what of the game state its answer reads, for answers kept from one decision to the
+    #: next (see dsl.compiler, "answers kept by what they read"): "ATTR", a value of the state
+    #: (`turn`); or "INDEX OWN", the pieces of one entry of an index of the state, keyed by its
+    #: first argument, an entry shared copy-on-write that the state changes in place only while
+    #: the key is in its set OWN (`units_at`: "_at _own"); "INDEX OWN many" for entries that
+    #: hold many pieces, worth keeping the answers of a loop over them (`units_of`, an owner's)
+    reads: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,12 +131,13 @@ class Registry:
         current: bool = False,
         peek: str = "",
         peek_kinds: str = "",
+        reads: str = "",
     ) -> None:
         self._check_name(name)
         if current and returns != "list[Unit]":
             raise ValueError(f"primitive `{name}` answers `{returns}`: only a list of units can be current pieces")
         self.primitives[name] = PrimitiveSpec(name, fn, tuple(params), returns, context, doc, inline, board, changes,
-                                              current, peek, peek_kinds)
+                                              current, peek, peek_kinds, reads)
 
     def event(self, name: str, params: list[tuple[str, str]] | tuple[tuple[str, str], ...] = (), doc: str = "") -> None:
         self._check_name(name)

@@ -31,10 +31,10 @@ from __future__ import annotations
 import functools
 import linecache
 import re
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from types import CodeType, MappingProxyType, TracebackType
-from typing import Any
+from typing import Any, overload
 
 from .errors import Pos, Refused, RulesLimitError, RulesRuntimeError
 
@@ -425,7 +425,46 @@ def table_miss(name: str, key: tuple[Any, ...]) -> Any:
     raise RulesRuntimeError(f"table `{name}` has no entry for {shown!r} and no `default`")
 
 
+class Pairs(Sequence[tuple[Any, Any]]):
+    """The rows of a move of two parameters whose choices do not depend on each other and
+    that has no guard: every first choice with every second, in the order the two loops
+    over them would give (engine.actions.Options numbers, counts and draws them without
+    making the rows: Bulge's air units placed, their kinds by the free hexes)."""
+
+    __slots__ = ("firsts", "seconds")
+
+    def __init__(self, firsts: Sequence[Any], seconds: Sequence[Any]) -> None:
+        self.firsts = firsts
+        self.seconds = seconds
+
+    def __len__(self) -> int:
+        return len(self.firsts) * len(self.seconds)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[Any, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[Any, Any] | list[tuple[Any, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        n = len(self.seconds)
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        return (self.firsts[i // n], self.seconds[i % n])
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        seconds = self.seconds
+        for a in self.firsts:
+            for b in seconds:
+                yield (a, b)
+
+
 HELPERS: dict[str, Any] = {
+    "_pairs": Pairs,
     "_EMPTY": MappingProxyType({}),     # (what a primitive's `peek` may give for nothing)
     "_spent": spent,
     "_pay": pay,

@@ -533,7 +533,7 @@ def register_core(registry: Any) -> None:
       doc="a text fact of a space, \"\" when absent")
     P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True, board=True,
       doc="a yes/no fact of a space, false when absent")
-    P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1")
+    P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1", reads="turn")
     P("current_phase", current_phase, params=[], returns="str", context=True,
       doc="the name of the phase being played (\"\" without a turn sequence)")
     P("current_step", current_step, params=[], returns="str", context=True,
@@ -553,9 +553,9 @@ def register_core(registry: Any) -> None:
       doc="the piece as it is now (a unit value keeps what it was when it was read)")
     # (read only, by code that changes nothing meanwhile: the state's own indexes, uncopied)
     P("units_at", units_at, current=True, params=[("space", "str")], returns="list[Unit]", context=True,
-      doc="the pieces in a space or off-board area", peek="ctx._at.get({0}, _EMPTY).values()")
+      doc="the pieces in a space or off-board area", peek="ctx._at.get({0}, _EMPTY).values()", reads="_at _own")
     P("units_of", units_of, current=True, params=[("owner", "str")], returns="list[Unit]", context=True,
-      doc="an owner's pieces", peek="ctx._by.get({0}, _EMPTY).values()",
+      doc="an owner's pieces", peek="ctx._by.get({0}, _EMPTY).values()", reads="_by _own_by many",
       peek_kinds="ctx.pieces_of_kinds({0}, {kinds})")
     P("all_units", all_units, current=True, params=[], returns="list[Unit]", context=True, doc="every piece in the game",
       peek="ctx.pieces.values()")

@@ -222,6 +222,7 @@ class RulesLogic(GameLogic):
                 if spec.while_ is not None and not spec.while_(state):
                     state.started = (key, "done")
                     continue
+                state.share_entries()
                 blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
                 if ready or self._any_passes(name, blocks):
                     finish = None

@@ -301,6 +301,15 @@ class GameState:
             else:
                 del marks[name]
 
+    def share_entries(self) -> None:
+        """Leave every index entry shared from now on: a later change of one copies it first,
+        as a copy of the state would. The engine does this before it lists a decision's
+        options, so that the answers rules keep by the entries they read (dsl.compiler,
+        "answers kept by what they read") are kept from then on: an entry the state shares
+        is never changed again."""
+        if self._mine:
+            self._own, self._own_by, self._own_bk = set(), set(), set()
+
     def _take(self) -> None:
         """Make the pieces and their indexes this state's own, to change."""
         self.pieces = dict(self.pieces)

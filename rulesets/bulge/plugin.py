@@ -111,11 +111,11 @@ def wargame_register(registry: Any, info: Any) -> None:
       doc="the hexes whose map entry sets a fact (true, non-zero, non-empty), in map order: `hexes_with(\"partial\")`")
     P("occupied", occupied, params=[("side", "str")], returns="list[str]", context=True,
       doc="the board hexes holding the side's ground units (not captured ones)")
-    P("chart_of", chart_of, params=[("space", "str")], returns="str", context=True,
+    P("chart_of", chart_of, board=True, params=[("space", "str")], returns="str", context=True,
       doc="the reinforcement chart of a chart space (`chart:NAME:TURN`), \"\" for any other space")
-    P("chart_turn", chart_turn, params=[("space", "str")], returns="int", context=True,
+    P("chart_turn", chart_turn, board=True, params=[("space", "str")], returns="int", context=True,
       doc="the turn of a reinforcement chart's row (`chart:NAME:TURN`), 0 for any other space")
-    P("group_army", group_army, params=[("group", "str")], returns="str", context=True,
+    P("group_army", group_army, board=True, params=[("group", "str")], returns="str", context=True,
       doc="the army (a section of the board) a formation of the order of battle belongs to, \"\" if none")
 
 

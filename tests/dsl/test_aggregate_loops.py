@@ -104,3 +104,27 @@ def test_a_sum_taken_whole_stays_within_the_limits() -> None:
             run(src, 100_000)
     finally:
         dsl.set_limits(steps=old.steps)
+
+
+@pytest.mark.parametrize("grow, want", [
+    ("out += [x * 2 for x in xs where x > 1]", [0, 4, 6, 4]),
+    # (a comprehension that reads the list it is added to sees it as it was: not a loop)
+    ("out += [x for x in xs where x not in out]", [0, 1, 2, 3, 2]),
+    ("for y in [1, 2] {\n        out += [x + y for x in xs where x == y]\n    }", [0, 2, 4, 4]),
+])
+def test_a_list_grown_by_a_comprehension_grows_as_the_comprehension_says(grow, want) -> None:  # type: ignore[no-untyped-def]
+    src = f"procedure f(xs: list[int]) -> list[int] {{\n    let out: list[int] = [0]\n    {grow}\n    return out\n}}\n"
+    assert run(src, [1, 2, 3, 2]) == want
+
+
+def test_a_list_grown_by_comprehensions_in_a_loop_stops_at_the_item_limit() -> None:
+    old = dsl.set_limits(items=1000)
+    try:
+        src = ("procedure f(xs: list[int]) -> int {\n    let out: list[int] = []\n    for y in xs {\n"
+               "        out += [x for x in xs where x >= 0]\n    }\n    return len(out)\n}\n")
+        assert run(src, list(range(30))) == 900
+        with pytest.raises(RulesLimitError) as info:
+            run(src, list(range(40)))
+        assert "over the limit of 1,000" in str(info.value)
+    finally:
+        dsl.set_limits(items=old.items)

@@ -220,6 +220,47 @@ def test_a_text_joined_only_to_be_looked_for_is_not_kept_so_not_limited() -> Non
             "over the limit of 50 characters", 3)
 
 
+def test_a_list_grown_while_going_through_a_collection_is_still_limited() -> None:
+    # its length is tested once after the loop (the loop cannot run for ever), at the line
+    # that grew it; a list gone through while it grows, or given back from inside, as it goes
+    dsl.set_limits(items=1000)
+    make = "    let src: list[int] = []\n    for i in range(600) {\n        src += [i]\n    }\n"
+    grow = "        if x >= 0 {\n            out += [x, x]\n        }\n"
+    stopped(f"procedure boom() -> int {{\n{make}    let out: list[int] = []\n    for x in src {{\n{grow}    }}\n"
+            "    return len(out)\n}\n", "items is over the limit of 1,000", 9)
+    stopped(f"procedure boom() -> int {{\n{make}    let out: list[int] = []\n    for x in src {{\n{grow}"
+            "        if len(out) > 5000 {\n            return 0\n        }\n    }\n    return len(out)\n}\n",
+            "a list of 1,002 items is over the limit of 1,000", 9)
+    assert run(f"procedure boom() -> int {{\n{make}    let out: list[int] = []\n    for x in src {{\n"
+               "        out += [x]\n    }\n    return len(out)\n}\n") == 600
+
+
+def test_a_list_gone_through_under_another_name_while_it_grows_stops_at_the_item_limit() -> None:
+    dsl.set_limits(steps=10 * dsl.DEFAULT_ITEMS)
+    stopped("procedure boom() {\n    let xs: list[int] = [1]\n    let ys = xs\n    for y in ys {\n        xs += [y]\n    }\n}\n",
+            f"a list of {dsl.DEFAULT_ITEMS + 1:,} items is over the limit", 5)
+
+
+def test_a_map_grown_while_going_through_a_collection_is_still_limited() -> None:
+    dsl.set_limits(items=1000)
+    src = ("procedure boom() -> int {\n    let src: list[int] = []\n    for i in range(600) {\n        src += [i]\n    }\n"
+           "    let m: map[int, bool] = {}\n    for x in src {\n        m[x] = true\n        m[x + 5000] = false\n    }\n"
+           "    return len(m)\n}\n")
+    stopped(src, "a map of 1,200 items is over the limit of 1,000", 8)
+    dsl.set_limits(items=5000)
+    assert run(src) == 1200
+
+
+def test_text_looked_for_in_a_unit_s_space_needs_no_length_test() -> None:
+    # a name the engine holds is no longer than the game's data: looked for without a test
+    from dsl_helpers import Piece
+
+    boom = load_rules([("hostile.rules", 'procedure boom(u: Unit) -> bool {\n    return "chart:" in u.space\n}\n')],
+                      make_registry()).procedure("boom")
+    assert boom(None, Piece(1, "inf", space="x" * 100 + "chart:east:3")) is True
+    assert boom(None, Piece(2, "inf", space="h0101")) is False
+
+
 def test_an_index_in_a_compound_assignment_is_worked_out_once() -> None:
     from dsl_helpers import Ctx
 

@@ -443,11 +443,90 @@ def test_a_loop_over_units_of_some_types_meets_the_same_units_in_the_same_order(
             assert p("all_fly")(state, who) == all(u.kind == "Plane" for u in mine)
     # and the loops that look at few types were written over those types alone
     def by_kinds(name: str) -> bool:
-        return "pieces_of_kinds" in p(name).__wrapped__.__code__.co_names
+        fn = p(name).__wrapped__
+        fn = fn.__globals__.get(fn.__name__ + "__work", fn)     # (answers kept: the work)
+        return "pieces_of_kinds" in fn.__code__.co_names
 
     assert all(by_kinds(n) for n in ("fliers", "ships", "afloat", "boats", "any_plane"))
     assert not by_kinds("grounded")      # (7 of the 8 types: no quicker than all of them)
     assert not by_kinds("all_fly")       # (it must meet the first unit that does not fly)
+
+
+# -- answers kept from one decision to the next by the pieces they read ---------------------------
+ARRIVED = """
+procedure arrived(side: str) -> list[int] {
+    let out: list[int] = []
+    for u in units_of(side) where looked_at(u.space) {
+        if u.space == "chart" and turn() >= 2 {
+            out += [u.id]
+        }
+    }
+    return out
+}
+"""
+
+
+def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_the_same() -> None:
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    looked: list[str] = []
+
+    def looked_at(ctx: Any, space: str) -> bool:
+        looked.append(space)
+        return True
+
+    reg = dsl.Registry()
+    register_core(reg)
+    reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
+    arrived = dsl.load_rules([("arrived.rules", ARRIVED)], reg).procedure("arrived")
+    state = GameState(Board([Space("a", "A"), Space("chart", "Chart")], [("a", "chart", {})]))
+    red = state.add_piece("inf", "red", "chart")
+    state.add_piece("inf", "red", "a")
+    blue = state.add_piece("inf", "blue", "a")
+    state.turn = 2
+
+    def ask(st: GameState, who: str = "red") -> tuple[list[int], int]:
+        looked.clear()
+        return arrived(st, who), len(looked)
+
+    # a state that may still change its pieces in place works its answer out each time
+    assert ask(state) == ([red.id], 2) and ask(state) == ([red.id], 2)
+    state.share_entries()                       # (as the engine does before listing options)
+    assert ask(state) == ([red.id], 2)
+    assert ask(state) == ([red.id], 0)          # kept
+    later = state.copy()
+    later.update(blue.id, space="chart")        # another side's piece moved: still kept
+    assert ask(later) == ([red.id], 0) and ask(later, "blue") == ([blue.id], 1)
+    later.update(red.id, space="a")             # one of its own moved: worked out again
+    assert ask(later) == ([], 2)
+    assert ask(state) == ([red.id], 0)          # (the state before is as it was)
+    after = state.copy()
+    after.turn = 1
+    assert ask(after) == ([], 2) and ask(state) == ([red.id], 2)
+
+
+def test_answers_seldom_found_again_are_no_longer_kept_and_stay_right() -> None:
+    from dsl.compiler import KEEP_TRIAL
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    reg = dsl.Registry()
+    register_core(reg)
+    reg.primitive("looked_at", lambda ctx, space: True, [("space", "str")], "bool", context=True, board=True)
+    arrived = dsl.load_rules([("arrived.rules", ARRIVED)], reg).procedure("arrived")
+    state = GameState(Board([Space("a", "A"), Space("chart", "Chart")], [("a", "chart", {})]))
+    state.turn = 2
+    red = state.add_piece("inf", "red", "a")
+    work = arrived.__wrapped__.__globals__["f_arrived__work"]
+    for i in range(KEEP_TRIAL + 2):           # the side's pieces change before every question
+        state = state.copy()
+        state.update(red.id, space="chart" if i % 2 else "a")
+        state.share_entries()
+        assert arrived(state, "red") == ([red.id] if i % 2 else [])
+    assert arrived.__wrapped__.__globals__["f_arrived"] is work
 
 
 # -- a procedure passed to a walk with its first arguments given: `held_by(p, _)` ------------------

@@ -4,6 +4,7 @@ parameters done once per listing (or once per value of the parameters it depends
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -196,3 +197,43 @@ def test_a_variable_read_without_a_copy_still_behaves_as_a_copy() -> None:
     assert ctx.vars["moved"] == (7,) and ctx.vars["spent"] == {}
     ctx.vars["spent"] = {3: 2}
     assert rules.procedure("looked_at")(ctx, 3) == 2 and rules.procedure("looked_at")(ctx, 4) == 0
+
+
+def test_a_move_of_every_kind_to_every_place_is_counted_and_drawn_without_making_its_rows() -> None:
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    rules = dsl.load_rules([("pairs.rules", """
+phase p { steps [s] }
+step s {
+    move place(kind: int in seen("kinds", [7, 8]), to: int in seen("places", [1, 2, 3])) {
+    }
+    move none(kind: int in seen("no kinds", []), to: int in seen("no places", [1])) {
+    }
+}
+""")], reg)
+    moves = {m.name: m for m in rules.steps["s"].moves}
+    rows = moves["place"].offers(None)
+    assert not isinstance(rows, list) and len(rows) == 6 and log == ["kinds", "places"]
+    assert list(rows) == [(7, 1), (7, 2), (7, 3), (8, 1), (8, 2), (8, 3)]     # the two loops' order
+    assert rows[4] == (8, 2) and rows[-1] == (8, 3) and rows[1:3] == [(7, 2), (7, 3)]
+    with pytest.raises(IndexError):
+        rows[6]
+    log.clear()
+    assert not moves["none"].offers(None) and log == ["no kinds"]
+
+    made: list[Any] = []
+
+    def make(row: tuple[int, int]) -> Action:
+        made.append(row)
+        return Action("place", {"kind": row[0], "to": row[1]})
+
+    opts = Options([("place", make, rows)])
+    assert len(opts) == 6 and made == []
+    drawn = opts.sample(random.Random(1))
+    assert made == [(drawn["kind"], drawn["to"])] and drawn == opts[opts.index(drawn)]
