@@ -92,3 +92,22 @@ def test_aarhe_counts_the_mountains_for_the_defender_of_a_battle_set_up() -> Non
         g, ids = at_aarhe("Germany", pieces, terrain_defence_bonus=bonus)
         worth[bonus] = after(g, ids["Germany Tank Ukraine S.S.R."][0], "Caucasus") - evaluate(g, "Axis")
     assert worth[1] < worth[0] - 2
+
+
+def test_a_capital_is_guarded_before_another_victory_city_for_it_carries_its_powers_economy() -> None:
+    # German tanks in West Russia threaten both Moscow (Russia, the Soviet capital) and
+    # Leningrad (Karelia); the Allies would rather the thin guard stood in Karelia
+    def allies_with(russia: int, karelia: int) -> float:
+        g, _ = situation("Germany", [("Tank", "Germany", "West Russia", 3), ("Infantry", "USSR", "Russia", russia),
+                                     ("Infantry", "USSR", "Karelia S.S.R.", karelia)],
+                         control={"West Russia": "Germany"}, step="noncombat_move")
+        return evaluate(g, "Allies")
+    assert allies_with(russia=3, karelia=1) > allies_with(russia=1, karelia=3) + 6
+
+
+def test_a_power_whose_capital_is_lost_counts_no_income() -> None:
+    g, _ = situation("Germany", [("Infantry", "USSR", "Caucasus", 1)], step="noncombat_move")
+    held = evaluate(g, "Allies")
+    g.state.control["Russia"] = "Germany"
+    # Moscow's victory city and Russia's 8 IPCs lost, and the rest of the Soviet income besides
+    assert evaluate(g, "Allies") < held - 2 * 40 - 2 * 3 * 8 - 3 * 10
