@@ -58,7 +58,7 @@ def test_a_purchase_gains_most_in_units_that_fight_best_for_their_cost() -> None
         g.act("buy", kind=kind)
         gains[kind] = (evaluate(g, "Allies") - before) / g.rs.rules.procedure("price")(g.state, kind, "USSR")
         g.state, g.decision = state, decision
-    assert gains["Tank"] > gains["Infantry"] > 0 > gains["Transport"] > gains["AAGun"]
+    assert gains["Infantry"] > gains["Tank"] > 0 > gains["Transport"] > gains["AAGun"]
 
 
 def test_land_units_next_to_an_enemy_territory_threaten_it() -> None:
