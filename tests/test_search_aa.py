@@ -111,3 +111,12 @@ def test_a_power_whose_capital_is_lost_counts_no_income() -> None:
     g.state.control["Russia"] = "Germany"
     # Moscow's victory city and Russia's 8 IPCs lost, and the rest of the Soviet income besides
     assert evaluate(g, "Allies") < held - 2 * 40 - 2 * 3 * 8 - 3 * 10
+
+
+def test_an_aircraft_out_in_non_combat_move_counts_as_lost_until_it_lands() -> None:
+    aloft, _ = situation("Germany", [("Fighter", "Germany", "Archangel", 1), ("Bomber", "Germany", "Karelia S.S.R.", 1)],
+                         step="noncombat_move")
+    landed, _ = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Bomber", "Germany", "Germany", 1)],
+                          step="noncombat_move")
+    # a fighter's worth (3 + 4 pips) and a bomber's (4 + 1), each with its hit
+    assert evaluate(landed, "Axis") > evaluate(aloft, "Axis") + 2 * 7 + 2 * 5
