@@ -106,7 +106,7 @@ def test_a_capital_is_guarded_before_another_victory_city_for_it_carries_its_pow
 
 
 def test_a_power_whose_capital_is_lost_counts_no_income() -> None:
-    g, _ = situation("Germany", [("Infantry", "USSR", "Caucasus", 1)], step="noncombat_move")
+    g, _ = situation("Germany", [], step="noncombat_move")
     held = evaluate(g, "Allies")
     g.state.control["Russia"] = "Germany"
     # Moscow's victory city and Russia's 8 IPCs lost, and the rest of the Soviet income besides
@@ -120,3 +120,14 @@ def test_an_aircraft_out_in_non_combat_move_counts_as_lost_until_it_lands() -> N
                           step="noncombat_move")
     # a fighter's worth (3 + 4 pips) and a bomber's (4 + 1), each with its hit
     assert evaluate(landed, "Axis") > evaluate(aloft, "Axis") + 2 * 7 + 2 * 5
+
+
+def test_a_threat_weighs_more_for_the_side_that_plays_next() -> None:
+    def threat(power: str) -> float:
+        guard = ("Infantry", "USSR", "Karelia S.S.R.", 1)
+        g, _ = situation(power, [("Tank", "Germany", "Belorussia", 3), guard], step="noncombat_move")
+        g0, _ = situation(power, [guard], step="noncombat_move")
+        return evaluate(g, "Axis") - evaluate(g0, "Axis")
+    # German tanks next to Leningrad: while the UK plays, the Axis strike next; while Germany
+    # plays, the Allies answer them first
+    assert threat("UK") > threat("Germany") + 5
