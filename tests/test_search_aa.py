@@ -131,3 +131,18 @@ def test_a_threat_weighs_more_for_the_side_that_plays_next() -> None:
     # German tanks next to Leningrad: while the UK plays, the Axis strike next; while Germany
     # plays, the Allies answer them first
     assert threat("UK") > threat("Germany") + 5
+
+
+def test_land_units_bought_for_islands_count_for_half_until_transports_can_ship_them() -> None:
+    def tank_gain(power: str, pieces: list[tuple[str, str, str, int]]) -> float:
+        g, _ = situation(power, pieces, step="purchase", ipc=30)
+        side = g.rs.logic.side_of(power)
+        before = evaluate(g, side)
+        g.act("buy", kind="Tank")
+        return evaluate(g, side) - before
+    germany = tank_gain("Germany", [("IndustrialComplex", "Germany", "Germany", 1)])
+    complex = ("IndustrialComplex", "Japan", "Japan", 1)      # on Japan's home islands
+    japan = tank_gain("Japan", [complex])
+    shipped = tank_gain("Japan", [complex, ("Transport", "Japan", "SZ 60", 1)])
+    assert germany > japan + 6
+    assert abs(shipped - germany) < 1
