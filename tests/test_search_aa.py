@@ -58,7 +58,7 @@ def test_a_purchase_gains_most_in_units_that_fight_best_for_their_cost() -> None
         g.act("buy", kind=kind)
         gains[kind] = (evaluate(g, "Allies") - before) / g.rs.rules.procedure("price")(g.state, kind, "USSR")
         g.state, g.decision = state, decision
-    assert gains["Tank"] > gains["Infantry"] > 0 > gains["Transport"] > gains["AAGun"]
+    assert gains["Infantry"] > gains["Tank"] > 0 > gains["Transport"] > gains["AAGun"]
 
 
 def test_land_units_next_to_an_enemy_territory_threaten_it() -> None:
@@ -92,3 +92,57 @@ def test_aarhe_counts_the_mountains_for_the_defender_of_a_battle_set_up() -> Non
         g, ids = at_aarhe("Germany", pieces, terrain_defence_bonus=bonus)
         worth[bonus] = after(g, ids["Germany Tank Ukraine S.S.R."][0], "Caucasus") - evaluate(g, "Axis")
     assert worth[1] < worth[0] - 2
+
+
+def test_a_capital_is_guarded_before_another_victory_city_for_it_carries_its_powers_economy() -> None:
+    # German tanks in West Russia threaten both Moscow (Russia, the Soviet capital) and
+    # Leningrad (Karelia); the Allies would rather the thin guard stood in Karelia
+    def allies_with(russia: int, karelia: int) -> float:
+        g, _ = situation("Germany", [("Tank", "Germany", "West Russia", 3), ("Infantry", "USSR", "Russia", russia),
+                                     ("Infantry", "USSR", "Karelia S.S.R.", karelia)],
+                         control={"West Russia": "Germany"}, step="noncombat_move")
+        return evaluate(g, "Allies")
+    assert allies_with(russia=3, karelia=1) > allies_with(russia=1, karelia=3) + 6
+
+
+def test_a_power_whose_capital_is_lost_counts_no_income() -> None:
+    g, _ = situation("Germany", [], step="noncombat_move")
+    held = evaluate(g, "Allies")
+    g.state.control["Russia"] = "Germany"
+    # Moscow's victory city and Russia's 8 IPCs lost, and the rest of the Soviet income besides
+    assert evaluate(g, "Allies") < held - 2 * 40 - 2 * 3 * 8 - 3 * 10
+
+
+def test_an_aircraft_out_in_non_combat_move_counts_as_lost_until_it_lands() -> None:
+    aloft, _ = situation("Germany", [("Fighter", "Germany", "Archangel", 1), ("Bomber", "Germany", "Karelia S.S.R.", 1)],
+                         step="noncombat_move")
+    landed, _ = situation("Germany", [("Fighter", "Germany", "Germany", 1), ("Bomber", "Germany", "Germany", 1)],
+                          step="noncombat_move")
+    # a fighter's worth (3 + 4 pips) and a bomber's (4 + 1), each with its hit
+    assert evaluate(landed, "Axis") > evaluate(aloft, "Axis") + 2 * 7 + 2 * 5
+
+
+def test_a_threat_weighs_more_for_the_side_that_plays_next() -> None:
+    def threat(power: str) -> float:
+        guard = ("Infantry", "USSR", "Karelia S.S.R.", 1)
+        g, _ = situation(power, [("Tank", "Germany", "Belorussia", 3), guard], step="noncombat_move")
+        g0, _ = situation(power, [guard], step="noncombat_move")
+        return evaluate(g, "Axis") - evaluate(g0, "Axis")
+    # German tanks next to Leningrad: while the UK plays, the Axis strike next; while Germany
+    # plays, the Allies answer them first
+    assert threat("UK") > threat("Germany") + 5
+
+
+def test_land_units_bought_for_islands_count_for_half_until_transports_can_ship_them() -> None:
+    def tank_gain(power: str, pieces: list[tuple[str, str, str, int]]) -> float:
+        g, _ = situation(power, pieces, step="purchase", ipc=30)
+        side = g.rs.logic.side_of(power)
+        before = evaluate(g, side)
+        g.act("buy", kind="Tank")
+        return evaluate(g, side) - before
+    germany = tank_gain("Germany", [("IndustrialComplex", "Germany", "Germany", 1)])
+    complex = ("IndustrialComplex", "Japan", "Japan", 1)      # on Japan's home islands
+    japan = tank_gain("Japan", [complex])
+    shipped = tank_gain("Japan", [complex, ("Transport", "Japan", "SZ 60", 1)])
+    assert germany > japan + 6
+    assert abs(shipped - germany) < 1
