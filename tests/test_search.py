@@ -241,3 +241,47 @@ def test_a_small_decision_is_looked_at_too_and_only_its_best_looking_options_are
     # the options searched from the start are the best-looking ones
     assert len(search.arms) == CANDIDATES
     assert min(worth(a) for a in search.arms) >= max(worth(a) for a in search.ranked)
+
+
+def _bulge_at(step: str, seed: int = 0) -> tuple[Any, Any, Any]:
+    bulge = plugins.load("bulge")
+    state = bulge.logic.new_state(bulge.info.scenario(None).name, seed)
+    decision = flow.start(bulge, state)
+    rng = random.Random(seed)
+    while decision.kind != step:
+        state, decision = flow.apply(bulge, state, decision.sample(rng))
+    return bulge, state, decision
+
+
+def test_bulge_evaluate_counts_an_empty_town_beside_axis_units_as_a_town_the_axis_may_take() -> None:
+    bulge, state, _ = _bulge_at("axis_activation")
+    evaluate = bulge.rules.procedure("evaluate")
+    claims = bulge.rules.procedure("axis_claims")(state)
+    combat = ("Infantry", "Tank", "Artillery")
+    axis = {p.space for p in state.pieces_of("Axis") if p.kind in combat and ":" not in p.space}
+    # an Allied town the Axis does not hold or claim, with no Allied combat unit in it, beside
+    # an Axis combat unit; and an empty hex far from the front
+    town = next(t for t in bulge.rules.procedure("towns")(state)
+                if state.controller(t) != "Axis" and t not in claims and not any(p.owner == "Allies" and p.kind in combat for p in state.pieces_at(t))
+                and any(h in axis for h in state.board.adjacency[t]))
+    far = next(t for t in bulge.rules.procedure("towns")(state) if t[:2] in ("02", "03") and not state.pieces_at(t))
+    defended, elsewhere = state.copy(), state.copy()
+    defended.add_piece("Infantry", "Allies", town)
+    elsewhere.add_piece("Infantry", "Allies", far)
+    assert evaluate(elsewhere, "Axis") > evaluate(defended, "Axis"), "an empty town beside Axis units is theirs to take"
+
+
+def test_bulge_evaluate_has_an_off_board_truck_loaded_full_before_it_comes_on() -> None:
+    bulge, state, decision = _bulge_at("axis_reinforce", seed=1)
+    evaluate = bulge.rules.procedure("evaluate")
+
+    def supply_load(d: Any) -> Any:
+        return next((a for a in d.options if a.kind == "load" and "Supply" in a.label), None)
+
+    while supply_load(decision) is None:      # the reinforcements placed first, at random
+        state, decision = flow.apply(bulge, state, decision.sample(random.Random(1)))
+    state, decision = flow.apply(bulge, state, supply_load(decision))   # one token aboard
+    enter = next(a for a in decision.options if a.kind == "enter")
+    loaded, _ = flow.apply(bulge, state, supply_load(decision))
+    came_on, _ = flow.apply(bulge, state, enter)
+    assert evaluate(loaded, "Axis") > evaluate(came_on, "Axis")
