@@ -78,10 +78,9 @@ def _losses_lines(game: Game, losses: list[tuple[str, Mapping[str, Any]]]) -> li
         groups.setdefault((event[1].get("owner"), event[1].get("space")), []).append(event)
     out = []
     for (owner, _), group in groups.items():
-        if len(group) == 1:
-            text = narrate(game, group[0])
-            if text:
-                out.append(text)
+        text = narrate(game, group[0])
+        if len(group) == 1 or not text:          # (a ruleset that keeps losses untold keeps them so)
+            out.extend(t for t in (narrate(game, e) for e in group) if t)
             continue
         counts: dict[str, int] = {}
         for _, data in group:
