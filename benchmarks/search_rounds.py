@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,6 +25,7 @@ import randplay  # noqa: E402
 from ai_vs_random import judge  # noqa: E402
 
 from clients import seats  # noqa: E402
+from clients.players import RandomPlayer  # noqa: E402
 from clients.search import SearchPlayer  # noqa: E402
 from engine import flow  # noqa: E402
 
@@ -71,14 +71,6 @@ def play(rs: Any, side: str, seed: int, rounds: int, search: SearchPlayer, oppon
     return {"seed": seed, "winner": winner, "standing": stand, "rounds": seen, "end": end}
 
 
-class _Random:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, rs: Any, state: Any, decision: Any) -> Any:
-        return decision.sample(self.rng)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     randplay.common_arguments(ap)
@@ -94,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.games):
         seed = args.seed + i
         search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations)
-        opponent = (_Random(seed + 1_000_003) if args.against == "random"
+        opponent = (RandomPlayer(seed + 1_000_003) if args.against == "random"
                     else seats.build(players[args.against], seed + 1_000_003))
         g = play(rs, side, seed, rounds, search, opponent)
         if args.json:

@@ -15,7 +15,6 @@ the process's peak memory.
 from __future__ import annotations
 
 import argparse
-import random
 import resource
 import sys
 import time
@@ -28,6 +27,7 @@ import randplay  # noqa: E402
 from ai_vs_random import judge, wilson  # noqa: E402
 
 from clients import seats  # noqa: E402
+from clients.players import RandomPlayer  # noqa: E402
 from clients.search import SearchPlayer  # noqa: E402
 from engine import flow  # noqa: E402
 
@@ -46,14 +46,6 @@ def play(rs: Any, side: str, seed: int, rounds: int | None, search: SearchPlayer
     winner, standing = judge(rs, state)
     return {"seed": seed, "winner": winner, "standing": standing, "actions": actions, "turn": state.turn,
             "ended": state.result is not None}
-
-
-class _Random:
-    def __init__(self, seed: int) -> None:
-        self.rng = random.Random(seed)
-
-    def choose(self, rs: Any, state: Any, decision: Any) -> Any:
-        return decision.sample(self.rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     for i in range(args.games):
         seed = args.seed + i
         search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations)
-        opponent = _Random(seed + 1_000_003) if args.against == "random" else seats.build(players[args.against], seed + 1_000_003)
+        opponent = RandomPlayer(seed + 1_000_003) if args.against == "random" else seats.build(players[args.against], seed + 1_000_003)
         g = play(rs, side, seed, rounds, search, opponent)
         times += [cpu for _, cpu in search.spent]
         searched += len(search.spent)
