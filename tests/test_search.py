@@ -123,6 +123,41 @@ def test_it_crosses_the_river_against_the_random_player(river: Any) -> None:
     assert searched.count("Blue") >= 2, searched
 
 
+def crossing_position(rs: Any, pieces: list[tuple[str, str, str]], blue_holds: list[str]) -> Any:
+    """The river-crossing at its start with only `pieces` (kind, owner, hex) on the board and
+    the hexes `blue_holds` under Blue's control."""
+    state = rs.logic.new_state("sambre", 1)
+    for p in list(state.pieces.values()):
+        state.remove(p.id)
+    for kind, owner, space in pieces:
+        state.add_piece(kind, owner, space)
+    for space in blue_holds:
+        state.control[space] = "Blue"
+    return state
+
+
+def test_the_river_crossings_evaluation_counts_a_tanks_way_round_by_the_bridge(river: Any) -> None:
+    # 0404 and the bridge's end 0405 are both two hexes from the town 0605 as a crow flies, but
+    # a tank, which cannot wade, is three steps from it at 0404 (by the bridge) and two at 0405
+    evaluate = river.rules.procedure("evaluate")
+    red = ("Infantry", "Red", "0806")
+    at_bank, at_bridge = (crossing_position(river, [("Tank", "Blue", h), red], []) for h in ("0404", "0405"))
+    assert evaluate(at_bridge, "Blue") > evaluate(at_bank, "Blue")
+    assert evaluate(at_bridge, "Red") == -evaluate(at_bridge, "Blue")
+
+
+def test_a_spare_unit_in_a_town_blue_holds_goes_on_to_the_other(river: Any) -> None:
+    # a town is held by control: with two infantry in the town 0602, Blue sends one toward
+    # 0605 (it once ended every movement there, and lost on time)
+    for seed in range(3):
+        state = crossing_position(river, [("Infantry", "Blue", "0602"), ("Infantry", "Blue", "0602"),
+                                          ("Infantry", "Red", "0801")], ["0602"])
+        decision = flow.start(river, state)
+        assert decision is not None
+        action = SearchPlayer(seed, iterations=20).choose(river, state, decision)
+        assert action.label.startswith("move Infantry") and "from 0602" in action.label, action.label
+
+
 def test_it_wins_a_game_it_has_never_seen_from_either_side(tmp_path: Path) -> None:
     # Blue runs first: it wins every game that it runs straight for the flag, and Red cannot
     # stop a random Blue that happens to; the search wins every other
