@@ -98,7 +98,7 @@ def layered(tmp_path):
         "outpost.rules": "extends ford\n"
                          "override option stack = 3\n"
                          "tag elite\n"
-                         "unit Guard [foot, elite] { attack: 2  defence: 3 }\n"
+                         "unit Guard [elite] { attack: 2  defence: 3 }\n"
                          "override unit Infantry { move: 2 }\n"
                          "phase rally after movement { steps [rally] }\n"
                          "step rally {\n    start {\n        note(\"rally\")\n    }\n}\n"
@@ -119,7 +119,7 @@ def test_a_mod_over_a_mod_shows_everything_against_the_first_base(capsys, layere
     # ford raised `stack` to 4, outpost set it back: no change against river-crossing
     assert "stack:" not in out
     assert "tags:\n  elite: added (outpost.rules:3)\n    carried by: Guard" in out
-    assert "  Guard: added (outpost.rules:4)\n    [elite, foot]: attack 2, defence 3" in out
+    assert "  Guard: added (outpost.rules:4)\n    [elite]: attack 2, defence 3" in out
     assert "  Tank: attack: 3 -> 4 (ford: ford.rules:3)" in out     # another layer than the mod
     assert "  Infantry: move: 1 -> 2 (outpost.rules:5)" in out
     assert "  enemy: changed (ford: ford.rules:4)" in out and "+    return if side == Red then Blue else Red" in out

@@ -155,7 +155,7 @@ def test_a_spare_unit_in_a_town_blue_holds_goes_on_to_the_other(river: Any) -> N
         decision = flow.start(river, state)
         assert decision is not None
         action = SearchPlayer(seed, iterations=20).choose(river, state, decision)
-        assert action.label.startswith("move Infantry") and "from 0602" in action.label, action.label
+        assert action.label.startswith("move Infantry") and "(0602)" in action.label.split(" to ")[0], action.label
 
 
 def test_it_wins_a_game_it_has_never_seen_from_either_side(tmp_path: Path) -> None:
