@@ -411,12 +411,12 @@ class _Gen:
     # procedures, and a call costs more than most of them do. Not one whose answers are kept,
     # nor one that makes a list or walks one itself (a comprehension's names could meet the
     # caller's); what it calls may loop.
-    def inlined(self, name: str, call: A.Call, args: list[str]) -> str:
+    def inlined(self, name: str, call: A.Call, args: list[str], peek: bool = False) -> str:
         """The call written as the procedure's expression, or "" when it cannot be (not a
         short procedure). An argument that is a name, a literal or a field of one is written
         where the procedure names it; any other is worked out first, once, as the call would
         (`allied(controller(s), p)`: `(... if (_t1 := ctx.control.get(v_s, "")) is _t1 else
-        None)`, the test always true)."""
+        None)`, the test always true). `peek`: the answer is only looked at (`peek_value`)."""
         if len(self.subst) >= _INLINE_DEPTH:
             return ""
         body = self.inline_body(name)
@@ -426,7 +426,7 @@ class _Gen:
         codes, first = self.bind_arguments(call.args, args)
         self.subst.append({prm.name: code for prm, code in zip(pr.params, codes)})
         try:
-            inner = self.expr(body)
+            inner = self.peek_value(body) if peek else self.expr(body)
         finally:
             self.subst.pop()
         return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
@@ -1399,7 +1399,31 @@ class _Gen:
             return self.info.names.get(id(e)) == "var" and isinstance(self.p.vars[e.name].type, (ListType, MapType))
         if isinstance(e, A.IfExpr):
             return self.peekable(e.then) and self.peekable(e.else_)
-        return False
+        return self.peeked_call(e) is not None
+
+    # A short procedure that answers with a game variable (`return if moving_side == side then
+    # zoc_hexes else zoc_map(side)`) is written in place of its calls, and the variable read
+    # there is a copy, as any read of one that is kept is. Where the call's answer is only
+    # looked at (`x in P(...)`, or a `let` the procedure never changes: see `aliasable`), the
+    # variable is read as stored instead: a fresh answer (the other branch's call) is no one
+    # else's either.
+    def peeked_call(self, e: A.Expr) -> A.Expr | None:
+        """The expression of the short procedure `e` calls, when `e` is such a call and
+        that expression answers with a game variable (as a branch of an `if`, at least)."""
+        if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is None
+                and self.info.calls.get(id(e)) == "procedure" and not self.in_lambda):
+            return None
+        body = self.inline_body(e.func.name)
+        return body if body is not None and self.answers_var(body) else None
+
+    def answers_var(self, e: A.Expr) -> bool:
+        """Does the expression answer with a list or map game variable as stored (in a branch
+        of an `if`, at least, or through a short procedure's call)?"""
+        if isinstance(e, A.IfExpr):
+            return self.answers_var(e.then) or self.answers_var(e.else_)
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) == "var" and isinstance(self.p.vars[e.name].type, (ListType, MapType))
+        return self.peeked_call(e) is not None
 
     def peek_value(self, e: A.Expr) -> str:
         if isinstance(e, A.IfExpr):
@@ -2003,6 +2027,11 @@ class _Gen:
         protects it from a local that changes it."""
         if isinstance(e, A.Name) and self.info.names.get(id(e)) == "var":
             return f"ctx.vars[{e.name!r}]"
+        if self.peeked_call(e) is not None:
+            assert isinstance(e, A.Call) and isinstance(e.func, A.Name)
+            inlined = self.inlined(e.func.name, e, [self.expr(a) for a in e.args], peek=True)
+            if inlined:
+                return inlined
         return self.expr(e)
 
     def walked(self, e: A.Expr, kinds: tuple[str, ...] | None = None) -> str:
