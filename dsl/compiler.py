@@ -1958,12 +1958,17 @@ class _Gen:
             elif st.op == "+=" and isinstance(t, ListType) and isinstance(st.target, A.Name):
                 # a list grows in place: its new items are paid for (a literal's by the loop's
                 # weight), and its length is kept within the limit
+                # (one item is appended: `+=` of a list of one, as Python runs it, makes the
+                # list first; a list is all `+=` takes here)
+                grow = f"{tgt}.append({self.expr(st.value.items[0])})" \
+                    if isinstance(st.value, A.ListLit) and len(st.value.items) == 1 \
+                    else f"{tgt} += {self.expr(st.value)}"
                 if isinstance(st.value, A.ListLit) and self.grown and self.grown[-1] is not None \
                         and st.target.name in self.own_lists \
                         and self.grown[-1].setdefault(st.target.name, st.pos) is not None:
-                    self.emit(ind, f"{tgt} += {self.expr(st.value)}", st.pos)
+                    self.emit(ind, grow, st.pos)
                 elif isinstance(st.value, A.ListLit):
-                    self.emit(ind, f"{tgt} += {self.expr(st.value)}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
+                    self.emit(ind, f"{grow}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
                 else:
                     self.emit(ind, f"_j = {self.expr(st.value)}\n{tgt} += _j\n"
                                    f"if len(_j) > {FREE_ITEMS} or len({tgt}) > _I:\n    _grew({tgt}, _j)", st.pos)
@@ -2039,7 +2044,10 @@ class _Gen:
         `peek`, and a primitive with a `peek` form, in code that changes nothing of the
         game, is read in that form (the state's own pieces of a space, not a list of them).
         `kinds`: the loop looks only at units of these types (`kinds_looked_at`), and the
-        primitive's `peek_kinds` form lists only those."""
+        primitive's `peek_kinds` form lists only those. Each branch of an `if` is gone
+        through so (`for n in (if by_road then roads(h) else neighbours(h))`)."""
+        if isinstance(e, A.IfExpr):
+            return f"({self.walked(e.then, kinds)} if {self.expr(e.cond)} else {self.walked(e.else_, kinds)})"
         if isinstance(e, A.Call) and isinstance(e.func, A.Name) and self.info.calls.get(id(e)) == "primitive":
             spec = self.reg.primitives[e.func.name]
             if spec.peek and spec.context and all(self.cheap(a) for a in e.args) and self.quiet():
@@ -2391,7 +2399,11 @@ class _Gen:
             # a kept answer looked up where it is asked (the entry into the rules made sure the
             # answers are this board's; a label's lambda runs later, so it calls)
             key = {0: "()", 1: args[0] if args else ""}.get(len(args), f"({', '.join(args)})")
-            return f"(_K_{name}[{key}] if {key} in _K_{name} else f_{name}({', '.join(['ctx'] + args)}))"
+            if len(args) < 2:
+                return f"(_K_{name}[{key}] if {key} in _K_{name} else f_{name}({', '.join(['ctx'] + args)}))"
+            # (a key of several arguments is made, and hashed, once)
+            found = self.temp()
+            return f"({found} if ({found} := _K_{name}.get({key}, _MISS)) is not _MISS else f_{name}({', '.join(['ctx'] + args)}))"
         if kind == "procedure":
             inlined = self.inlined(name, e, args)
             if inlined:
