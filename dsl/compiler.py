@@ -321,6 +321,10 @@ class _Gen:
             stats = ", ".join(f"{f.name!r}: {self.expr(f.value)}" for f in u.fields.values())
             tags = ", ".join(repr(t) for t in u.tags)
             self.emit(0, f"U[{u.name!r}] = _UT({u.name!r}, _fs([{tags}]), {{**_SD, {stats}}})", u.pos)
+        # the unit types of each tag (`u has combat`: is u's type one of them?)
+        for tag in sorted({t for u in p.units.values() for t in u.tags}):
+            kinds = ", ".join(repr(u.name) for u in p.units.values() if tag in u.tags)
+            self.emit(0, f"_H_{tag} = _fs([{kinds}])", None)
         for tb in p.tables.values():
             self.table(tb)
         for pr in p.procedures.values():
@@ -2255,6 +2259,10 @@ class _Gen:
             if e.op in ("has", "has not"):
                 assert isinstance(e.right, A.Name)
                 op = "in" if e.op == "has" else "not in"
+                if self.info.types.get(id(e.left)) != UNIT_TYPE and e.right.name.isidentifier() \
+                        and any(e.right.name in u.tags for u in self.p.units.values()):
+                    # a unit's tag is its type's: one look-up in the types that carry it
+                    return f"({self.expr(e.left)}.kind {op} _H_{e.right.name})"
                 return f"({e.right.name!r} {op} {self.unit_of(e.left)}.tags)"
             if self.container(e.left):
                 # a list or map compared whole: paid for by its size (comparing scalars costs nothing more)
