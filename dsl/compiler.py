@@ -321,6 +321,10 @@ class _Gen:
             stats = ", ".join(f"{f.name!r}: {self.expr(f.value)}" for f in u.fields.values())
             tags = ", ".join(repr(t) for t in u.tags)
             self.emit(0, f"U[{u.name!r}] = _UT({u.name!r}, _fs([{tags}]), {{**_SD, {stats}}})", u.pos)
+        # the unit types of each tag (`u has combat`: is u's type one of them?)
+        for tag in sorted({t for u in p.units.values() for t in u.tags}):
+            kinds = ", ".join(repr(u.name) for u in p.units.values() if tag in u.tags)
+            self.emit(0, f"_H_{tag} = _fs([{kinds}])", None)
         for tb in p.tables.values():
             self.table(tb)
         for pr in p.procedures.values():
@@ -411,12 +415,12 @@ class _Gen:
     # procedures, and a call costs more than most of them do. Not one whose answers are kept,
     # nor one that makes a list or walks one itself (a comprehension's names could meet the
     # caller's); what it calls may loop.
-    def inlined(self, name: str, call: A.Call, args: list[str]) -> str:
+    def inlined(self, name: str, call: A.Call, args: list[str], peek: bool = False) -> str:
         """The call written as the procedure's expression, or "" when it cannot be (not a
         short procedure). An argument that is a name, a literal or a field of one is written
         where the procedure names it; any other is worked out first, once, as the call would
         (`allied(controller(s), p)`: `(... if (_t1 := ctx.control.get(v_s, "")) is _t1 else
-        None)`, the test always true)."""
+        None)`, the test always true). `peek`: the answer is only looked at (`peek_value`)."""
         if len(self.subst) >= _INLINE_DEPTH:
             return ""
         body = self.inline_body(name)
@@ -426,7 +430,7 @@ class _Gen:
         codes, first = self.bind_arguments(call.args, args)
         self.subst.append({prm.name: code for prm, code in zip(pr.params, codes)})
         try:
-            inner = self.expr(body)
+            inner = self.peek_value(body) if peek else self.expr(body)
         finally:
             self.subst.pop()
         return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
@@ -1399,7 +1403,31 @@ class _Gen:
             return self.info.names.get(id(e)) == "var" and isinstance(self.p.vars[e.name].type, (ListType, MapType))
         if isinstance(e, A.IfExpr):
             return self.peekable(e.then) and self.peekable(e.else_)
-        return False
+        return self.peeked_call(e) is not None
+
+    # A short procedure that answers with a game variable (`return if moving_side == side then
+    # zoc_hexes else zoc_map(side)`) is written in place of its calls, and the variable read
+    # there is a copy, as any read of one that is kept is. Where the call's answer is only
+    # looked at (`x in P(...)`, or a `let` the procedure never changes: see `aliasable`), the
+    # variable is read as stored instead: a fresh answer (the other branch's call) is no one
+    # else's either.
+    def peeked_call(self, e: A.Expr) -> A.Expr | None:
+        """The expression of the short procedure `e` calls, when `e` is such a call and
+        that expression answers with a game variable (as a branch of an `if`, at least)."""
+        if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is None
+                and self.info.calls.get(id(e)) == "procedure" and not self.in_lambda):
+            return None
+        body = self.inline_body(e.func.name)
+        return body if body is not None and self.answers_var(body) else None
+
+    def answers_var(self, e: A.Expr) -> bool:
+        """Does the expression answer with a list or map game variable as stored (in a branch
+        of an `if`, at least, or through a short procedure's call)?"""
+        if isinstance(e, A.IfExpr):
+            return self.answers_var(e.then) or self.answers_var(e.else_)
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) == "var" and isinstance(self.p.vars[e.name].type, (ListType, MapType))
+        return self.peeked_call(e) is not None
 
     def peek_value(self, e: A.Expr) -> str:
         if isinstance(e, A.IfExpr):
@@ -1934,12 +1962,17 @@ class _Gen:
             elif st.op == "+=" and isinstance(t, ListType) and isinstance(st.target, A.Name):
                 # a list grows in place: its new items are paid for (a literal's by the loop's
                 # weight), and its length is kept within the limit
+                # (one item is appended: `+=` of a list of one, as Python runs it, makes the
+                # list first; a list is all `+=` takes here)
+                grow = f"{tgt}.append({self.expr(st.value.items[0])})" \
+                    if isinstance(st.value, A.ListLit) and len(st.value.items) == 1 \
+                    else f"{tgt} += {self.expr(st.value)}"
                 if isinstance(st.value, A.ListLit) and self.grown and self.grown[-1] is not None \
                         and st.target.name in self.own_lists \
                         and self.grown[-1].setdefault(st.target.name, st.pos) is not None:
-                    self.emit(ind, f"{tgt} += {self.expr(st.value)}", st.pos)
+                    self.emit(ind, grow, st.pos)
                 elif isinstance(st.value, A.ListLit):
-                    self.emit(ind, f"{tgt} += {self.expr(st.value)}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
+                    self.emit(ind, f"{grow}\nif len({tgt}) > _I:\n    _long({tgt})", st.pos)
                 else:
                     self.emit(ind, f"_j = {self.expr(st.value)}\n{tgt} += _j\n"
                                    f"if len(_j) > {FREE_ITEMS} or len({tgt}) > _I:\n    _grew({tgt}, _j)", st.pos)
@@ -2003,6 +2036,11 @@ class _Gen:
         protects it from a local that changes it."""
         if isinstance(e, A.Name) and self.info.names.get(id(e)) == "var":
             return f"ctx.vars[{e.name!r}]"
+        if self.peeked_call(e) is not None:
+            assert isinstance(e, A.Call) and isinstance(e.func, A.Name)
+            inlined = self.inlined(e.func.name, e, [self.expr(a) for a in e.args], peek=True)
+            if inlined:
+                return inlined
         return self.expr(e)
 
     def walked(self, e: A.Expr, kinds: tuple[str, ...] | None = None) -> str:
@@ -2010,7 +2048,10 @@ class _Gen:
         `peek`, and a primitive with a `peek` form, in code that changes nothing of the
         game, is read in that form (the state's own pieces of a space, not a list of them).
         `kinds`: the loop looks only at units of these types (`kinds_looked_at`), and the
-        primitive's `peek_kinds` form lists only those."""
+        primitive's `peek_kinds` form lists only those. Each branch of an `if` is gone
+        through so (`for n in (if by_road then roads(h) else neighbours(h))`)."""
+        if isinstance(e, A.IfExpr):
+            return f"({self.walked(e.then, kinds)} if {self.expr(e.cond)} else {self.walked(e.else_, kinds)})"
         if isinstance(e, A.Call) and isinstance(e.func, A.Name) and self.info.calls.get(id(e)) == "primitive":
             spec = self.reg.primitives[e.func.name]
             if spec.peek and spec.context and all(self.cheap(a) for a in e.args) and self.quiet():
@@ -2218,6 +2259,10 @@ class _Gen:
             if e.op in ("has", "has not"):
                 assert isinstance(e.right, A.Name)
                 op = "in" if e.op == "has" else "not in"
+                if self.info.types.get(id(e.left)) != UNIT_TYPE and e.right.name.isidentifier() \
+                        and any(e.right.name in u.tags for u in self.p.units.values()):
+                    # a unit's tag is its type's: one look-up in the types that carry it
+                    return f"({self.expr(e.left)}.kind {op} _H_{e.right.name})"
                 return f"({e.right.name!r} {op} {self.unit_of(e.left)}.tags)"
             if self.container(e.left):
                 # a list or map compared whole: paid for by its size (comparing scalars costs nothing more)
@@ -2362,7 +2407,11 @@ class _Gen:
             # a kept answer looked up where it is asked (the entry into the rules made sure the
             # answers are this board's; a label's lambda runs later, so it calls)
             key = {0: "()", 1: args[0] if args else ""}.get(len(args), f"({', '.join(args)})")
-            return f"(_K_{name}[{key}] if {key} in _K_{name} else f_{name}({', '.join(['ctx'] + args)}))"
+            if len(args) < 2:
+                return f"(_K_{name}[{key}] if {key} in _K_{name} else f_{name}({', '.join(['ctx'] + args)}))"
+            # (a key of several arguments is made, and hashed, once)
+            found = self.temp()
+            return f"({found} if ({found} := _K_{name}.get({key}, _MISS)) is not _MISS else f_{name}({', '.join(['ctx'] + args)}))"
         if kind == "procedure":
             inlined = self.inlined(name, e, args)
             if inlined:

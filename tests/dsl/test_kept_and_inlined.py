@@ -638,3 +638,40 @@ def test_a_loop_looks_up_a_units_kind_only_for_the_units_its_first_tests_let_thr
     state.add_piece("Tank", "Red", "A")
     assert rules.procedure("strong_reds")(state, "A") == 2
     assert rules.procedure("any_fast_red")(state, "A") is True
+
+
+SHARED = """
+var flooded: list[str] = []
+var marsh: map[str, bool] = {}
+var sands: list[str] = []
+
+procedure wet_places(dry: bool) -> list[str] { return if dry then sands else flooded }
+procedure soggy() -> map[str, bool] { return marsh }
+procedure wet_or_soggy(s: str) -> bool {
+    let w = wet_places(false)
+    return s in w or s in soggy()
+}
+procedure wetter(s: str) -> list[str] {
+    let w = wet_places(false)
+    w += [s]
+    return w
+}
+procedure walk_wet(dry: bool) -> int {
+    let n = 0
+    for s in (if dry then wet_places(true) else wet_places(false)) { n += 1 }
+    return n
+}
+"""
+
+
+def test_a_game_variable_a_procedure_answers_with_is_read_as_the_caller_uses_it() -> None:
+    """(only looked at, it is read as stored; kept and changed, it is the caller's copy)"""
+    rules = dsl.load_rules([("shared.rules", SHARED)], dsl.Registry())
+    game = _game(SimpleNamespace(extra=0))
+    game.vars.update(flooded=("A", "B"), marsh={"C": True}, sands=("E",))
+    assert rules.procedure("wet_or_soggy")(game, "B") is True
+    assert rules.procedure("wet_or_soggy")(game, "C") is True
+    assert rules.procedure("wet_or_soggy")(game, "D") is False
+    assert rules.procedure("wetter")(game, "D") == ["A", "B", "D"]
+    assert game.vars["flooded"] == ("A", "B")
+    assert rules.procedure("walk_wet")(game, False) == 2 and rules.procedure("walk_wet")(game, True) == 1
