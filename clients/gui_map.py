@@ -416,13 +416,12 @@ _PLACE_RANK = {"capital": 5, "city": 4, "town": 3, "village": 2, "hamlet": 1}
 
 
 def place_name(space: Any) -> str:
-    """The name a space's label shows: its town's, or its own where it is worth VP."""
+    """The name a space's label shows: its town's, or its own where the map gives it one (a
+    name that is not its id: a mod's "Oak wood" or "Blue base" as much as a town)."""
     town = space.get("town")
     if town:
         return str(town) if town is not True else space.name
-    if space.get("vp") and space.name != space.id:
-        return space.name
-    return ""
+    return space.name if space.name != space.id else ""
 
 
 def _importance(space: Any) -> tuple[float, ...]:

@@ -157,3 +157,14 @@ def test_an_owner_the_ruleset_did_not_list_gets_its_own_colour(demo, make_window
     colour = pixel(img, x - win.map.size * 0.5, y - win.map.size * 0.2)
     assert colour == win.side_colour("Partisans")
     assert colour not in {win.side_colour(s) for s in ("Axis", "Allied", "Neutral")}
+
+
+def test_a_space_the_map_names_carries_its_name_on_the_map():
+    # a mod's map names a wood and a base (no town, no VP): the player reads them on the map;
+    # a hex known only by its id shows none (its id is shown with H)
+    from clients.gui_map import place_name
+    from engine.board import Space
+    assert place_name(Space("0202", "Oak wood", "hex")) == "Oak wood"
+    assert place_name(Space("0103", "Blue base", "hex", attrs={"base": "Blue"})) == "Blue base"
+    assert place_name(Space("0302", "0302", "hex")) == ""
+    assert place_name(Space("1709", "1709", "hex", attrs={"town": "St. Vith", "vp": 3})) == "St. Vith"
