@@ -151,7 +151,7 @@ class _Gen:
             for var in (program.vars if ALL_VARS in reads else reads):
                 self.readers.setdefault(var, []).append(name)
         self._inline: dict[str, A.Expr | None] = {}
-        self._searched: dict[str, tuple[tuple[A.Let, ...], A.Generator] | None] = {}
+        self._searched: dict[tuple[str, bool], tuple[tuple[A.Let, ...], A.Generator] | None] = {}
         self.subst: list[dict[str, str]] = []
         #: procedures whose answers are kept from one decision to the next, with what of the
         #: state each reads (see `piece_reads`)
@@ -451,9 +451,10 @@ class _Gen:
             return None
         return code if nonempty else f"(not {code})"
 
-    def emptied(self, e: A.Compare) -> tuple[A.Call, bool] | None:
+    def emptied(self, e: A.Compare, loops: bool = False) -> tuple[A.Call, bool] | None:
         """(P's call, whether the test says "not empty") for `len(P(...)) > 0` and its like,
-        where P returns a comprehension that can be searched in its place (`search_body`)."""
+        where P returns a comprehension that can be searched in its place (`search_body`;
+        `loops`: by a loop of statements, `emptiness_into`)."""
         for size, op, bound in ((e.left, e.op, e.right), (e.right, _FLIPPED.get(e.op), e.left)):
             if not (isinstance(bound, A.IntLit) and isinstance(size, A.Call) and isinstance(size.func, A.Name)
                     and size.func.name == "len" and size.gen is None and len(size.args) == 1
@@ -465,7 +466,9 @@ class _Gen:
                                         and call.gen is None and self.info.calls.get(id(call)) == "procedure"):
                 continue
             assert isinstance(call.func, A.Name)
-            if self.search_body(call.func.name) is not None and len(self.subst) < _INLINE_DEPTH:
+            found = self.search_body(call.func.name, loops)
+            if found is not None and len(self.subst) < _INLINE_DEPTH \
+                    and (found[1].cond is None or all(self.loopable(c) for c in _conjuncts(found[1].cond) if _searches(c))):
                 return call, nonempty
         return None
 
@@ -495,13 +498,16 @@ class _Gen:
             self.subst.pop()
         return f"({inner} if {' and '.join(first)} else None)" if first else f"({inner})"
 
-    def search_body(self, name: str) -> tuple[tuple[A.Let, ...], A.Generator] | None:
+    def search_body(self, name: str, loops: bool = False) -> tuple[tuple[A.Let, ...], A.Generator] | None:
         """The comprehension a procedure does nothing but return (`return [u for u in
         units_at(s) where ...]`, after `let`s of its own), with those `let`s, if it only asks
-        about the game, keeps and remembers no answers and holds no other list; else None."""
-        if name in self._searched:
-            return self._searched[name]
-        self._searched[name] = None
+        about the game, keeps and remembers no answers and holds no other list; else None.
+        With `loops` (searched by a loop of statements, `emptiness_into`), its `where` may also
+        search (`[n for n in neighbours(h) where any(u in units_at(n) where ...)]`, Bulge's
+        `targets`): each such test is a loop of its own inside the search's loop."""
+        if (name, loops) in self._searched:
+            return self._searched[name, loops]
+        self._searched[name, loops] = None
         pr = self._decls.get(name)
         found: tuple[tuple[A.Let, ...], A.Generator] | None = None
         if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.remembered \
@@ -510,11 +516,16 @@ class _Gen:
             gen = pr.body[-1].value.gen
             lets = tuple(st for st in pr.body[:-1] if isinstance(st, A.Let))
             local = {prm.name for prm in pr.params} | {let.name for let in lets}
+            tests = _conjuncts(gen.cond) if gen.cond is not None else []
+            inner = [c.gen for c in tests if loops and isinstance(c, A.Call) and c.gen is not None and _searches(c)]
             if len(lets) == len(pr.body) - 1 and len(local) == len(pr.params) + len(lets) \
-                    and gen.var not in local and not _makes_lists((gen.elt, gen.iter, gen.cond, lets)) \
+                    and gen.var not in local and not _makes_lists((gen.elt, gen.iter, lets)) \
+                    and not _makes_lists([c for c in tests if not (loops and _searches(c))]) \
+                    and all(g.var not in local and g.var != gen.var and not _makes_lists((g.elt, g.iter, g.cond))
+                            for g in inner) \
                     and self.callee_leaves_game_alone(name):
                 found = (lets, gen)
-        self._searched[name] = found
+        self._searched[name, loops] = found
         return found
 
     def bind_arguments(self, args: tuple[A.Expr, ...], codes: list[str]) -> tuple[list[str], list[str]]:
@@ -1606,7 +1617,7 @@ class _Gen:
             return all(self.info.types.get(id(c)) == BOOL for c in parts) and any(self.loopable(c) for c in parts)
         if isinstance(e, A.Compare):
             # (`len(P(...)) > 0`, P a comprehension searched in its place: see `emptiness`)
-            return not self.subst and self.emptied(e) is not None
+            return not self.subst and self.emptied(e, loops=True) is not None
         if isinstance(e, A.ListComp):
             # (a list whose `where` searches: `[n for n in neighbours(h) where any(...)]`)
             return e.gen.cond is not None and self.own_name(e.gen) \
@@ -1681,7 +1692,7 @@ class _Gen:
             self.chain_into(target, e.op, _chain(e, e.op), ind, pos)
             return
         if isinstance(e, A.Compare):
-            emptied = self.emptied(e)
+            emptied = self.emptied(e, loops=True)
             assert emptied is not None
             self.emptiness_into(target, *emptied, ind, pos)
             return
@@ -1748,7 +1759,7 @@ class _Gen:
         stops at the first item in it, P's arguments and `let`s bound first as `searched`
         binds them (its variable named afresh)."""
         assert isinstance(call.func, A.Name)
-        found = self.search_body(call.func.name)
+        found = self.search_body(call.func.name, loops=True)
         assert found is not None
         lets, g = found
         pr = self._decls[call.func.name]
@@ -1769,9 +1780,13 @@ class _Gen:
             self.charge(ind, tmp, self.gen_weight(g), pos, small=self.innermost(g))
             self.emit(ind, f"for {item} in {tmp}:", pos)
             start = len(self.lines)
-            conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
-            for x in conds:
-                self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
+            for c in _conjuncts(g.cond) if g.cond is not None else []:
+                if _searches(c):    # (a search in the `where`: a loop of its own, see `search_body`)
+                    found_here = self.temp()
+                    self.loop_into(found_here, c, ind + 1, pos)
+                    self.emit(ind + 1, f"if not {found_here}:\n    continue", pos)
+                else:
+                    self.emit(ind + 1, f"if not ({self.expr(c)}):\n    continue", pos)
             self.emit(ind + 1, f"{target} = True\nbreak", pos)
             self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:], item)
         finally:
@@ -2451,6 +2466,12 @@ def _memo(cache: dict[str, bool], name: str, meanwhile: bool, work: Callable[[],
         cache[name] = meanwhile
         got = cache[name] = work()
     return got
+
+
+def _searches(e: A.Expr) -> bool:
+    """Is the test a search over a collection (`any(u in units_at(n) where ...)`, `all`)?"""
+    return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name in ("any", "all") \
+        and e.gen is not None and (e.gen.elt is not None or e.gen.cond is not None)
 
 
 def _conjuncts(e: A.Expr) -> list[A.Expr]:

@@ -63,7 +63,7 @@ class Board:
     """Spaces and adjacency. Links are undirected; each may carry attributes."""
 
     __slots__ = ("spaces", "_adj", "_links", "_pairs", "_by_hex", "meta", "titles", "hop_walks", "hop_asks",
-                 "kept_answers", "neighbours", "_flags")
+                 "kept_answers", "neighbours", "flags")
 
     def __init__(
         self,
@@ -96,8 +96,9 @@ class Board:
         #: own lookup, with no call of a method of ours around it (rules ask it at every step
         #: of every walk, some 9,000 times a Bulge game)
         self.neighbours: Callable[[str], tuple[str, ...]] = self._adj.__getitem__
-        #: each space's facts that are set (true, non-zero, non-empty), for `flag`
-        self._flags: dict[str, frozenset[str]] = _Flags(
+        #: each space's facts that are set (true, non-zero, non-empty), for `flag` (NoSpace for a
+        #: space the board does not have); compiled rules read it directly (`space_flag`)
+        self.flags: dict[str, frozenset[str]] = _Flags(
             {s.id: frozenset(k for k, v in s.attrs.items() if v) for s in self.spaces.values()})
         #: each link's attributes under both orders of its ends (a tuple is quicker to look up
         #: than a frozenset is to make: rules ask links at every step a ship takes)
@@ -157,7 +158,7 @@ class Board:
 
     def flag(self, sid: str, key: str) -> bool:
         """Does the space's map entry set `key` (true, non-zero, non-empty)?"""
-        return key in self._flags[sid]
+        return key in self.flags[sid]
 
     @property
     def adjacency(self) -> Mapping[str, tuple[str, ...]]:

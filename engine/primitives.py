@@ -532,7 +532,7 @@ def register_core(registry: Any) -> None:
     P("space_str", space_str, params=[("space", "str"), ("key", "str")], returns="str", context=True, board=True,
       doc="a text fact of a space, \"\" when absent")
     P("space_flag", space_flag, params=[("space", "str"), ("key", "str")], returns="bool", context=True, board=True,
-      doc="a yes/no fact of a space, false when absent")
+      doc="a yes/no fact of a space, false when absent", inline="({1} in ctx.board.flags[{0}])")
     P("turn", turn, params=[], returns="int", context=True, doc="the current turn number, from 1", reads="turn")
     P("current_phase", current_phase, params=[], returns="str", context=True,
       doc="the name of the phase being played (\"\" without a turn sequence)")

@@ -5,6 +5,8 @@ failures are those of the aggregate."""
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 from dsl_helpers import make_registry
 
@@ -72,6 +74,28 @@ def test_an_if_of_several_searches_asks_them_in_order_and_stops_at_the_answer() 
            "    return t * 10 + (if none then 1 else 0)\n}\n")
     assert run(src, [1, 4, 9], 1) == 40 + 0
     assert run(src, [1, 4, 9], 20) == 50 + 1
+
+
+def test_emptiness_of_a_list_whose_where_searches_answers_as_the_list_would() -> None:
+    # `len(near(...)) > 0`, near's `where` a search: a loop with a loop inside it; where the
+    # caller names the inner search's item itself (`y`), the call stays
+    src = ("procedure near(xs: list[int], n: int) -> list[int] {\n"
+           "    return [x for x in xs where x > n and any(y in xs where y == x + 1)]\n}\n"
+           "procedure f(xs: list[int], n: int) -> int {\n"
+           "    let some = len(near(xs, n)) > 0\n"
+           "    let none = n > 100 or len(near(xs, n + 1)) == 0\n"
+           "    return (if some then 10 else 0) + (if none then 1 else 0)\n}\n"
+           "procedure g(xs: list[int], n: int) -> int {\n"
+           "    let y = 0\n"
+           "    let some = len(near(xs, n)) > 0\n"
+           "    return y + (if some then 10 else 0)\n}\n")
+    assert run(src, [1, 2, 3, 7], 0) == 10
+    assert run(src, [1, 2, 3, 7], 1) == 10 + 1
+    assert run(src, [1, 3, 7], 0) == 1
+    assert run(src, [], 0) == 1
+    assert run(src, [1, 2, 3], 1, name="g") == 10 and run(src, [1, 3], 0, name="g") == 0
+    rules = load_rules([("agg.rules", src)], make_registry())
+    assert "f_near(" not in inspect.getsource(rules.procedure("f").__wrapped__)
 
 
 def test_the_loops_name_leaves_the_rules_own_locals_alone() -> None:
