@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType, MappingProxyType
-from typing import Any
+from typing import Any, TypeGuard
 
 from . import ast as A
 from .checker import Program
@@ -517,7 +517,7 @@ class _Gen:
             lets = tuple(st for st in pr.body[:-1] if isinstance(st, A.Let))
             local = {prm.name for prm in pr.params} | {let.name for let in lets}
             tests = _conjuncts(gen.cond) if gen.cond is not None else []
-            inner = [c.gen for c in tests if loops and isinstance(c, A.Call) and c.gen is not None and _searches(c)]
+            inner = [c.gen for c in tests if loops and _searches(c) and c.gen is not None]
             if len(lets) == len(pr.body) - 1 and len(local) == len(pr.params) + len(lets) \
                     and gen.var not in local and not _makes_lists((gen.elt, gen.iter, lets)) \
                     and not _makes_lists([c for c in tests if not (loops and _searches(c))]) \
@@ -1816,8 +1816,7 @@ class _Gen:
         self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
 
     def searches(self, e: A.Expr) -> bool:
-        return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None \
-            and e.func.name in ("any", "all") and self.info.calls.get(id(e)) == "builtin" and not self.in_lambda
+        return _any_or_all(e) and self.info.calls.get(id(e)) == "builtin" and not self.in_lambda
 
     def var_root(self, t: A.Expr) -> A.Name | None:
         while isinstance(t, A.Index):
@@ -2468,10 +2467,16 @@ def _memo(cache: dict[str, bool], name: str, meanwhile: bool, work: Callable[[],
     return got
 
 
-def _searches(e: A.Expr) -> bool:
-    """Is the test a search over a collection (`any(u in units_at(n) where ...)`, `all`)?"""
+def _any_or_all(e: A.Expr) -> TypeGuard[A.Call]:
+    """Is the expression `any(...)` or `all(...)` over a collection?"""
     return isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.func.name in ("any", "all") \
-        and e.gen is not None and (e.gen.elt is not None or e.gen.cond is not None)
+        and e.gen is not None
+
+
+def _searches(e: A.Expr) -> TypeGuard[A.Call]:
+    """Is the test a search over a collection that asks something of each item (`any(u in
+    units_at(n) where ...)`, `all`)?"""
+    return _any_or_all(e) and e.gen is not None and (e.gen.elt is not None or e.gen.cond is not None)
 
 
 def _conjuncts(e: A.Expr) -> list[A.Expr]:
