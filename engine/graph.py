@@ -184,6 +184,14 @@ def reach(board: Board, start: str, budget: int, cost: Callable[[str, str, str],
     """Every space reachable from `start` spending at most `budget` (cheapest first, then
     by id). A step a→b costs `cost(start, a, b)` (negative: not allowed); a move that
     enters b ends there if `stops(start, a, b)`."""
+    best = reach_costs(board, start, budget, cost, stops)
+    return sorted((s for s in best if s != start), key=lambda s: (best[s], s))
+
+
+def reach_costs(board: Board, start: str, budget: int, cost: Callable[[str, str, str], int],
+                stops: Callable[[str, str, str], bool]) -> dict[str, int]:
+    """What `reach` walks: the least spent to reach each space within `budget`, `start`
+    at 0."""
     best = {start: 0}
     ended: set[str] = set()
     heap = [(0, start)]
@@ -208,4 +216,4 @@ def reach(board: Board, start: str, budget: int, cost: Callable[[str, str, str],
             else:
                 ended.discard(n)
             heapq.heappush(heap, (total, n))
-    return sorted((s for s in best if s != start), key=lambda s: (best[s], s))
+    return best

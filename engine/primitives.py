@@ -299,6 +299,15 @@ def reach(state: GameState, start: str, budget: int, cost: Any, stops: Any) -> l
     return graph.reach(state.board, start, budget, cost, stops)
 
 
+def reach_costs(state: GameState, start: str, budget: int, cost: Any, stops: Any) -> dict[str, int]:
+    """What it costs to reach each space `reach` finds (and `start`, at 0): the steps a way
+    round takes, where `distance` counts links as a crow flies."""
+    found = graph.reach_costs(state.board, start, budget, cost, stops)
+    if len(found) > FREE_ITEMS:
+        charge(len(found))
+    return found
+
+
 def distances(state: GameState, places: list[str], budget: int, enters: Any, goes_on: Any) -> dict[str, int]:
     """The fewest links from `places` to each space within `budget` (engine.graph.spread):
     a space is counted if `enters(s)`, and the walk goes on from it if `goes_on(s)`."""
@@ -599,6 +608,11 @@ def register_core(registry: Any) -> None:
                               ("stops", "fn(str, str, str) -> bool")], returns="list[str]", context=True, board=True,
       doc="the spaces reachable from start within budget; cost(start, a, b) prices a step (negative: "
           "forbidden), stops(start, a, b) ends the move on entering b")
+    P("reach_costs", reach_costs, params=[("start", "str"), ("budget", "int"), ("cost", "fn(str, str, str) -> int"),
+                                          ("stops", "fn(str, str, str) -> bool")], returns="map[str, int]",
+      context=True, board=True,
+      doc="what it costs to reach each space reach finds, start at 0: the steps of a way round, where "
+          "distance counts links as a crow flies")
     P("distances", distances, params=[("places", "list[str]"), ("budget", "int"), ("enters", "fn(str) -> bool"),
                                       ("goes_on", "fn(str) -> bool")], returns="map[str, int]", context=True, board=True,
       doc="the fewest links from any of places to each space within budget, breadth first: a space is "

@@ -146,6 +146,16 @@ def test_the_river_crossings_evaluation_counts_a_tanks_way_round_by_the_bridge(r
     assert evaluate(at_bridge, "Red") == -evaluate(at_bridge, "Blue")
 
 
+def test_reach_costs_counts_the_steps_of_the_way_round(river: Any) -> None:
+    # the primitive behind river-crossing's `steps`: a tank at 0404 needs three steps to the
+    # town 0605 (round by the bridge), an infantry, which wades, two; where it stands is 0
+    steps = river.rules.procedure("steps")
+    state = crossing_position(river, [], [])
+    assert steps(state, "0404", "0605", False) == 3
+    assert steps(state, "0404", "0605", True) == 2
+    assert steps(state, "0404", "0404", False) == 0
+
+
 def test_a_spare_unit_in_a_town_blue_holds_goes_on_to_the_other(river: Any) -> None:
     # a town is held by control: with two infantry in the town 0602, Blue sends one toward
     # 0605 (it once ended every movement there, and lost on time)
