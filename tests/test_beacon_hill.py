@@ -110,8 +110,8 @@ def test_nobody_holds_the_beacon_and_turn_twelve_ends_it_drawn() -> None:
 def test_cavalry_keeps_out_of_woods_where_infantry_goes() -> None:
     game = Game(plugins.load(BEACON), None, seed=0)
     offered = _labels(game)
-    assert "move Infantry from 0401 to 0502" in offered            # 0502 is a wood
-    assert not any(label.startswith("move Cavalry") and label.endswith(" to 0502") for label in offered)
+    assert "move Infantry from 0401 to Ash Wood (0502)" in offered
+    assert not any(label.startswith("move Cavalry") and label.endswith("(0502)") for label in offered)
     cavalry = next(a for a in game.decision.options if a.label.startswith("move Cavalry"))
     with pytest.raises(IllegalAction, match="out of reach this turn"):
         game.play(Action(cavalry.kind, {**cavalry.args, "to": "0502"}))
@@ -122,7 +122,7 @@ def test_a_marsh_ends_a_units_move(tmp_path: Path) -> None:
                               {"kind": "Infantry", "owner": "South", "space": "0207"}])
     reach = [label.rsplit(" to ", 1)[1] for label in _labels(Game(rs, "skirmish", seed=0))
              if label.startswith("move")]
-    assert "0604" in reach                 # into the marsh
+    assert "East Marsh (0604)" in reach     # into the marsh
     assert "0504" not in reach             # beyond it, two hexes away, only through the marsh
     assert {"0603", "0605", "0503", "0602", "0606"} <= set(reach)
 
