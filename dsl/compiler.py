@@ -160,6 +160,20 @@ class _Gen:
             entries = self.piece_reads(pr)
             if entries is not None:
                 self.piece_kept[name] = entries
+        #: procedures whose answers are kept from one decision to the next by the game
+        #: variables they read (see `var_reads_kept`): their variables and Unit parameters;
+        #: and the procedures whose code marks a call into what reads more (`tracking`)
+        self._tracked: dict[str, frozenset[str] | None] = {}
+        self.var_kept: dict[str, tuple[list[str], list[str], list[str]]] = {}
+        self.tracking: set[str] = set()
+        for name, pr in sorted(program.procedures.items()):
+            got = self.var_reads_kept(pr) if REMEMBER else None
+            if got is not None:
+                self.var_kept[name] = got
+                self.tracking.add(name)
+                self.tracking |= self.tracked_callees(pr.body)
+        #: the procedure whose function is being written (see `call`)
+        self.emitting: str | None = None
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -327,6 +341,11 @@ class _Gen:
             self.emit(0, f"_H_{tag} = _fs([{kinds}])", None)
         for tb in p.tables.values():
             self.table(tb)
+        if self.var_kept:
+            # a call that reads more than variables, made while a walk kept by the variables
+            # it reads is worked out (see "walks kept by the variables they read")
+            self.emit(0, "_NT = False", None)
+            self.emit(0, "def _nt(_v):\n    global _NT\n    _NT = True\n    return _v", None)
         for pr in p.procedures.values():
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             if pr.name in self.kept:
@@ -338,9 +357,14 @@ class _Gen:
             elif pr.name in self.piece_kept:
                 self.piece_kept_answers(pr, params)
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.var_kept:
+                self.var_kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
+            self.emitting = pr.name
             self.function_body(pr.body, 1, pr.params)
+            self.emitting = None
             self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
         self.emit(0, "def _forget(ctx):", None)
         self.emit(1, "global _KB\n_KB = ctx.board", None)
@@ -348,10 +372,14 @@ class _Gen:
             self.emit(1, f"_K_{name}.clear()", None)
         for name in sorted(self.piece_kept):
             self.emit(1, f"_P_{name}.clear()", None)
+        for name in sorted(self.var_kept):
+            self.emit(1, f"_V_{name}.clear()", None)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
+            self.emitting = compiled
             self.function_body(pr.body, 1, pr.params)
+            self.emitting = None
         for compiled, pr in [(name, pr) for name, pr in p.procedures.items()] + list(p.base_versions):
             if self.callee_asks(compiled) and self.callee_resumable(compiled):
                 params = "".join(f", v_{prm.name}" for prm in pr.params)
@@ -841,6 +869,151 @@ class _Gen:
         self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)
         self.emit(2, f"_P_{n}[_k] = ({', '.join(now)}, {'tuple(_v)' if as_list else '_v'})", pr.pos)
         self.emit(1, "return _v", pr.pos)
+
+    # ------------------------------------------------------------------ walks kept by the variables they read
+    # A procedure that walks the board (a loop inside a loop: Bulge's `walk`, breadth first
+    # along roads) and reads of the game only game variables, its arguments (text, numbers,
+    # truth values, a unit: a piece is never changed in place, so the same object has the
+    # same fields) and the board keeps its answer from one decision to the next while each
+    # variable it read is the same object (a variable's value is never changed in place:
+    # setting it, or an element of it, stores a new one). What it calls may read more
+    # (`zoc_map(enemy(side))`, where a variable kept for the step does not serve): each such
+    # call in its code, and in the procedures it calls that read only variables, is marked
+    # (`_nt(...)`), and an answer worked out through one is not kept. Such a callee must be
+    # one the compiler writes as a call, never in place of it.
+    def tracked(self, name: str) -> frozenset[str] | None:
+        """The game variables a procedure reads, itself or through the procedures it calls
+        that read only variables, if it reads nothing else of the game but through calls
+        that are marked (see above); None if it does."""
+        if name in self._tracked:
+            return self._tracked[name]
+        self._tracked[name] = None        # (recursion is refused: see _memo)
+        d = self._decls.get(name)
+        got = None
+        if isinstance(d, A.ProcedureDecl) and name not in self.p.interactive and self.callee_leaves_game_alone(name):
+            got = self.vars_read_only(d.body, frozenset())
+        self._tracked[name] = got
+        return got
+
+    def vars_read_only(self, body: Any, units: frozenset[str]) -> frozenset[str] | None:
+        """As `tracked`, for code; `units`: Unit parameters whose marks it may read (through
+        `ctx.pieces`, checked by the caller)."""
+        out: set[str] = set()
+        for n in _nodes(body):
+            if isinstance(n, A.Name):
+                kind = self.info.names.get(id(n))
+                if kind == "var":
+                    out.add(n.name)
+                elif kind == "procref" and not self.board_only(n.name):
+                    return None
+            if not isinstance(n, A.Call):
+                continue
+            if not isinstance(n.func, A.Name) or id(n) in self.info.partials:
+                return None
+            kind, name = self.info.calls.get(id(n)), n.func.name
+            if kind == "builtin":
+                if name == "choose":
+                    return None
+                continue
+            if kind == "primitive":
+                spec = self.reg.primitives[name]
+                inline = spec.inline.replace("ctx.board", "")
+                if units and n.args and isinstance(n.args[0], A.Name) and n.args[0].name in units:
+                    inline = inline.replace("ctx.pieces.get({0}.id, {0})", "")
+                if not (spec.board or spec.inline and "ctx" not in inline):
+                    return None
+                continue
+            if kind == "table" or kind in ("procedure", "base") and self.board_only(self.callee(n) or ""):
+                continue
+            if kind not in ("procedure", "base"):
+                return None
+            callee = self.callee(n) or ""
+            inner = self.tracked(callee)
+            if inner is not None:
+                out |= inner
+            elif not self.written_as_call(callee):
+                return None
+        return frozenset(out)
+
+    def written_as_call(self, name: str) -> bool:
+        """Is every call of the procedure written as a call (never its body in place of it)?"""
+        return self.inline_body(name) is None and self.search_body(name) is None \
+            and self.search_body(name, loops=True) is None
+
+    def untracked(self, e: A.Call) -> bool:
+        """A call from a procedure that reads only variables into one that reads more."""
+        kind = self.info.calls.get(id(e))
+        if kind not in ("procedure", "base", "sequence"):
+            return False
+        callee = self.callee(e) or ""
+        return not self.board_only(callee) and self.tracked(callee) is None
+
+    def tracked_callees(self, body: Any) -> set[str]:
+        out: set[str] = set()
+        for n in _nodes(body):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name) and self.info.calls.get(id(n)) in ("procedure", "base"):
+                callee = self.callee(n) or ""
+                if callee not in out and not self.board_only(callee) and self.tracked(callee) is not None:
+                    out.add(callee)
+                    d = self._decls.get(callee)
+                    out |= self.tracked_callees(d.body if isinstance(d, A.ProcedureDecl) else ())
+        return out
+
+    def var_reads_kept(self, pr: A.ProcedureDecl) -> tuple[list[str], list[str], list[str]] | None:
+        """For a procedure that walks and reads only variables (see above): the variables
+        it reads, its Unit parameters, and those whose marks it reads; else None."""
+        if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered \
+                or pr.name in self.walkers or pr.name in self.piece_kept:
+            return None
+        unit = self.unit_rec.name if self.unit_rec is not None else None
+        units = [prm.name for prm in pr.params if prm.type.name == unit and not prm.type.args]
+        if not all(_plain(prm.type) or prm.name in units for prm in pr.params):
+            return None
+        ret = pr.ret
+        if not (_plain(ret, lists=True) or ret.name == "list" and len(ret.args) == 1 and ret.args[0].name == unit
+                and not ret.args[0].args):
+            return None
+        if not _nested_loop(pr.body) or self.board_only(pr.name) or not self.callee_leaves_game_alone(pr.name):
+            return None
+        got = self.vars_read_only(pr.body, frozenset(units))
+        if not got:
+            return None     # (reading no variable, all it reads of the game is through marked calls)
+        marks = [u for u in units if any(
+            isinstance(n, A.Call) and isinstance(n.func, A.Name) and self.info.calls.get(id(n)) == "primitive"
+            and "ctx.pieces" in self.reg.primitives[n.func.name].inline and n.args
+            and isinstance(n.args[0], A.Name) and n.args[0].name == u for n in _nodes(pr.body))]
+        return sorted(got), units, marks
+
+    def var_kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: the answer kept for these arguments while the variables it read and its
+        units are the same objects (a list kept as a tuple and handed out as a fresh list),
+        or worked out afresh by `f_NAME__work` and kept if no marked call was made."""
+        n = pr.name
+        names, units, marks = self.var_kept[n]
+        parts = [f"v_{prm.name}.id" if prm.name in units else f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        as_list = pr.ret is not None and pr.ret.name == "list"
+        now = [f"v_{u}" for u in units] + [f"_vs.get({v!r})" for v in names]
+        same = " and ".join([f"_r[{i}] is {code}" for i, code in enumerate(now)]
+                            + [f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks]) or "True"
+        current = " and ".join(f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks)
+        work = f"f_{n}__work(ctx{params})"
+        self.emit(0, f"_V_{n} = {{}}\n_VC_{n} = 0\n_VH_{n} = 0", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"global _VC_{n}, _VH_{n}, f_{n}, _NT", pr.pos)
+        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _V_{n}.get(_k)\n"
+                     f"_VC_{n} += 1\n_vs = ctx.vars", pr.pos)
+        self.emit(1, f"if _r is not None and {same}:", pr.pos)
+        self.emit(2, f"_VH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        self.emit(1, f"if _VC_{n} >= {KEEP_TRIAL}:", pr.pos)
+        self.emit(2, f"if _VH_{n} * {KEEP_FOUND} < _VC_{n}:\n    f_{n} = f_{n}__work\n"
+                     f"_VC_{n} = -(1 << 62)", pr.pos)
+        self.emit(1, f"_s = _NT\n_NT = False\n_v = {work}", pr.pos)
+        self.emit(1, f"if not _NT{' and ' + current if current else ''}:", pr.pos)
+        self.emit(2, f"if len(_V_{n}) >= {KEPT_MAX}:\n    _V_{n}.clear()", pr.pos)
+        self.emit(2, f"_V_{n}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
+        self.emit(1, "_NT = _s or _NT\nreturn _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
@@ -2338,6 +2511,12 @@ class _Gen:
         return isinstance(t, (ListType, MapType)) or t == ANY
 
     def call(self, e: A.Call) -> str:
+        code = self.plain_call(e)
+        if self.emitting in self.tracking and self.untracked(e):
+            return f"_nt({code})"     # (see "walks kept by the variables they read")
+        return code
+
+    def plain_call(self, e: A.Call) -> str:
         assert isinstance(e.func, A.Name)
         name = e.func.name
         kind = self.info.calls[id(e)]
@@ -2630,6 +2809,12 @@ def _plain(t: Any, lists: bool = False, floats: bool = False) -> bool:
     if lists and t.name == "list" and len(t.args) == 1:
         t = t.args[0]
     return t.name in ("str", "int", "bool", *(("float",) if floats else ())) and not t.args
+
+
+def _nested_loop(body: Any) -> bool:
+    """Does the code hold a loop inside a loop (its own, not its callees')?"""
+    return any(isinstance(n, (A.For, A.Generator)) and any(
+        isinstance(m, (A.For, A.Generator)) and m is not n for m in _nodes(n)) for n in _nodes(body))
 
 
 def _count_nodes(node: Any) -> int:
