@@ -344,8 +344,7 @@ class _Gen:
         if self.var_kept:
             # a call that reads more than variables, made while a walk kept by the variables
             # it reads is worked out (see "walks kept by the variables they read")
-            self.emit(0, "_NT = False", None)
-            self.emit(0, "def _nt(_v):\n    global _NT\n    _NT = True\n    return _v", None)
+            self.emit(0, "_NT = {1}\n_NT.clear()\n_NTA = _NT.add", None)     # (a set: no builtins here)
         for pr in p.procedures.values():
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             if pr.name in self.kept:
@@ -496,7 +495,8 @@ class _Gen:
             assert isinstance(call.func, A.Name)
             found = self.search_body(call.func.name, loops)
             if found is not None and len(self.subst) < _INLINE_DEPTH \
-                    and (found[1].cond is None or all(self.loopable(c) for c in _conjuncts(found[1].cond) if _searches(c))):
+                    and (found[1].cond is None or all(self.loopable(c, fresh=True) for c in _conjuncts(found[1].cond)
+                                                      if _searches(c))):
                 return call, nonempty
         return None
 
@@ -879,7 +879,8 @@ class _Gen:
     # setting it, or an element of it, stores a new one). What it calls may read more
     # (`zoc_map(enemy(side))`, where a variable kept for the step does not serve): each such
     # call in its code, and in the procedures it calls that read only variables, is marked
-    # (`_nt(...)`), and an answer worked out through one is not kept. Such a callee must be
+    # (`(_NTA(1) or CALL)`: a mark in the set `_NT`), and an answer worked out through one is
+    # not kept. Such a callee must be
     # one the compiler writes as a call, never in place of it.
     def tracked(self, name: str) -> frozenset[str] | None:
         """The game variables a procedure reads, itself or through the procedures it calls
@@ -1000,7 +1001,7 @@ class _Gen:
         work = f"f_{n}__work(ctx{params})"
         self.emit(0, f"_V_{n} = {{}}\n_VC_{n} = 0\n_VH_{n} = 0", pr.pos)
         self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
-        self.emit(1, f"global _VC_{n}, _VH_{n}, f_{n}, _NT", pr.pos)
+        self.emit(1, f"global _VC_{n}, _VH_{n}, f_{n}", pr.pos)
         self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
         self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _V_{n}.get(_k)\n"
                      f"_VC_{n} += 1\n_vs = ctx.vars", pr.pos)
@@ -1009,11 +1010,11 @@ class _Gen:
         self.emit(1, f"if _VC_{n} >= {KEEP_TRIAL}:", pr.pos)
         self.emit(2, f"if _VH_{n} * {KEEP_FOUND} < _VC_{n}:\n    f_{n} = f_{n}__work\n"
                      f"_VC_{n} = -(1 << 62)", pr.pos)
-        self.emit(1, f"_s = _NT\n_NT = False\n_v = {work}", pr.pos)
+        self.emit(1, f"_s = 1 in _NT\n_NT.clear()\n_v = {work}", pr.pos)
         self.emit(1, f"if not _NT{' and ' + current if current else ''}:", pr.pos)
         self.emit(2, f"if len(_V_{n}) >= {KEPT_MAX}:\n    _V_{n}.clear()", pr.pos)
         self.emit(2, f"_V_{n}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
-        self.emit(1, "_NT = _s or _NT\nreturn _v", pr.pos)
+        self.emit(1, "if _s:\n    _NTA(1)\nreturn _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
@@ -1779,8 +1780,9 @@ class _Gen:
     # a generator, resumes for every item: the few items a space holds cost more to set up
     # than to look at. Its loop's variable is the rules' own name, so it may only be one that
     # the block does not use elsewhere (a loop's own name would be left behind by it).
-    def loopable(self, e: A.Expr) -> bool:
-        """Can the statement taking `e` whole work it out as a loop (`loop_into`)?"""
+    def loopable(self, e: A.Expr, fresh: bool = False) -> bool:
+        """Can the statement taking `e` whole work it out as a loop (`loop_into`)? (`fresh`: a
+        search whose item will be named afresh, inside a procedure written in place.)"""
         if self.in_lambda or self.block is None:
             return False
         if isinstance(e, A.UnaryOp) and e.op == "not":
@@ -1790,11 +1792,21 @@ class _Gen:
             return all(self.info.types.get(id(c)) == BOOL for c in parts) and any(self.loopable(c) for c in parts)
         if isinstance(e, A.Compare):
             # (`len(P(...)) > 0`, P a comprehension searched in its place: see `emptiness`)
-            return not self.subst and self.emptied(e, loops=True) is not None
+            return self.emptied(e, loops=True) is not None
         if isinstance(e, A.ListComp):
             # (a list whose `where` searches: `[n for n in neighbours(h) where any(...)]`)
-            return e.gen.cond is not None and self.own_name(e.gen) \
+            return not self.subst and e.gen.cond is not None and self.own_name(e.gen) \
                 and any(self.loopable(c) for c in _conjuncts(e.gen.cond))
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is None:
+            # (a test written in place of its call whose own test is one: `if can_attack_from(h, side)`)
+            body = self.inline_body(e.func.name) if self.info.calls.get(id(e)) == "procedure" else None
+            if body is None or self.subst or self.info.types.get(id(e)) != BOOL:
+                return False
+            self.subst.append({})
+            try:
+                return self.loopable(body)
+            finally:
+                self.subst.pop()
         if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
                 and self.info.calls.get(id(e)) == "builtin"):
             return False
@@ -1805,7 +1817,7 @@ class _Gen:
             ok = True
         else:
             ok = name == "sum" and self.info.types.get(id(e)) == INT
-        return ok and self.own_name(e.gen)
+        return ok and (fresh or bool(self.subst) or self.own_name(e.gen))
 
     def grown_by_comprehension(self, st: A.Assign) -> bool:
         """Is the statement `out += [... for ...]`, out a list of the procedure's own (see
@@ -1872,10 +1884,42 @@ class _Gen:
         if isinstance(e, A.ListComp):
             self.list_into(target, e.gen, ind, pos)
             return
-        assert isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+        assert isinstance(e, A.Call) and isinstance(e.func, A.Name)
+        if e.gen is None:
+            # a procedure written in place of its call: its test, its arguments bound first
+            body = self.inline_body(e.func.name)
+            assert body is not None
+            pr = self._decls[e.func.name]
+            codes, first = self.bind_arguments(e.args, [self.expr(a) for a in e.args])
+            for bound in first:
+                self.emit(ind, bound, pos)
+            self.subst.append({prm.name: code for prm, code in zip(pr.params, codes)})
+            try:
+                self.loop_into(target, body, ind, pos)
+            finally:
+                self.subst.pop()
+            return
         g, name = e.gen, e.func.name
+        if self.subst:
+            # a search inside a procedure written in place of its call (`emptiness_into`): its
+            # item named afresh, so that no name of the caller's is bound by the loop
+            scope = self.subst[-1]
+            before = scope.get(g.var)
+            scope[g.var] = item = self.temp()
+            try:
+                self.search_into(target, e, g, name, item, ind, pos)
+            finally:
+                if before is None:
+                    del scope[g.var]
+                else:
+                    scope[g.var] = before
+            return
+        self.search_into(target, e, g, name, f"v_{g.var}", ind, pos)
+
+    def search_into(self, target: str, e: A.Call, g: A.Generator, name: str, item: str, ind: int,
+                    pos: Pos | None) -> None:
+        """`loop_into` for a search (`any`, `all`, `first`, `sum`), its item `item` in Python."""
         conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
-        item = f"v_{g.var}"
         if name in ("any", "all"):
             found = name == "any"
             if g.elt is None:
@@ -1902,8 +1946,9 @@ class _Gen:
         for x in skips:
             self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
         self.emit(ind + 1, "\n".join(last), pos)
-        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
-        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:], item)
+        if item == f"v_{g.var}":
+            self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
         if name == "first":
             self.emit(ind, "else:\n    _first(())", pos)
         elif name == "sum":
@@ -2513,7 +2558,7 @@ class _Gen:
     def call(self, e: A.Call) -> str:
         code = self.plain_call(e)
         if self.emitting in self.tracking and self.untracked(e):
-            return f"_nt({code})"     # (see "walks kept by the variables they read")
+            return f"(_NTA(1) or {code})"     # (see "walks kept by the variables they read")
         return code
 
     def plain_call(self, e: A.Call) -> str:
