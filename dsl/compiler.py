@@ -174,6 +174,8 @@ class _Gen:
                 self.tracking |= self.tracked_callees(pr.body)
         #: the procedure whose function is being written (see `call`)
         self.emitting: str | None = None
+        #: board primitives whose lists are kept (see `module`)
+        self.board_lists: list[str] = []
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -341,6 +343,20 @@ class _Gen:
             self.emit(0, f"_H_{tag} = _fs([{kinds}])", None)
         for tb in p.tables.values():
             self.table(tb)
+        # A primitive whose answer is a list of the board's alone (`roads(h)`, a ruleset's;
+        # `space_list(h, "edge")`), gone through where it is asked (`walked`), is read from its
+        # answers kept as tuples for this board (forgotten with the board's kept answers): no
+        # call, no list made
+        self.board_lists = sorted(name for name, spec in self.reg.primitives.items()
+                                  if spec.board and spec.context and not spec.peek and spec.returns.startswith("list[")
+                                  and spec.params and not any(t.startswith("fn(") for _, t in spec.params))
+        for name in self.board_lists:
+            params = ", ".join(f"a{i}" for i in range(len(self.reg.primitives[name].params)))
+            key = "a0" if params == "a0" else f"({params})"
+            self.emit(0, f"_KV_{name} = {{}}", None)
+            self.emit(0, f"def _kv_{name}(ctx, {params}):", None)
+            self.emit(1, f"if len(_KV_{name}) >= {KEPT_MAX}:\n    _KV_{name}.clear()\n"
+                         f"_r = _KV_{name}[{key}] = tuple(p_{name}(ctx, {params}))\nreturn _r", None)
         if self.var_kept:
             # a call that reads more than variables, made while a walk kept by the variables
             # it reads is worked out (see "walks kept by the variables they read")
@@ -373,6 +389,8 @@ class _Gen:
             self.emit(1, f"_P_{name}.clear()", None)
         for name in sorted(self.var_kept):
             self.emit(1, f"_V_{name}.clear()", None)
+        for name in self.board_lists:
+            self.emit(1, f"_KV_{name}.clear()", None)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
@@ -2291,6 +2309,12 @@ class _Gen:
                 if kinds is not None and spec.peek_kinds:
                     return spec.peek_kinds.format(*args, kinds=repr(kinds))
                 return spec.peek.format(*args)
+            if e.func.name in self.board_lists and all(self.cheap(a) for a in e.args) and not self.in_lambda:
+                # (a list of the board's, kept: see `board_lists`)
+                args = [self.expr(a) for a in e.args]
+                key = args[0] if len(args) == 1 else f"({', '.join(args)})"
+                n = e.func.name
+                return f"(_KV_{n}[{key}] if {key} in _KV_{n} else _kv_{n}(ctx, {', '.join(args)}))"
         return self.peek(e)
 
     # ------------------------------------------------------------------ units of some types

@@ -615,6 +615,53 @@ def test_a_walk_is_kept_while_the_variables_it_read_and_its_unit_are_the_same() 
     assert ask(later, moved) == (["c", "d"], 5)
 
 
+# -- a list of the board's, gone through, is read from the answers kept for the board -----------
+LANES = """
+var closed: list[str] = []
+
+procedure open_lanes(h: str) -> int {
+    let n = 0
+    for x in lanes(h) where x not in closed {
+        n += 1
+    }
+    return n
+}
+
+procedure has_lane(h: str, to: str) -> bool { return to in lanes(h) and to not in closed }
+
+procedure lanes_changed(h: str) -> list[str] {
+    let xs = lanes(h)
+    xs += ["zz"]
+    return xs
+}
+"""
+
+
+def test_a_board_list_gone_through_is_asked_once_for_each_argument_on_each_board() -> None:
+    asked: list[str] = []
+
+    def lanes(ctx: Any, h: str) -> list[str]:
+        asked.append(h)
+        return list(ctx.board.lanes[h])
+
+    reg = dsl.Registry()
+    reg.primitive("lanes", lanes, [("h", "str")], "list[str]", context=True, board=True)
+    rules = dsl.load_rules([("lanes.rules", LANES)], reg)
+    board = SimpleNamespace(lanes={"a": ("b", "c"), "b": ("a",)})
+    game = _game(board)
+    game.vars["closed"] = ("c",)
+    count, has = rules.procedure("open_lanes"), rules.procedure("has_lane")
+    assert count(game, "a") == 1 and count(game, "b") == 1 and asked == ["a", "b"]
+    assert count(game, "a") == 1 and has(game, "a", "b") and not has(game, "a", "c") and asked == ["a", "b"]
+    game.vars["closed"] = ()
+    assert count(game, "a") == 2 and asked == ["a", "b"]      # (the game read afresh; the board's list kept)
+    # a list the rules keep and change is theirs: made afresh, the board's untouched
+    assert rules.procedure("lanes_changed")(game, "a") == ["b", "c", "zz"] and count(game, "a") == 2
+    other = _game(SimpleNamespace(lanes={"a": ("d",)}))
+    other.vars["closed"] = ()
+    assert count(other, "a") == 1 and asked[-1] == "a" and len(asked) == 4    # another board: asked again
+
+
 # -- a procedure passed to a walk with its first arguments given: `held_by(p, _)` ------------------
 PARTIAL = """
 procedure held_by(p: str, s: str) -> bool { return controller(s) == p }
