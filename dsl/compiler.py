@@ -174,8 +174,9 @@ class _Gen:
                 self.tracking |= self.tracked_callees(pr.body)
         #: the procedure whose function is being written (see `call`)
         self.emitting: str | None = None
-        #: board primitives whose lists are kept (see `module`)
-        self.board_lists: list[str] = []
+        #: board primitives whose lists are kept (see `module`), and those read so
+        self.board_lists: set[str] = set()
+        self.board_lists_used: set[str] = set()
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -346,17 +347,10 @@ class _Gen:
         # A primitive whose answer is a list of the board's alone (`roads(h)`, a ruleset's;
         # `space_list(h, "edge")`), gone through where it is asked (`walked`), is read from its
         # answers kept as tuples for this board (forgotten with the board's kept answers): no
-        # call, no list made
-        self.board_lists = sorted(name for name, spec in self.reg.primitives.items()
-                                  if spec.board and spec.context and not spec.peek and spec.returns.startswith("list[")
-                                  and spec.params and not any(t.startswith("fn(") for _, t in spec.params))
-        for name in self.board_lists:
-            params = ", ".join(f"a{i}" for i in range(len(self.reg.primitives[name].params)))
-            key = "a0" if params == "a0" else f"({params})"
-            self.emit(0, f"_KV_{name} = {{}}", None)
-            self.emit(0, f"def _kv_{name}(ctx, {params}):", None)
-            self.emit(1, f"if len(_KV_{name}) >= {KEPT_MAX}:\n    _KV_{name}.clear()\n"
-                         f"_r = _KV_{name}[{key}] = tuple(p_{name}(ctx, {params}))\nreturn _r", None)
+        # call, no list made. (Their dicts and helpers are written at the end, for those used.)
+        self.board_lists = {name for name, spec in self.reg.primitives.items()
+                            if spec.board and spec.context and not spec.peek and spec.returns.startswith("list[")
+                            and spec.params and not any(t.startswith("fn(") for _, t in spec.params)}
         if self.var_kept:
             # a call that reads more than variables, made while a walk kept by the variables
             # it reads is worked out (see "walks kept by the variables they read")
@@ -389,8 +383,7 @@ class _Gen:
             self.emit(1, f"_P_{name}.clear()", None)
         for name in sorted(self.var_kept):
             self.emit(1, f"_V_{name}.clear()", None)
-        for name in self.board_lists:
-            self.emit(1, f"_KV_{name}.clear()", None)
+        forget_at = len(self.lines)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
@@ -439,6 +432,18 @@ class _Gen:
                 self.emit(0, f"def g_{name}(ctx{params}):", pr.pos)
             self.charge(1, None, self.callee_cost(name), pr.pos)
             self.function_body(pr.body, 1, pr.params)
+        used = sorted(self.board_lists_used)
+        if used:
+            clears = [f"    _KV_{name}.clear()" for name in used]
+            self.lines[forget_at:forget_at] = clears
+            self.linemap[forget_at + 1:forget_at + 1] = [None] * len(clears)     # (1-based)
+        for name in used:
+            params = ", ".join(f"a{i}" for i in range(len(self.reg.primitives[name].params)))
+            key = "a0" if params == "a0" else f"({params})"
+            self.emit(0, f"_KV_{name} = {{}}", None)
+            self.emit(0, f"def _kv_{name}(ctx, {params}):", None)
+            self.emit(1, f"if len(_KV_{name}) >= {KEPT_MAX}:\n    _KV_{name}.clear()\n"
+                         f"_r = _KV_{name}[{key}] = tuple(p_{name}(ctx, {params}))\nreturn _r", None)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         # a list of powers (`turn order [turn_order]`) is spliced in where it stands
         powers = ", ".join(("*" if isinstance(self.info.types.get(id(n)), ListType) else "") + self.expr(n)
@@ -2311,6 +2316,7 @@ class _Gen:
                 return spec.peek.format(*args)
             if e.func.name in self.board_lists and all(self.cheap(a) for a in e.args) and not self.in_lambda:
                 # (a list of the board's, kept: see `board_lists`)
+                self.board_lists_used.add(e.func.name)
                 args = [self.expr(a) for a in e.args]
                 key = args[0] if len(args) == 1 else f"({', '.join(args)})"
                 n = e.func.name
