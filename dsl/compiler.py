@@ -176,7 +176,7 @@ class _Gen:
         self.emitting: str | None = None
         #: board primitives whose lists are kept (see `module`), and those read so
         self.board_lists: set[str] = set()
-        self.board_lists_used: set[str] = set()
+        self.board_lists_used: dict[tuple[str, tuple[str, ...]], str] = {}
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -432,18 +432,16 @@ class _Gen:
                 self.emit(0, f"def g_{name}(ctx{params}):", pr.pos)
             self.charge(1, None, self.callee_cost(name), pr.pos)
             self.function_body(pr.body, 1, pr.params)
-        used = sorted(self.board_lists_used)
+        used = sorted(self.board_lists_used.values())
         if used:
-            clears = [f"    _KV_{name}.clear()" for name in used]
+            clears = [f"    {kept}.clear()" for kept in used]
             self.lines[forget_at:forget_at] = clears
             self.linemap[forget_at + 1:forget_at + 1] = [None] * len(clears)     # (1-based)
-        for name in used:
-            params = ", ".join(f"a{i}" for i in range(len(self.reg.primitives[name].params)))
-            key = "a0" if params == "a0" else f"({params})"
-            self.emit(0, f"_KV_{name} = {{}}", None)
-            self.emit(0, f"def _kv_{name}(ctx, {params}):", None)
-            self.emit(1, f"if len(_KV_{name}) >= {KEPT_MAX}:\n    _KV_{name}.clear()\n"
-                         f"_r = _KV_{name}[{key}] = tuple(p_{name}(ctx, {params}))\nreturn _r", None)
+            for kept in used:
+                self.emit(0, f"{kept} = {{}}", None)
+            self.emit(0, "def _kv(ctx, kept, key, fn, *args):", None)
+            self.emit(1, f"if len(kept) >= {KEPT_MAX}:\n    kept.clear()\n"
+                         "_r = kept[key] = tuple(fn(ctx, *args))\nreturn _r", None)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         # a list of powers (`turn order [turn_order]`) is spliced in where it stands
         powers = ", ".join(("*" if isinstance(self.info.types.get(id(n)), ListType) else "") + self.expr(n)
@@ -2314,13 +2312,16 @@ class _Gen:
                 if kinds is not None and spec.peek_kinds:
                     return spec.peek_kinds.format(*args, kinds=repr(kinds))
                 return spec.peek.format(*args)
-            if e.func.name in self.board_lists and all(self.cheap(a) for a in e.args) and not self.in_lambda:
-                # (a list of the board's, kept: see `board_lists`)
-                self.board_lists_used.add(e.func.name)
+            free = [a for a in e.args if not isinstance(a, (A.StrLit, A.IntLit, A.BoolLit))]
+            if e.func.name in self.board_lists and len(free) <= 1 and all(self.cheap(a) for a in free) \
+                    and not self.in_lambda:
+                # (a list of the board's, kept for each argument that is not a literal, one dict
+                # for each call's literals: see `board_lists`)
                 args = [self.expr(a) for a in e.args]
-                key = args[0] if len(args) == 1 else f"({', '.join(args)})"
-                n = e.func.name
-                return f"(_KV_{n}[{key}] if {key} in _KV_{n} else _kv_{n}(ctx, {', '.join(args)}))"
+                combo = (e.func.name, tuple(code if a not in free else "" for a, code in zip(e.args, args)))
+                kept = self.board_lists_used.setdefault(combo, f"_KV{len(self.board_lists_used)}")
+                key = self.expr(free[0]) if free else "()"
+                return f"({kept}[{key}] if {key} in {kept} else _kv(ctx, {kept}, {key}, p_{e.func.name}, {', '.join(args)}))"
         return self.peek(e)
 
     # ------------------------------------------------------------------ units of some types
