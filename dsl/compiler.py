@@ -912,7 +912,10 @@ class _Gen:
         self._tracked[name] = None        # (recursion is refused: see _memo)
         d = self._decls.get(name)
         got = None
-        if isinstance(d, A.ProcedureDecl) and name not in self.p.interactive and self.callee_leaves_game_alone(name):
+        # (not one that remembers its answers for an entry: a remembered answer worked out
+        # through a call that reads more would be given again unmarked)
+        if isinstance(d, A.ProcedureDecl) and name not in self.p.interactive and name not in self.remembered \
+                and name not in self.walkers and self.callee_leaves_game_alone(name):
             got = self.vars_read_only(d.body, frozenset())
         self._tracked[name] = got
         return got
