@@ -160,6 +160,23 @@ class _Gen:
             entries = self.piece_reads(pr)
             if entries is not None:
                 self.piece_kept[name] = entries
+        #: procedures whose answers are kept from one decision to the next by the game
+        #: variables they read (see `var_reads_kept`): their variables and Unit parameters;
+        #: and the procedures whose code marks a call into what reads more (`tracking`)
+        self._tracked: dict[str, frozenset[str] | None] = {}
+        self.var_kept: dict[str, tuple[list[str], list[str], list[str]]] = {}
+        self.tracking: set[str] = set()
+        for name, pr in sorted(program.procedures.items()):
+            got = self.var_reads_kept(pr) if REMEMBER else None
+            if got is not None:
+                self.var_kept[name] = got
+                self.tracking.add(name)
+                self.tracking |= self.tracked_callees(pr.body)
+        #: the procedure whose function is being written (see `call`)
+        self.emitting: str | None = None
+        #: board primitives whose lists are kept (see `module`), and those read so
+        self.board_lists: set[str] = set()
+        self.board_lists_used: dict[tuple[str, tuple[str, ...]], str] = {}
 
     # ------------------------------------------------------------------ the sizes the budget charges
     def size(self, node: Any) -> int:
@@ -327,6 +344,17 @@ class _Gen:
             self.emit(0, f"_H_{tag} = _fs([{kinds}])", None)
         for tb in p.tables.values():
             self.table(tb)
+        # A primitive whose answer is a list of the board's alone (`roads(h)`, a ruleset's;
+        # `space_list(h, "edge")`), gone through where it is asked (`walked`), is read from its
+        # answers kept as tuples for this board (forgotten with the board's kept answers): no
+        # call, no list made. (Their dicts and helpers are written at the end, for those used.)
+        self.board_lists = {name for name, spec in self.reg.primitives.items()
+                            if spec.board and spec.context and not spec.peek and spec.returns.startswith("list[")
+                            and spec.params and not any(t.startswith("fn(") for _, t in spec.params)}
+        if self.var_kept:
+            # a call that reads more than variables, made while a walk kept by the variables
+            # it reads is worked out (see "walks kept by the variables they read")
+            self.emit(0, "_NT = {1}\n_NT.clear()\n_NTA = _NT.add", None)     # (a set: no builtins here)
         for pr in p.procedures.values():
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             if pr.name in self.kept:
@@ -338,9 +366,14 @@ class _Gen:
             elif pr.name in self.piece_kept:
                 self.piece_kept_answers(pr, params)
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.var_kept:
+                self.var_kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
+            self.emitting = pr.name
             self.function_body(pr.body, 1, pr.params)
+            self.emitting = None
             self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
         self.emit(0, "def _forget(ctx):", None)
         self.emit(1, "global _KB\n_KB = ctx.board", None)
@@ -348,10 +381,15 @@ class _Gen:
             self.emit(1, f"_K_{name}.clear()", None)
         for name in sorted(self.piece_kept):
             self.emit(1, f"_P_{name}.clear()", None)
+        for name in sorted(self.var_kept):
+            self.emit(1, f"_V_{name}.clear()", None)
+        forget_at = len(self.lines)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
             self.emit(0, f"def f_{compiled}(ctx{params}):", pr.pos)
+            self.emitting = compiled
             self.function_body(pr.body, 1, pr.params)
+            self.emitting = None
         for compiled, pr in [(name, pr) for name, pr in p.procedures.items()] + list(p.base_versions):
             if self.callee_asks(compiled) and self.callee_resumable(compiled):
                 params = "".join(f", v_{prm.name}" for prm in pr.params)
@@ -394,6 +432,16 @@ class _Gen:
                 self.emit(0, f"def g_{name}(ctx{params}):", pr.pos)
             self.charge(1, None, self.callee_cost(name), pr.pos)
             self.function_body(pr.body, 1, pr.params)
+        used = sorted(self.board_lists_used.values())
+        if used:
+            clears = [f"    {kept}.clear()" for kept in used]
+            self.lines[forget_at:forget_at] = clears
+            self.linemap[forget_at + 1:forget_at + 1] = [None] * len(clears)     # (1-based)
+            for kept in used:
+                self.emit(0, f"{kept} = {{}}", None)
+            self.emit(0, "def _kv(ctx, kept, key, fn, *args):", None)
+            self.emit(1, f"if len(kept) >= {KEPT_MAX}:\n    kept.clear()\n"
+                         "_r = kept[key] = tuple(fn(ctx, *args))\nreturn _r", None)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         # a list of powers (`turn order [turn_order]`) is spliced in where it stands
         powers = ", ".join(("*" if isinstance(self.info.types.get(id(n)), ListType) else "") + self.expr(n)
@@ -468,7 +516,8 @@ class _Gen:
             assert isinstance(call.func, A.Name)
             found = self.search_body(call.func.name, loops)
             if found is not None and len(self.subst) < _INLINE_DEPTH \
-                    and (found[1].cond is None or all(self.loopable(c) for c in _conjuncts(found[1].cond) if _searches(c))):
+                    and (found[1].cond is None or all(self.loopable(c, fresh=True) for c in _conjuncts(found[1].cond)
+                                                      if _searches(c))):
                 return call, nonempty
         return None
 
@@ -841,6 +890,155 @@ class _Gen:
         self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)
         self.emit(2, f"_P_{n}[_k] = ({', '.join(now)}, {'tuple(_v)' if as_list else '_v'})", pr.pos)
         self.emit(1, "return _v", pr.pos)
+
+    # ------------------------------------------------------------------ walks kept by the variables they read
+    # A procedure that walks the board (a loop inside a loop: Bulge's `walk`, breadth first
+    # along roads) and reads of the game only game variables, its arguments (text, numbers,
+    # truth values, a unit: a piece is never changed in place, so the same object has the
+    # same fields) and the board keeps its answer from one decision to the next while each
+    # variable it read is the same object (a variable's value is never changed in place:
+    # setting it, or an element of it, stores a new one). What it calls may read more
+    # (`zoc_map(enemy(side))`, where a variable kept for the step does not serve): each such
+    # call in its code, and in the procedures it calls that read only variables, is marked
+    # (`(_NTA(1) or CALL)`: a mark in the set `_NT`), and an answer worked out through one is
+    # not kept. Such a callee must be
+    # one the compiler writes as a call, never in place of it.
+    def tracked(self, name: str) -> frozenset[str] | None:
+        """The game variables a procedure reads, itself or through the procedures it calls
+        that read only variables, if it reads nothing else of the game but through calls
+        that are marked (see above); None if it does."""
+        if name in self._tracked:
+            return self._tracked[name]
+        self._tracked[name] = None        # (recursion is refused: see _memo)
+        d = self._decls.get(name)
+        got = None
+        # (not one that remembers its answers for an entry: a remembered answer worked out
+        # through a call that reads more would be given again unmarked)
+        if isinstance(d, A.ProcedureDecl) and name not in self.p.interactive and name not in self.remembered \
+                and name not in self.walkers and self.callee_leaves_game_alone(name):
+            got = self.vars_read_only(d.body, frozenset())
+        self._tracked[name] = got
+        return got
+
+    def vars_read_only(self, body: Any, units: frozenset[str]) -> frozenset[str] | None:
+        """As `tracked`, for code; `units`: Unit parameters whose marks it may read (through
+        `ctx.pieces`, checked by the caller)."""
+        out: set[str] = set()
+        for n in _nodes(body):
+            if isinstance(n, A.Name):
+                kind = self.info.names.get(id(n))
+                if kind == "var":
+                    out.add(n.name)
+                elif kind == "procref" and not self.board_only(n.name):
+                    return None
+            if not isinstance(n, A.Call):
+                continue
+            if not isinstance(n.func, A.Name) or id(n) in self.info.partials:
+                return None
+            kind, name = self.info.calls.get(id(n)), n.func.name
+            if kind == "builtin":
+                if name == "choose":
+                    return None
+                continue
+            if kind == "primitive":
+                spec = self.reg.primitives[name]
+                inline = spec.inline.replace("ctx.board", "")
+                if units and n.args and isinstance(n.args[0], A.Name) and n.args[0].name in units:
+                    inline = inline.replace("ctx.pieces.get({0}.id, {0})", "")
+                if not (spec.board or spec.inline and "ctx" not in inline):
+                    return None
+                continue
+            if kind == "table" or kind in ("procedure", "base") and self.board_only(self.callee(n) or ""):
+                continue
+            if kind not in ("procedure", "base"):
+                return None
+            callee = self.callee(n) or ""
+            inner = self.tracked(callee)
+            if inner is not None:
+                out |= inner
+            elif not self.written_as_call(callee):
+                return None
+        return frozenset(out)
+
+    def written_as_call(self, name: str) -> bool:
+        """Is every call of the procedure written as a call (never its body in place of it)?"""
+        return self.inline_body(name) is None and self.search_body(name) is None \
+            and self.search_body(name, loops=True) is None
+
+    def untracked(self, e: A.Call) -> bool:
+        """A call from a procedure that reads only variables into one that reads more."""
+        kind = self.info.calls.get(id(e))
+        if kind not in ("procedure", "base", "sequence"):
+            return False
+        callee = self.callee(e) or ""
+        return not self.board_only(callee) and self.tracked(callee) is None
+
+    def tracked_callees(self, body: Any) -> set[str]:
+        out: set[str] = set()
+        for n in _nodes(body):
+            if isinstance(n, A.Call) and isinstance(n.func, A.Name) and self.info.calls.get(id(n)) in ("procedure", "base"):
+                callee = self.callee(n) or ""
+                if callee not in out and not self.board_only(callee) and self.tracked(callee) is not None:
+                    out.add(callee)
+                    d = self._decls.get(callee)
+                    out |= self.tracked_callees(d.body if isinstance(d, A.ProcedureDecl) else ())
+        return out
+
+    def var_reads_kept(self, pr: A.ProcedureDecl) -> tuple[list[str], list[str], list[str]] | None:
+        """For a procedure that walks and reads only variables (see above): the variables
+        it reads, its Unit parameters, and those whose marks it reads; else None."""
+        if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered \
+                or pr.name in self.walkers or pr.name in self.piece_kept:
+            return None
+        unit = self.unit_rec.name if self.unit_rec is not None else None
+        units = [prm.name for prm in pr.params if prm.type.name == unit and not prm.type.args]
+        if not all(_plain(prm.type) or prm.name in units for prm in pr.params):
+            return None
+        ret = pr.ret
+        if not (_plain(ret, lists=True) or ret.name == "list" and len(ret.args) == 1 and ret.args[0].name == unit
+                and not ret.args[0].args):
+            return None
+        if not _nested_loop(pr.body) or self.board_only(pr.name) or not self.callee_leaves_game_alone(pr.name):
+            return None
+        got = self.vars_read_only(pr.body, frozenset(units))
+        if not got:
+            return None     # (reading no variable, all it reads of the game is through marked calls)
+        marks = [u for u in units if any(
+            isinstance(n, A.Call) and isinstance(n.func, A.Name) and self.info.calls.get(id(n)) == "primitive"
+            and "ctx.pieces" in self.reg.primitives[n.func.name].inline and n.args
+            and isinstance(n.args[0], A.Name) and n.args[0].name == u for n in _nodes(pr.body))]
+        return sorted(got), units, marks
+
+    def var_kept_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: the answer kept for these arguments while the variables it read and its
+        units are the same objects (a list kept as a tuple and handed out as a fresh list),
+        or worked out afresh by `f_NAME__work` and kept if no marked call was made."""
+        n = pr.name
+        names, units, marks = self.var_kept[n]
+        parts = [f"v_{prm.name}.id" if prm.name in units else f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        as_list = pr.ret is not None and pr.ret.name == "list"
+        now = [f"v_{u}" for u in units] + [f"_vs.get({v!r})" for v in names]
+        same = " and ".join([f"_r[{i}] is {code}" for i, code in enumerate(now)]
+                            + [f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks]) or "True"
+        current = " and ".join(f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks)
+        work = f"f_{n}__work(ctx{params})"
+        self.emit(0, f"_V_{n} = {{}}\n_VC_{n} = 0\n_VH_{n} = 0", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"global _VC_{n}, _VH_{n}, f_{n}", pr.pos)
+        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _V_{n}.get(_k)\n"
+                     f"_VC_{n} += 1\n_vs = ctx.vars", pr.pos)
+        self.emit(1, f"if _r is not None and {same}:", pr.pos)
+        self.emit(2, f"_VH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        self.emit(1, f"if _VC_{n} >= {KEEP_TRIAL}:", pr.pos)
+        self.emit(2, f"if _VH_{n} * {KEEP_FOUND} < _VC_{n}:\n    f_{n} = f_{n}__work\n"
+                     f"_VC_{n} = -(1 << 62)", pr.pos)
+        self.emit(1, f"_s = 1 in _NT\n_NT.clear()\n_v = {work}", pr.pos)
+        self.emit(1, f"if not _NT{' and ' + current if current else ''}:", pr.pos)
+        self.emit(2, f"if len(_V_{n}) >= {KEPT_MAX}:\n    _V_{n}.clear()", pr.pos)
+        self.emit(2, f"_V_{n}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
+        self.emit(1, "if _s:\n    _NTA(1)\nreturn _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
@@ -1606,8 +1804,9 @@ class _Gen:
     # a generator, resumes for every item: the few items a space holds cost more to set up
     # than to look at. Its loop's variable is the rules' own name, so it may only be one that
     # the block does not use elsewhere (a loop's own name would be left behind by it).
-    def loopable(self, e: A.Expr) -> bool:
-        """Can the statement taking `e` whole work it out as a loop (`loop_into`)?"""
+    def loopable(self, e: A.Expr, fresh: bool = False) -> bool:
+        """Can the statement taking `e` whole work it out as a loop (`loop_into`)? (`fresh`: a
+        search whose item will be named afresh, inside a procedure written in place.)"""
         if self.in_lambda or self.block is None:
             return False
         if isinstance(e, A.UnaryOp) and e.op == "not":
@@ -1617,11 +1816,21 @@ class _Gen:
             return all(self.info.types.get(id(c)) == BOOL for c in parts) and any(self.loopable(c) for c in parts)
         if isinstance(e, A.Compare):
             # (`len(P(...)) > 0`, P a comprehension searched in its place: see `emptiness`)
-            return not self.subst and self.emptied(e, loops=True) is not None
+            return self.emptied(e, loops=True) is not None
         if isinstance(e, A.ListComp):
             # (a list whose `where` searches: `[n for n in neighbours(h) where any(...)]`)
-            return e.gen.cond is not None and self.own_name(e.gen) \
+            return not self.subst and e.gen.cond is not None and self.own_name(e.gen) \
                 and any(self.loopable(c) for c in _conjuncts(e.gen.cond))
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is None:
+            # (a test written in place of its call whose own test is one: `if can_attack_from(h, side)`)
+            body = self.inline_body(e.func.name) if self.info.calls.get(id(e)) == "procedure" else None
+            if body is None or self.subst or self.info.types.get(id(e)) != BOOL:
+                return False
+            self.subst.append({})
+            try:
+                return self.loopable(body)
+            finally:
+                self.subst.pop()
         if not (isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
                 and self.info.calls.get(id(e)) == "builtin"):
             return False
@@ -1632,7 +1841,7 @@ class _Gen:
             ok = True
         else:
             ok = name == "sum" and self.info.types.get(id(e)) == INT
-        return ok and self.own_name(e.gen)
+        return ok and (fresh or bool(self.subst) or self.own_name(e.gen))
 
     def grown_by_comprehension(self, st: A.Assign) -> bool:
         """Is the statement `out += [... for ...]`, out a list of the procedure's own (see
@@ -1699,10 +1908,42 @@ class _Gen:
         if isinstance(e, A.ListComp):
             self.list_into(target, e.gen, ind, pos)
             return
-        assert isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is not None
+        assert isinstance(e, A.Call) and isinstance(e.func, A.Name)
+        if e.gen is None:
+            # a procedure written in place of its call: its test, its arguments bound first
+            body = self.inline_body(e.func.name)
+            assert body is not None
+            pr = self._decls[e.func.name]
+            codes, first = self.bind_arguments(e.args, [self.expr(a) for a in e.args])
+            for bound in first:
+                self.emit(ind, bound, pos)
+            self.subst.append({prm.name: code for prm, code in zip(pr.params, codes)})
+            try:
+                self.loop_into(target, body, ind, pos)
+            finally:
+                self.subst.pop()
+            return
         g, name = e.gen, e.func.name
+        if self.subst:
+            # a search inside a procedure written in place of its call (`emptiness_into`): its
+            # item named afresh, so that no name of the caller's is bound by the loop
+            scope = self.subst[-1]
+            before = scope.get(g.var)
+            scope[g.var] = item = self.temp()
+            try:
+                self.search_into(target, e, g, name, item, ind, pos)
+            finally:
+                if before is None:
+                    del scope[g.var]
+                else:
+                    scope[g.var] = before
+            return
+        self.search_into(target, e, g, name, f"v_{g.var}", ind, pos)
+
+    def search_into(self, target: str, e: A.Call, g: A.Generator, name: str, item: str, ind: int,
+                    pos: Pos | None) -> None:
+        """`loop_into` for a search (`any`, `all`, `first`, `sum`), its item `item` in Python."""
         conds = [self.expr(c) for c in _conjuncts(g.cond)] if g.cond is not None else []
-        item = f"v_{g.var}"
         if name in ("any", "all"):
             found = name == "any"
             if g.elt is None:
@@ -1729,8 +1970,9 @@ class _Gen:
         for x in skips:
             self.emit(ind + 1, f"if not ({x}):\n    continue", pos)
         self.emit(ind + 1, "\n".join(last), pos)
-        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:])
-        self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
+        self.lines[start:] = self.as_it_stands(g.iter, g.var, (g.elt, g.cond), self.lines[start:], item)
+        if item == f"v_{g.var}":
+            self.hoist(start, ind + 1, [g.var], (g.elt, g.cond), loop=True)
         if name == "first":
             self.emit(ind, "else:\n    _first(())", pos)
         elif name == "sum":
@@ -2073,6 +2315,16 @@ class _Gen:
                 if kinds is not None and spec.peek_kinds:
                     return spec.peek_kinds.format(*args, kinds=repr(kinds))
                 return spec.peek.format(*args)
+            free = [a for a in e.args if not isinstance(a, (A.StrLit, A.IntLit, A.BoolLit))]
+            if e.func.name in self.board_lists and len(free) <= 1 and all(self.cheap(a) for a in free) \
+                    and not self.in_lambda:
+                # (a list of the board's, kept for each argument that is not a literal, one dict
+                # for each call's literals: see `board_lists`)
+                args = [self.expr(a) for a in e.args]
+                combo = (e.func.name, tuple(code if a not in free else "" for a, code in zip(e.args, args)))
+                kept = self.board_lists_used.setdefault(combo, f"_KV{len(self.board_lists_used)}")
+                key = self.expr(free[0]) if free else "()"
+                return f"({kept}[{key}] if {key} in {kept} else _kv(ctx, {kept}, {key}, p_{e.func.name}, {', '.join(args)}))"
         return self.peek(e)
 
     # ------------------------------------------------------------------ units of some types
@@ -2338,6 +2590,12 @@ class _Gen:
         return isinstance(t, (ListType, MapType)) or t == ANY
 
     def call(self, e: A.Call) -> str:
+        code = self.plain_call(e)
+        if self.emitting in self.tracking and self.untracked(e):
+            return f"(_NTA(1) or {code})"     # (see "walks kept by the variables they read")
+        return code
+
+    def plain_call(self, e: A.Call) -> str:
         assert isinstance(e.func, A.Name)
         name = e.func.name
         kind = self.info.calls[id(e)]
@@ -2630,6 +2888,12 @@ def _plain(t: Any, lists: bool = False, floats: bool = False) -> bool:
     if lists and t.name == "list" and len(t.args) == 1:
         t = t.args[0]
     return t.name in ("str", "int", "bool", *(("float",) if floats else ())) and not t.args
+
+
+def _nested_loop(body: Any) -> bool:
+    """Does the code hold a loop inside a loop (its own, not its callees')?"""
+    return any(isinstance(n, (A.For, A.Generator)) and any(
+        isinstance(m, (A.For, A.Generator)) and m is not n for m in _nodes(n)) for n in _nodes(body))
 
 
 def _count_nodes(node: Any) -> int:

@@ -101,7 +101,7 @@ def wargame_register(registry: Any, info: Any) -> None:
     registry.constant("Axis", "str", "Axis", doc="the Axis side (Germany)")
     registry.constant("Allies", "str", "Allies", doc="the Allied side (United States and United Kingdom)")
     P = registry.primitive
-    P("roads", roads, params=[("hex", "str")], returns="list[str]", context=True,
+    P("roads", roads, board=True, params=[("hex", "str")], returns="list[str]", context=True,
       doc="the hexes a road leads to from a hex (over bridges, never across a river barrier)")
     P("edge_hexes", edge_hexes, params=[("edge", "str")], returns="list[str]", context=True,
       doc="the full hexes on one edge of the board (N, S, E, W)")

@@ -6,6 +6,7 @@ failures are those of the aggregate."""
 from __future__ import annotations
 
 import inspect
+from types import SimpleNamespace
 
 import pytest
 from dsl_helpers import make_registry
@@ -78,7 +79,9 @@ def test_an_if_of_several_searches_asks_them_in_order_and_stops_at_the_answer() 
 
 def test_emptiness_of_a_list_whose_where_searches_answers_as_the_list_would() -> None:
     # `len(near(...)) > 0`, near's `where` a search: a loop with a loop inside it; where the
-    # caller names the inner search's item itself (`y`), the call stays
+    # caller names the inner search's item itself (`y`), the inner loop's item is named afresh
+    # (near reads nothing of the game, so its answers are kept: what the statement does with
+    # a procedure that does is `test_a_test_written_in_place_of_its_call_searches_...` below)
     src = ("procedure near(xs: list[int], n: int) -> list[int] {\n"
            "    return [x for x in xs where x > n and any(y in xs where y == x + 1)]\n}\n"
            "procedure f(xs: list[int], n: int) -> int {\n"
@@ -96,6 +99,35 @@ def test_emptiness_of_a_list_whose_where_searches_answers_as_the_list_would() ->
     assert run(src, [1, 2, 3], 1, name="g") == 10 and run(src, [1, 3], 0, name="g") == 0
     rules = load_rules([("agg.rules", src)], make_registry())
     assert "f_near(" not in inspect.getsource(rules.procedure("f").__wrapped__)
+
+
+def test_a_test_written_in_place_of_its_call_searches_as_the_call_would() -> None:
+    # `if ready(xs, y)`, ready a short test whose `len(near(...)) > 0` searches: the statement
+    # works ready's test out as loops in place of the call, in order, stopping where the answer
+    # is known; the caller's `y` is not near's `y` (both read a game variable, so that neither
+    # is a board procedure whose answers are kept)
+    src = ("var skip: int = 5\n"
+           "procedure near(xs: list[int], n: int) -> list[int] {\n"
+           "    return [x for x in xs where x > n + skip - 5 and any(y in xs where y == x + 1)]\n}\n"
+           "procedure ready(xs: list[int], n: int) -> bool {\n"
+           "    return n >= 0 and len(near(xs, n)) > 0 and n != skip\n}\n"
+           "procedure h(xs: list[int]) -> int {\n"
+           "    let total = 0\n"
+           "    for y in xs {\n"
+           "        if ready(xs, y) {\n"
+           "            total += y\n"
+           "        }\n"
+           "    }\n"
+           "    return total\n}\n")
+    rules = load_rules([("agg.rules", src)], make_registry())
+    h = rules.procedure("h")
+    game = SimpleNamespace(vars={"skip": 5}, board=None)
+    assert h(game, [1, 2, 3, 7]) == 1
+    assert h(game, [1, 2, 3, 4]) == 1 + 2
+    assert h(game, [-1, 5, 1, 2, 6, 7]) == 1 + 2
+    assert h(game, []) == 0
+    source = inspect.getsource(h.__wrapped__)
+    assert "f_near(" not in source and "f_ready(" not in source and "break" in source
 
 
 def test_the_loops_name_leaves_the_rules_own_locals_alone() -> None:

@@ -529,6 +529,139 @@ def test_answers_seldom_found_again_are_no_longer_kept_and_stay_right() -> None:
     assert arrived.__wrapped__.__globals__["f_arrived"] is work
 
 
+# -- walks kept from one decision to the next by the game variables they read -------------------
+REACH = """
+var mover: str = ""
+var blocked: map[str, bool] = {}
+
+procedure enemy_spaces(side: str) -> map[str, bool] {
+    let out: map[str, bool] = {}
+    for u in units_of(if side == "red" then "blue" else "red") {
+        out[u.space] = true
+    }
+    return out
+}
+
+procedure shut_for(side: str) -> map[str, bool] {
+    return if mover == side then blocked else enemy_spaces(side)
+}
+
+procedure ground(u: Unit, limit: int) -> list[str] {
+    let shut = shut_for(u.owner)
+    let seen: map[str, bool] = {}
+    seen[u.space] = true
+    let out: list[str] = []
+    let frontier = [u.space]
+    for layer in range(0, limit) {
+        let further: list[str] = []
+        for here in frontier {
+            for n in neighbours(here) where looked_at(n) {
+                if n in seen or n in shut {
+                    continue
+                }
+                seen[n] = true
+                out += [n]
+                further += [n]
+            }
+        }
+        frontier = further
+    }
+    return out
+}
+"""
+
+
+def test_a_walk_is_kept_while_the_variables_it_read_and_its_unit_are_the_same() -> None:
+    from engine.board import Board, Space
+    from engine.primitives import register_core
+    from engine.state import GameState
+
+    looked: list[str] = []
+
+    def looked_at(ctx: Any, space: str) -> bool:
+        looked.append(space)
+        return True
+
+    reg = dsl.Registry()
+    register_core(reg)
+    reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
+    reach = dsl.load_rules([("reach.rules", REACH)], reg).procedure("ground")
+    names = ["a", "b", "c", "d"]
+    state = GameState(Board([Space(n, n.upper()) for n in names], [("a", "b", {}), ("b", "c", {}), ("c", "d", {})]))
+    red = state.add_piece("inf", "red", "a")
+    blue = state.add_piece("inf", "blue", "d")
+    state.vars.update(mover="red", blocked={})
+
+    def ask(st: GameState, unit: Any, limit: int = 9) -> tuple[list[str], int]:
+        looked.clear()
+        return reach(st, unit, limit), len(looked)
+
+    assert ask(state, red) == (["b", "c", "d"], 6)
+    assert ask(state, red) == (["b", "c", "d"], 0)              # kept
+    assert ask(state, red, 1) == (["b"], 1)                     # (other arguments: its own answer)
+    later = state.copy()
+    later.vars["blocked"] = {"c": True}                         # a variable it read is set
+    assert ask(later, red) == (["b"], 3)
+    assert ask(later, red) == (["b"], 0)
+    assert ask(state, red) == (["b", "c", "d"], 6)              # (the state before is as it was)
+    moved = later.move(red.id, "b")                             # the unit itself moved
+    assert ask(later, moved) == (["a"], 3)
+    assert ask(later, red) == (["b"], 3)                       # (the unit as it stood: one answer a unit)
+    # the enemy's pieces are read when the variables do not serve: nothing kept then
+    later.vars["mover"] = "blue"
+    assert ask(later, moved) == (["a", "c"], 5)
+    assert ask(later, moved) == (["a", "c"], 5)
+    later.move(blue.id, "a")
+    assert ask(later, moved) == (["c", "d"], 5)
+
+
+# -- a list of the board's, gone through, is read from the answers kept for the board -----------
+LANES = """
+var closed: list[str] = []
+
+procedure open_lanes(h: str) -> int {
+    let n = 0
+    for x in lanes(h) where x not in closed {
+        n += 1
+    }
+    return n
+}
+
+procedure has_lane(h: str, to: str) -> bool { return to in lanes(h) and to not in closed }
+
+procedure lanes_changed(h: str) -> list[str] {
+    let xs = lanes(h)
+    xs += ["zz"]
+    return xs
+}
+"""
+
+
+def test_a_board_list_gone_through_is_asked_once_for_each_argument_on_each_board() -> None:
+    asked: list[str] = []
+
+    def lanes(ctx: Any, h: str) -> list[str]:
+        asked.append(h)
+        return list(ctx.board.lanes[h])
+
+    reg = dsl.Registry()
+    reg.primitive("lanes", lanes, [("h", "str")], "list[str]", context=True, board=True)
+    rules = dsl.load_rules([("lanes.rules", LANES)], reg)
+    board = SimpleNamespace(lanes={"a": ("b", "c"), "b": ("a",)})
+    game = _game(board)
+    game.vars["closed"] = ("c",)
+    count, has = rules.procedure("open_lanes"), rules.procedure("has_lane")
+    assert count(game, "a") == 1 and count(game, "b") == 1 and asked == ["a", "b"]
+    assert count(game, "a") == 1 and has(game, "a", "b") and not has(game, "a", "c") and asked == ["a", "b"]
+    game.vars["closed"] = ()
+    assert count(game, "a") == 2 and asked == ["a", "b"]      # (the game read afresh; the board's list kept)
+    # a list the rules keep and change is theirs: made afresh, the board's untouched
+    assert rules.procedure("lanes_changed")(game, "a") == ["b", "c", "zz"] and count(game, "a") == 2
+    other = _game(SimpleNamespace(lanes={"a": ("d",)}))
+    other.vars["closed"] = ()
+    assert count(other, "a") == 1 and asked[-1] == "a" and len(asked) == 4    # another board: asked again
+
+
 # -- a procedure passed to a walk with its first arguments given: `held_by(p, _)` ------------------
 PARTIAL = """
 procedure held_by(p: str, s: str) -> bool { return controller(s) == p }
