@@ -45,7 +45,7 @@ def play(rs: Any, side: str, seed: int, rounds: int | None, search: SearchPlayer
         actions += 1
     winner, standing = judge(rs, state)
     return {"seed": seed, "winner": winner, "standing": standing, "actions": actions, "turn": state.turn,
-            "ended": state.result is not None}
+            "ended": state.result is not None, "reason": (state.result or {}).get("reason") or ""}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         tally["wins" if g["winner"] == side else "draws" if g["winner"] is None else "losses"] += 1
         if args.verbose:
             shown = ", ".join(f"{k} {v}" for k, v in g["standing"].items())
-            print(f"seed {seed}: {g['winner'] or 'draw'} ({shown}), turn {g['turn']}, {g['actions']} actions",
+            why = f": {g['reason']}" if g["reason"] else ""
+            print(f"seed {seed}: {g['winner'] or 'draw'} ({shown}), turn {g['turn']}, {g['actions']} actions{why}",
                   file=sys.stderr)
     wins = tally["wins"]
     low, high = wilson(wins, args.games)
