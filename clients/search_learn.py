@@ -9,7 +9,8 @@ worth nothing until it is reached, so the search stands still. So, where the rul
 position to their end (every move drawn at random, the rules' own dice; a game not finished
 when the time runs out goes on at the next decision) and keeps, for each feature of a position
 seen at each turn's end, how those games ended for each side. A feature is general: a piece
-(its owner, kind and space, and the kinds it carries or that it is carried), a space's
+(its owner, kind and space, and the kinds it carries or that it is carried; and coarser: the
+owner's pieces in a space, a piece that carries wherever it is), a space's
 controller, a scalar variable of the rules and its value, and the rules' score for the side
 (the side's entry less the best other's, clipped). What a position is worth to a side is then
 the sum over its features of how much better the games with it ended than the games on
@@ -49,7 +50,13 @@ def features(state: GameState, side: str, score: Any = None, sides: Iterable[str
             cargo.setdefault(p.carrier, []).append(p.owner + ":" + p.kind)
     for p in pieces.values():
         held = cargo.get(p.id)
-        out.append((p.owner, p.kind, p.space, tuple(sorted(held)) if held else p.carrier is not None))
+        load = tuple(sorted(held)) if held else p.carrier is not None
+        out.append((p.owner, p.kind, p.space, load))
+        # coarser ones, so that what a few games show carries over: any of the owner's
+        # pieces in the space, and a piece that carries (or is carried) wherever it is
+        out.append((p.owner, "", p.space))
+        if load:
+            out.append((p.owner, p.kind, "", load))
     for space, owner in state.control.items():
         out.append(("control", space, owner))
     for name, value in state.vars.items():
