@@ -31,7 +31,7 @@ from engine.actions import Decision, IllegalAction
 from engine.state import GameState
 
 #: a feature's worth is shrunk toward nothing by n / (n + SHRINK), n the positions it was seen in
-SHRINK = 20.0
+SHRINK = 3.0
 #: a position seen this many turns (of any power) before its game's end counts DISCOUNT ** t
 DISCOUNT = 0.9
 #: a game played further than this many moves is given up (its rules may never end it)
