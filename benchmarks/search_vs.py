@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     budget.add_argument("--seconds", type=float, default=None, help="CPU seconds a decision (default 1)")
     budget.add_argument("--iterations", type=int, default=None, help="samples a decision instead of a time")
     ap.add_argument("--verbose", action="store_true", help="one line per game")
+    ap.add_argument("--no-learn", action="store_true",
+                    help="where the rules give no evaluate, judge by the score alone (as before learning)")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.process_time()
     for i in range(args.games):
         seed = args.seed + i
-        search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations)
+        search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations, learn=not args.no_learn)
         opponent = RandomPlayer(seed + 1_000_003) if args.against == "random" else seats.build(players[args.against], seed + 1_000_003)
         g = play(rs, side, seed, rounds, search, opponent)
         times += [cpu for _, cpu in search.spent]

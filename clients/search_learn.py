@@ -117,17 +117,17 @@ class Learner:
             for _ in range(8):
                 if d is None or self.moves >= LONGEST:
                     break
-                where = (s.turn, s.power_index)
+                where, asked = (s.turn, s.power_index), d
                 try:
-                    action = d.sample(rng)
+                    action = asked.sample(rng)
                     try:
                         # (the first move rolls the player's own dice, never the game's)
                         s, d = flow.apply(rs, s, action, dice=rng.getrandbits(64)) if self.moves == 0 \
                             else flow.apply(rs, s, action)
                     except IllegalAction:
-                        if d.finish is None or action == d.finish:
+                        if asked.finish is None or action == asked.finish:
                             raise
-                        s, d = flow.apply(rs, s, d.finish)
+                        s, d = flow.apply(rs, s, asked.finish)
                 except IllegalAction:
                     given_up = True
                     done += 1
