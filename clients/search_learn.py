@@ -101,48 +101,48 @@ class Learner:
         `moves` moves, whichever is given."""
         start = time.process_time()
         done = 0
+        longest = 0.0       # the longest move so far: the next may take as long
         rs = self.rs
         while True:
             if moves is not None:
                 if done >= moves:
                     return
-            elif time.process_time() - start >= seconds:   # type: ignore[operator]
-                return
+            else:
+                now = time.process_time()
+                if now - start + longest >= seconds:   # type: ignore[operator]
+                    return
             if self.playing is None:
                 self.playing = (state, decision, [])
                 self.moves = 0
             s, d, seen = self.playing
-            given_up = False
-            # a few moves at a time (a clock read costs about as much as drawing a move)
-            for _ in range(8):
-                if d is None or self.moves >= LONGEST:
-                    break
-                where, asked = (s.turn, s.power_index), d
+            done += 1
+            if d is None or self.moves >= LONGEST:
+                self.playing = None
+                continue
+            where, asked = (s.turn, s.power_index), d
+            try:
+                action = asked.sample(rng)
                 try:
-                    action = asked.sample(rng)
-                    try:
-                        # (the first move rolls the player's own dice, never the game's)
-                        s, d = flow.apply(rs, s, action, dice=rng.getrandbits(64)) if self.moves == 0 \
-                            else flow.apply(rs, s, action)
-                    except IllegalAction:
-                        if asked.finish is None or action == asked.finish:
-                            raise
-                        s, d = flow.apply(rs, s, asked.finish)
+                    # (the first move rolls the player's own dice, never the game's)
+                    s, d = flow.apply(rs, s, action, dice=rng.getrandbits(64)) if self.moves == 0 \
+                        else flow.apply(rs, s, action)
                 except IllegalAction:
-                    given_up = True
-                    done += 1
-                    break
-                self.moves += 1
-                done += 1
-                if d is None or (s.turn, s.power_index) != where:
-                    seen.append({side: features(s, side, self.score, self.sides) for side in self.sides})
+                    if asked.finish is None or action == asked.finish:
+                        raise
+                    s, d = flow.apply(rs, s, asked.finish)
+            except IllegalAction:
+                self.playing = None         # (given up: the next starts from the real position)
+                continue
+            self.moves += 1
+            if d is None or (s.turn, s.power_index) != where:
+                seen.append({side: features(s, side, self.score, self.sides) for side in self.sides})
             if d is None:
                 self.learn(s, seen)
                 self.playing = None
-            elif given_up or self.moves >= LONGEST:
-                self.playing = None
             else:
                 self.playing = (s, d, seen)
+            if moves is None:
+                longest = max(longest, time.process_time() - now)
 
     def learn(self, end: GameState, seen: list[dict[str, list[Hashable]]]) -> None:
         """Count a finished game's positions toward their features."""

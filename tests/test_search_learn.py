@@ -93,7 +93,7 @@ def test_judged_by_its_score_alone_it_does_not_run_and_learning_it_wins_the_race
     scored = [(play(race, "Blue", SearchPlayer(g, iterations=20, learn=False), g)[0].result or {}).get("winner")
               for g in range(8)]
     # by the score alone every move looks alike: it won none of these 8 (the random Red 3);
-    # learning, it won 5 (the others drawn but one)
+    # learning, it won 6 (one drawn, one lost)
     assert learnt.count("Blue") >= 4 and scored.count("Blue") <= 1, (learnt, scored)
 
 
