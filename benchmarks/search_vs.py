@@ -45,7 +45,7 @@ def play(rs: Any, side: str, seed: int, rounds: int | None, search: SearchPlayer
         actions += 1
     winner, standing = judge(rs, state)
     return {"seed": seed, "winner": winner, "standing": standing, "actions": actions, "turn": state.turn,
-            "ended": state.result is not None}
+            "ended": state.result is not None, "reason": (state.result or {}).get("reason") or ""}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -57,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     budget.add_argument("--seconds", type=float, default=None, help="CPU seconds a decision (default 1)")
     budget.add_argument("--iterations", type=int, default=None, help="samples a decision instead of a time")
     ap.add_argument("--verbose", action="store_true", help="one line per game")
+    ap.add_argument("--no-learn", action="store_true",
+                    help="where the rules give no evaluate, judge by the score alone (as before learning)")
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")
@@ -75,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.process_time()
     for i in range(args.games):
         seed = args.seed + i
-        search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations)
+        search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations, learn=not args.no_learn)
         opponent = RandomPlayer(seed + 1_000_003) if args.against == "random" else seats.build(players[args.against], seed + 1_000_003)
         g = play(rs, side, seed, rounds, search, opponent)
         times += [cpu for _, cpu in search.spent]
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
         tally["wins" if g["winner"] == side else "draws" if g["winner"] is None else "losses"] += 1
         if args.verbose:
             shown = ", ".join(f"{k} {v}" for k, v in g["standing"].items())
-            print(f"seed {seed}: {g['winner'] or 'draw'} ({shown}), turn {g['turn']}, {g['actions']} actions",
+            why = f": {g['reason']}" if g["reason"] else ""
+            print(f"seed {seed}: {g['winner'] or 'draw'} ({shown}), turn {g['turn']}, {g['actions']} actions{why}",
                   file=sys.stderr)
     wins = tally["wins"]
     low, high = wilson(wins, args.games)

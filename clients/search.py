@@ -55,6 +55,11 @@ SCREEN_SHARE = 0.5
 #: after a screen, the best-looking options searched from the start (and the finish); the
 #: others are drawn best first as the samples grow (progressive widening)
 CANDIDATES = 3
+#: where the rules give no `evaluate`: the share of a decision's time spent playing games to
+#: their end, to learn what goes with winning (clients.search_learn) ...
+LEARN_SHARE = 0.5
+#: ... or, for a budget of samples, the moves played so, for each sample of the budget
+LEARN_MOVES = 4
 
 
 class Arm:
@@ -81,7 +86,7 @@ class SearchPlayer:
     takes_seconds = True
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
-                 horizon: int | None = None) -> None:
+                 horizon: int | None = None, learn: bool = True) -> None:
         if seconds is not None and not seconds > 0:
             raise ValueError(f"a search needs some time per decision, not {seconds} s")
         self.rng = random.Random(seed)
@@ -89,6 +94,9 @@ class SearchPlayer:
         #: a fixed number of samples per decision instead of a time (deterministic play)
         self.iterations = iterations
         self.horizon = HORIZON if horizon is None else horizon
+        #: where the rules give no evaluate, learn what goes with winning from games played
+        #: to their end (False: judge by the score alone, or sample to the game's end)
+        self.learn = learn
         self._judges: dict[int, Judge] = {}
         #: what the last decisions cost: (samples, CPU seconds) each, for benchmarks
         self.spent: list[tuple[int, float]] = []
@@ -100,7 +108,7 @@ class SearchPlayer:
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
         if j is None:
-            j = self._judges[id(rs.rules)] = Judge(rs)
+            j = self._judges[id(rs.rules)] = Judge(rs, learn=self.learn)
         return j
 
     def choose(self, ruleset: Any, state: GameState, decision: Decision) -> Action:
@@ -117,6 +125,12 @@ class SearchPlayer:
             self.answered_at_once += 1
             action = next(a for a in options if a not in barred)
         else:
+            learner = self.judge(ruleset).learner
+            if learner is not None:
+                if self.iterations is not None:
+                    learner.play(state, decision, self.rng, None, self.iterations * LEARN_MOVES)
+                else:
+                    learner.play(state, decision, self.rng, self.seconds * LEARN_SHARE, None)
             action = _Search(self, ruleset, state, decision, n, barred, start).run()
         self.circles.chose(action)
         return action
@@ -171,13 +185,14 @@ class _Search:
         side in the same turn (not for the step's finish: ending a step is judged as it leaves
         the position, else it would borrow the next step's gains). The options are then drawn
         best first, each with its look as its first sample: CANDIDATES of them at once."""
-        start = self.start
+        start = time.process_time()
         player = self.player
         most, limit = SCREEN, None
         if player.iterations is not None:
             most = min(SCREEN, int(player.iterations * SCREEN_SHARE))
         else:
-            limit = player.seconds * SCREEN_SHARE
+            # (of the time left: learning what goes with winning may have taken some)
+            limit = (player.seconds - (start - self.start)) * SCREEN_SHARE
         looked: list[tuple[float, int, Arm, tuple[str, float]]] = []
         first = [self.finish] if self.finish is not None else []
         while len(looked) < most:

@@ -216,11 +216,12 @@ procedure score() -> map[str, int] {
     rs = plugins.load(scored)
     state = rs.logic.new_state("line", 0)
     flow.start(rs, state)
-    judge = Judge(rs)
+    # (not learning what goes with winning: tests/test_search_learn.py)
+    judge = Judge(rs, learn=False)
     assert judge.informed and judge.evaluate is None
     # the side's score less the best other side's (the turn is no side)
     assert judge.raw(state, "Blue") == 3 - 1 and judge.raw(state, "Red") == 1 - 3
-    assert not Judge(plugins.load(write_game(tmp_path / "blind", "blind"))).informed
+    assert not Judge(plugins.load(write_game(tmp_path / "blind", "blind")), learn=False).informed
 
 
 @pytest.mark.slow
