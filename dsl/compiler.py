@@ -105,6 +105,9 @@ class _Gen:
         #: twin under way counts instead of growing (see "a count compared with a bound")
         self.counted: set[str] = set()
         self.counting: str | None = None
+        #: the list of the procedure written in place of a twin's loop, and that loop (`fuse`)
+        self.fusing: tuple[str, A.For] | None = None
+        self.fused = 0
         self._countable: dict[str, str | None] = {}
         self._proc_cost: dict[str, int] = {}
         self._innermost: dict[int, bool] = {}
@@ -2057,8 +2060,17 @@ class _Gen:
     # comparison's answer is known). Below the bound its count is the list's length; at or
     # past it, some number at or past the bound. No list is made.
     def countable(self, name: str) -> str | None:
-        """The name of the list a procedure does nothing but build and return, if it may be
-        counted by a twin; else None."""
+        """The name of the list a procedure does nothing but build from nothing and return,
+        if it may be counted by a twin; else None."""
+        out = self.list_builder(name)
+        pr = self._decls.get(name)
+        return out if out is not None and isinstance(pr, A.ProcedureDecl) \
+            and not pr.body[0].value.items else None  # type: ignore[attr-defined]
+
+    def list_builder(self, name: str) -> str | None:
+        """The name of the list a procedure does nothing but build and return (`let out =
+        [...]`, loops and tests that grow it, `return out`), if it leaves the game alone and
+        keeps no answers; else None."""
         if name in self._countable:
             return self._countable[name]
         self._countable[name] = None
@@ -2069,12 +2081,13 @@ class _Gen:
                 and not any(name in s for s in (self.kept, self.walkers, self.remembered, self.piece_kept, self.var_kept)) \
                 and pr.name not in self.p.interactive and len(pr.body) >= 3 \
                 and isinstance(pr.body[0], A.Let) and isinstance(pr.body[0].value, A.ListLit) \
-                and not pr.body[0].value.items and isinstance(pr.body[-1], A.Return) \
+                and isinstance(pr.body[-1], A.Return) \
                 and isinstance(pr.body[-1].value, A.Name) and pr.body[-1].value.name == pr.body[0].name \
                 and pr.body[0].name not in {prm.name for prm in pr.params} \
                 and self.callee_leaves_game_alone(name) and not _asks_choose(pr.body):
             name_out = pr.body[0].name
-            if all(self.only_grows(st, name_out) for st in pr.body[1:-1]):
+            if all(n.name != name_out for n in _names(pr.body[0].value)) \
+                    and all(self.only_grows(st, name_out) for st in pr.body[1:-1]):
                 out = name_out
         self._countable[name] = out
         return out
@@ -2110,14 +2123,13 @@ class _Gen:
             self.counted.add(name)
             args = "".join(f"{self.expr(a)}, " for a in call.args)
             b = self.expr(bound)
-            if not isinstance(bound, A.IntLit):
-                tmp = self.temp()
-                args, b = f"{args}({tmp} := {b})", tmp
+            # (to tell n from n + 1, `>`, `<=`, `==` and `!=` count on to n + 1)
+            more = op in (">", "<=", "==", "!=")
+            if isinstance(bound, A.IntLit):
+                args += str(bound.value + more)
             else:
-                args += b
-            if op in (">", "<=", "==", "!="):
-                # (to tell n from n + 1 the count goes on to n + 1)
-                args += " + 1"
+                tmp = self.temp()
+                args, b = f"{args}({tmp} := {b}){' + 1' if more else ''}", tmp
             code = f"f_{name}__count(ctx, {args})"
             if self.emitting in self.tracking and self.untracked(call):
                 code = f"(_NTA(1) or {code})"
@@ -2136,9 +2148,100 @@ class _Gen:
             self.counting = None
             self.emitting = None
 
+    # In a counting twin, a loop over another procedure's list (`for s in
+    # supply_sources(h, side)`), that procedure only building it (`list_builder`), goes
+    # through the items as that procedure finds them: its code is written in place of the
+    # call, and each item it would add to its list is gone round the loop's body at once,
+    # so that the count may stop before the other items are looked for.
+    def fusable(self, st: A.For) -> A.ProcedureDecl | None:
+        """The procedure whose list the twin's loop may go through as it is built; else None."""
+        it = st.iter
+        if self.fusing is not None or self.fused or st.cond is not None or not (
+                isinstance(it, A.Call) and isinstance(it.func, A.Name) and it.gen is None
+                and self.info.calls.get(id(it)) == "procedure" and it.func.name != self.emitting
+                and self.list_builder(it.func.name) is not None) \
+                or any(isinstance(n, (A.Break, A.Continue, A.Return)) for n in _nodes(st.body)):
+            return None
+        q = self._decls[it.func.name]
+        caller = self._decls.get(self.emitting or "")
+        if not isinstance(caller, A.ProcedureDecl):
+            return None
+        # (the callee's own names, in Python `v_NAME` as the caller's are, must be none of
+        # the caller's; nor may the loop bind a name its arguments read)
+        mine = {n.name for n in _names(caller.body)} | _bound(caller.body) | {prm.name for prm in caller.params}
+        # (a search's item is named afresh in code written in place, and a comprehension's is
+        # its own in Python; the list itself is never a name)
+        out = self.list_builder(it.func.name)
+        theirs = {n.name for n in _nodes(q.body) if isinstance(n, A.Let) and n.name != out} \
+            | {n.var for n in _nodes(q.body) if isinstance(n, A.For)} \
+            | {n.value.gen.var for n in _nodes(q.body) if isinstance(n, A.Assign) and isinstance(n.value, A.ListComp)}
+        args = {n.name for n in _names(it.args)}
+        if theirs & mine or args & (_bound(st.body) | {st.var}):
+            return None
+        return q
+
+    def fuse(self, st: A.For, q: A.ProcedureDecl, ind: int) -> None:
+        """`for x in Q(...) { body }` in a counting twin, Q's code in place (see `fusable`)."""
+        assert isinstance(st.iter, A.Call)
+        codes, first = self.bind_arguments(st.iter.args, [self.expr(a) for a in st.iter.args])
+        for bound in first:
+            self.emit(ind, bound, st.pos)
+        out = self.list_builder(q.name)
+        assert out is not None
+        self.fusing = (out, st)
+        self.subst.append({prm.name: code for prm, code in zip(q.params, codes)})
+        try:
+            self.body(q.body[:-1], ind)
+        finally:
+            self.subst.pop()
+            self.fusing = None
+
+    def fused_item(self, item: A.Expr, ind: int, pos: Pos | None) -> None:
+        """One item the procedure in place would add to its list: the caller's loop body
+        gone round with it, paid for as the caller's loop would pay for it."""
+        assert self.fusing is not None
+        st = self.fusing[1]
+        self.emit(ind, f"v_{st.var} = {self.expr(item)}", pos)
+        self.charge(ind, None, self.loop_weight(st), pos)
+        fusing, subst = self.fusing, self.subst
+        self.fusing, self.subst = None, []
+        self.fused += 1     # (its loops stay loops: the procedure's names are live around it)
+        try:
+            self.body(st.body, ind)
+        finally:
+            self.fusing, self.subst = fusing, subst
+            self.fused -= 1
+
     def count_stmt(self, st: A.Stmt, ind: int) -> bool:
         """A statement of a counting twin that touches its list, written with the count
         `_n`; False for any other (written as it is)."""
+        if self.fusing is not None:
+            built = self.fusing[0]
+            if isinstance(st, A.Let) and st.name == built:
+                assert isinstance(st.value, A.ListLit)
+                for item in st.value.items:
+                    self.fused_item(item, ind, st.pos)
+                return True
+            if isinstance(st, A.Assign) and isinstance(st.target, A.Name) and st.target.name == built:
+                if isinstance(st.value, A.ListLit):
+                    for item in st.value.items:
+                        self.fused_item(item, ind, st.pos)
+                else:
+                    assert isinstance(st.value, A.ListComp)
+                    g = st.value.gen
+                    grow = A.Assign(st.pos, st.target, "+=", A.ListLit(st.pos, (g.elt if g.elt is not None
+                                                                                 else A.Name(g.var_pos, g.var),)))
+                    loop = A.For(st.pos, g.var, g.var_pos, g.iter, g.cond, (grow,))
+                    self.made.append(loop)
+                    self.stmt(loop, ind)
+                return True
+            return False
+        if isinstance(st, A.For):
+            q = self.fusable(st)
+            if q is not None:
+                self.fuse(st, q, ind)
+                return True
+            return False
         out = self.counting
         if isinstance(st, A.Let) and st.name == out:
             self.emit(ind, "_n = 0", st.pos)
