@@ -33,6 +33,8 @@ from .registry import Registry
 from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
 from .types import ANY, BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
+#: the list of a counting twin whose procedure returns a comprehension (not a rules name)
+_COMPREHENSION = "#"
 #: (comparison, bound) -> whether it says "not empty" of a length (see _Gen.emptiness)
 _NONEMPTY = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
 _FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
@@ -2061,11 +2063,23 @@ class _Gen:
     # past it, some number at or past the bound. No list is made.
     def countable(self, name: str) -> str | None:
         """The name of the list a procedure does nothing but build from nothing and return,
-        if it may be counted by a twin; else None."""
+        if it may be counted by a twin (`_COMPREHENSION` for one that returns a
+        comprehension after `let`s of its own, `targets`); else None."""
         out = self.list_builder(name)
         pr = self._decls.get(name)
-        return out if out is not None and isinstance(pr, A.ProcedureDecl) \
-            and not pr.body[0].value.items else None  # type: ignore[attr-defined]
+        if not isinstance(pr, A.ProcedureDecl):
+            return None
+        if out is not None:
+            first = pr.body[0]
+            return out if isinstance(first, A.Let) and isinstance(first.value, A.ListLit) and not first.value.items \
+                else None
+        if pr.ret is not None and pr.ret.name == "list" and name in self.p.procedures and self.p.procedures[name] is pr \
+                and not any(name in s for s in (self.kept, self.walkers, self.remembered, self.piece_kept, self.var_kept)) \
+                and pr.name not in self.p.interactive and pr.body and isinstance(pr.body[-1], A.Return) \
+                and isinstance(pr.body[-1].value, A.ListComp) and all(isinstance(st, A.Let) for st in pr.body[:-1]) \
+                and self.callee_leaves_game_alone(name) and not _asks_choose(pr.body):
+            return _COMPREHENSION
+        return None
 
     def list_builder(self, name: str) -> str | None:
         """The name of the list a procedure does nothing but build and return (`let out =
@@ -2142,6 +2156,8 @@ class _Gen:
         self.emit(0, f"def f_{pr.name}__count(ctx{params}, _bound):", pr.pos)
         self.emitting = pr.name
         self.counting = self.countable(pr.name)
+        if self.counting == _COMPREHENSION:
+            self.emit(1, "_n = 0", pr.pos)
         try:
             self.function_body(pr.body, 1, pr.params)
         finally:
@@ -2243,6 +2259,13 @@ class _Gen:
                 return True
             return False
         out = self.counting
+        if out == _COMPREHENSION and isinstance(st, A.Return) and isinstance(st.value, A.ListComp):
+            # (`return [n for n in ... where ...]`: counted as `out += [...]` would be)
+            grown = A.Assign(st.pos, A.Name(st.pos, out), "+=", st.value)
+            self.made.append(grown)
+            self.count_stmt(grown, ind)
+            st = A.Return(st.pos, A.Name(st.pos, out))
+            self.made.append(st)
         if isinstance(st, A.Let) and st.name == out:
             self.emit(ind, "_n = 0", st.pos)
         elif isinstance(st, A.Return) and isinstance(st.value, A.Name) and st.value.name == out:

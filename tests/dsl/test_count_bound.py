@@ -51,7 +51,10 @@ OTHERS = ["b", "c"]
 
 def _rules() -> tuple[Any, dict[str, int]]:
     asked = {"ready": 0}
+    return dsl.load_rules([("count.rules", RULES)], _registry(asked)), asked
 
+
+def _registry(asked: dict[str, int]) -> Any:
     def crowd(ctx: Any, s: str) -> int:
         return ctx.crowds.get(s, 0)
 
@@ -62,7 +65,7 @@ def _rules() -> tuple[Any, dict[str, int]]:
     reg = dsl.Registry()
     reg.primitive("crowd", crowd, [("s", "str")], "int", context=True)          # reads the game
     reg.primitive("ready", ready, [("s", "str"), ("i", "int")], "bool", context=True)
-    return dsl.load_rules([("count.rules", RULES)], reg), asked
+    return reg
 
 
 def _game(crowds: dict[str, int], unready: set[tuple[str, int]] = frozenset()) -> SimpleNamespace:  # type: ignore[assignment]
@@ -126,3 +129,27 @@ def test_the_count_stops_once_the_answer_is_known() -> None:
     source = inspect.getsource(rules.procedure("at_least").__wrapped__)
     assert "f_ready_tokens__count(" in source
 
+
+
+COMPREHENSION = """
+procedure busy(spaces: list[str], least: int) -> list[str] {
+    let floor = least + 0
+    return [s for s in spaces where crowd(s) >= floor and ready(s, 0)]
+}
+procedure busy_enough(spaces: list[str], least: int, n: int) -> bool { return len(busy(spaces, least)) > n }
+procedure too_few(spaces: list[str], least: int, n: int) -> bool { return n >= len(busy(spaces, least)) }
+"""
+
+
+def test_a_count_of_a_procedures_comprehension_compared_with_a_bound() -> None:
+    rules, asked = _rules()
+    more = dsl.load_rules([("count.rules", RULES + COMPREHENSION)], _registry(asked))
+    game = _game({"a": 1, "b": 2, "c": 3, "d": 2}, {("c", 0)})
+    spaces = ["a", "b", "c", "d"]
+    for least in range(0, 5):
+        count = len(more.procedure("busy")(game, spaces, least))
+        for n in range(-1, 6):
+            assert more.procedure("busy_enough")(game, spaces, least, n) is (count > n), (least, n)
+            assert more.procedure("too_few")(game, spaces, least, n) is (n >= count), (least, n)
+    asked["ready"] = 0
+    assert more.procedure("busy_enough")(game, spaces, 0, 1) is True and asked["ready"] == 2     # a and b
