@@ -33,6 +33,8 @@ from .registry import Registry
 from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
 from .types import ANY, BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
+#: the list of a counting twin whose procedure returns a comprehension (not a rules name)
+_COMPREHENSION = "#"
 #: (comparison, bound) -> whether it says "not empty" of a length (see _Gen.emptiness)
 _NONEMPTY = {(">", 0): True, ("!=", 0): True, (">=", 1): True, ("==", 0): False, ("<", 1): False, ("<=", 0): False}
 _FLIPPED = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
@@ -101,6 +103,14 @@ class _Gen:
         self.in_lambda = 0
         self._temps = 0
         self.procrefs: set[str] = set()
+        #: procedures whose counting twins (`f_NAME__count`) are called, and the list the
+        #: twin under way counts instead of growing (see "a count compared with a bound")
+        self.counted: set[str] = set()
+        self.counting: str | None = None
+        #: the list of the procedure written in place of a twin's loop, and that loop (`fuse`)
+        self.fusing: tuple[str, A.For] | None = None
+        self.fused = 0
+        self._countable: dict[str, str | None] = {}
         self._proc_cost: dict[str, int] = {}
         self._innermost: dict[int, bool] = {}
         self._loopy: dict[str, bool] = {}
@@ -418,7 +428,13 @@ class _Gen:
                 self.entry(f"w_{ph.name}", ph.when, ph.pos)
                 self.emit(1, f"return {self.expr(ph.when)}", ph.when.pos)
         done: set[str] = set()
-        while self.procrefs - done:
+        twins: set[str] = set()
+        while self.procrefs - done or self.counted - twins:
+            if self.counted - twins:
+                name = min(self.counted - twins)
+                twins.add(name)
+                self.count_twin(p.procedures[name])
+                continue
             # a procedure passed to a primitive (`reach`'s cost): a copy of it that pays for
             # each call the host makes
             name = min(self.procrefs - done)
@@ -1667,6 +1683,8 @@ class _Gen:
                     self.emit(ind, "return None, ctx" if st.value is None else f"return ({self.expr(st.value)}), ctx",
                               st.pos)
                 return
+        if self.counting is not None and self.count_stmt(st, ind):
+            return
         if isinstance(st, A.Let) and st.name not in self.aliases and self.loopable(st.value):
             self.loop_to_local(st.name, st.value, ind, st.pos)
         elif isinstance(st, A.Let):
@@ -2035,6 +2053,246 @@ class _Gen:
             self.subst.pop()
         if not nonempty:
             self.emit(ind, f"{target} = not {target}", pos)
+
+    # A count compared with a bound (`len(supply_in_reach(h, side)) >= activation_cost`),
+    # where the procedure only builds its list (`let out = []`, loops and tests that grow it
+    # by `out += [...]`, `return out`) and leaves the game alone, is asked of a counting twin
+    # of the procedure (`f_NAME__count(ctx, ..., bound)`): the same code, with a count in
+    # place of the list, that returns as soon as the count reaches the bound (then the
+    # comparison's answer is known). Below the bound its count is the list's length; at or
+    # past it, some number at or past the bound. No list is made.
+    def countable(self, name: str) -> str | None:
+        """The name of the list a procedure does nothing but build from nothing and return,
+        if it may be counted by a twin (`_COMPREHENSION` for one that returns a
+        comprehension after `let`s of its own, `targets`); else None."""
+        out = self.list_builder(name)
+        pr = self._decls.get(name)
+        if not isinstance(pr, A.ProcedureDecl):
+            return None
+        if out is not None:
+            first = pr.body[0]
+            return out if isinstance(first, A.Let) and isinstance(first.value, A.ListLit) and not first.value.items \
+                else None
+        if pr.ret is not None and pr.ret.name == "list" and name in self.p.procedures and self.p.procedures[name] is pr \
+                and not any(name in s for s in (self.kept, self.walkers, self.remembered, self.piece_kept, self.var_kept)) \
+                and pr.name not in self.p.interactive and pr.body and isinstance(pr.body[-1], A.Return) \
+                and isinstance(pr.body[-1].value, A.ListComp) and all(isinstance(st, A.Let) for st in pr.body[:-1]) \
+                and self.callee_leaves_game_alone(name) and not _asks_choose(pr.body):
+            return _COMPREHENSION
+        return None
+
+    def list_builder(self, name: str) -> str | None:
+        """The name of the list a procedure does nothing but build and return (`let out =
+        [...]`, loops and tests that grow it, `return out`), if it leaves the game alone and
+        keeps no answers; else None."""
+        if name in self._countable:
+            return self._countable[name]
+        self._countable[name] = None
+        pr = self._decls.get(name)
+        out = None
+        if isinstance(pr, A.ProcedureDecl) and pr.ret is not None and pr.ret.name == "list" \
+                and name in self.p.procedures and self.p.procedures[name] is pr \
+                and not any(name in s for s in (self.kept, self.walkers, self.remembered, self.piece_kept, self.var_kept)) \
+                and pr.name not in self.p.interactive and len(pr.body) >= 3 \
+                and isinstance(pr.body[0], A.Let) and isinstance(pr.body[0].value, A.ListLit) \
+                and isinstance(pr.body[-1], A.Return) \
+                and isinstance(pr.body[-1].value, A.Name) and pr.body[-1].value.name == pr.body[0].name \
+                and pr.body[0].name not in {prm.name for prm in pr.params} \
+                and self.callee_leaves_game_alone(name) and not _asks_choose(pr.body):
+            name_out = pr.body[0].name
+            if all(n.name != name_out for n in _names(pr.body[0].value)) \
+                    and all(self.only_grows(st, name_out) for st in pr.body[1:-1]):
+                out = name_out
+        self._countable[name] = out
+        return out
+
+    def only_grows(self, st: A.Stmt, out: str) -> bool:
+        """Does the statement do nothing with the list `out` but grow it by `out += [...]`
+        (nor return, nor name it again)?"""
+        def free(node: Any) -> bool:
+            return all(n.name != out for n in _names(node))
+        if isinstance(st, A.Assign) and isinstance(st.target, A.Name) and st.target.name == out:
+            return st.op == "+=" and isinstance(st.value, (A.ListLit, A.ListComp)) and free(st.value)
+        if isinstance(st, A.For):
+            return st.var != out and free((st.iter, st.cond)) and all(self.only_grows(b, out) for b in st.body)
+        if isinstance(st, A.If):
+            return free(st.cond) and all(self.only_grows(b, out) for b in st.body + st.orelse)
+        if isinstance(st, A.Let):
+            return st.name != out and free(st.value)
+        return isinstance(st, (A.Break, A.Continue))
+
+    def count_compared(self, e: A.Compare) -> str:
+        """`len(P(...)) >= n` and its like through P's counting twin, or "" when it is not one."""
+        for size, op, bound in ((e.left, e.op, e.right), (e.right, _FLIPPED.get(e.op), e.left)):
+            if not (op in (">=", ">", "<", "<=", "==", "!=") and isinstance(size, A.Call)
+                    and isinstance(size.func, A.Name) and size.func.name == "len" and size.gen is None
+                    and len(size.args) == 1 and self.info.calls.get(id(size)) == "builtin"):
+                continue
+            call = size.args[0]
+            if not (isinstance(call, A.Call) and isinstance(call.func, A.Name) and call.gen is None
+                    and self.info.calls.get(id(call)) == "procedure" and self.countable(call.func.name)
+                    and self.info.types.get(id(bound)) == INT and self.leaves_game_alone(bound)):
+                continue
+            name = call.func.name
+            self.counted.add(name)
+            args = "".join(f"{self.expr(a)}, " for a in call.args)
+            b = self.expr(bound)
+            # (to tell n from n + 1, `>`, `<=`, `==` and `!=` count on to n + 1)
+            more = op in (">", "<=", "==", "!=")
+            if isinstance(bound, A.IntLit):
+                args += str(bound.value + more)
+            else:
+                tmp = self.temp()
+                args, b = f"{args}({tmp} := {b}){' + 1' if more else ''}", tmp
+            code = f"f_{name}__count(ctx, {args})"
+            if self.emitting in self.tracking and self.untracked(call):
+                code = f"(_NTA(1) or {code})"
+            return f"({code} {op} {b})"
+        return ""
+
+    def count_twin(self, pr: A.ProcedureDecl) -> None:
+        """The counting twin of a procedure that only builds its list (see `countable`)."""
+        params = "".join(f", v_{prm.name}" for prm in pr.params)
+        self.emit(0, f"def f_{pr.name}__count(ctx{params}, _bound):", pr.pos)
+        self.emitting = pr.name
+        self.counting = self.countable(pr.name)
+        if self.counting == _COMPREHENSION:
+            self.emit(1, "_n = 0", pr.pos)
+        try:
+            self.function_body(pr.body, 1, pr.params)
+        finally:
+            self.counting = None
+            self.emitting = None
+
+    # In a counting twin, a loop over another procedure's list (`for s in
+    # supply_sources(h, side)`), that procedure only building it (`list_builder`), goes
+    # through the items as that procedure finds them: its code is written in place of the
+    # call, and each item it would add to its list is gone round the loop's body at once,
+    # so that the count may stop before the other items are looked for.
+    def fusable(self, st: A.For) -> A.ProcedureDecl | None:
+        """The procedure whose list the twin's loop may go through as it is built; else None."""
+        it = st.iter
+        if self.fusing is not None or self.fused or st.cond is not None or not (
+                isinstance(it, A.Call) and isinstance(it.func, A.Name) and it.gen is None
+                and self.info.calls.get(id(it)) == "procedure" and it.func.name != self.emitting
+                and self.list_builder(it.func.name) is not None) \
+                or any(isinstance(n, (A.Break, A.Continue, A.Return)) for n in _nodes(st.body)):
+            return None
+        q = self._decls[it.func.name]
+        caller = self._decls.get(self.emitting or "")
+        if not isinstance(caller, A.ProcedureDecl):
+            return None
+        # (the callee's own names, in Python `v_NAME` as the caller's are, must be none of
+        # the caller's; nor may the loop bind a name its arguments read)
+        mine = {n.name for n in _names(caller.body)} | _bound(caller.body) | {prm.name for prm in caller.params}
+        # (a search's item is named afresh in code written in place, and a comprehension's is
+        # its own in Python; the list itself is never a name)
+        out = self.list_builder(it.func.name)
+        theirs = {n.name for n in _nodes(q.body) if isinstance(n, A.Let) and n.name != out} \
+            | {n.var for n in _nodes(q.body) if isinstance(n, A.For)} \
+            | {n.value.gen.var for n in _nodes(q.body) if isinstance(n, A.Assign) and isinstance(n.value, A.ListComp)}
+        args = {n.name for n in _names(it.args)}
+        if theirs & mine or args & (_bound(st.body) | {st.var}):
+            return None
+        return q
+
+    def fuse(self, st: A.For, q: A.ProcedureDecl, ind: int) -> None:
+        """`for x in Q(...) { body }` in a counting twin, Q's code in place (see `fusable`)."""
+        assert isinstance(st.iter, A.Call)
+        codes, first = self.bind_arguments(st.iter.args, [self.expr(a) for a in st.iter.args])
+        for bound in first:
+            self.emit(ind, bound, st.pos)
+        out = self.list_builder(q.name)
+        assert out is not None
+        self.fusing = (out, st)
+        self.subst.append({prm.name: code for prm, code in zip(q.params, codes)})
+        try:
+            self.body(q.body[:-1], ind)
+        finally:
+            self.subst.pop()
+            self.fusing = None
+
+    def fused_item(self, item: A.Expr, ind: int, pos: Pos | None) -> None:
+        """One item the procedure in place would add to its list: the caller's loop body
+        gone round with it, paid for as the caller's loop would pay for it."""
+        assert self.fusing is not None
+        st = self.fusing[1]
+        self.emit(ind, f"v_{st.var} = {self.expr(item)}", pos)
+        self.charge(ind, None, self.loop_weight(st), pos)
+        fusing, subst = self.fusing, self.subst
+        self.fusing, self.subst = None, []
+        self.fused += 1     # (its loops stay loops: the procedure's names are live around it)
+        try:
+            self.body(st.body, ind)
+        finally:
+            self.fusing, self.subst = fusing, subst
+            self.fused -= 1
+
+    def count_stmt(self, st: A.Stmt, ind: int) -> bool:
+        """A statement of a counting twin that touches its list, written with the count
+        `_n`; False for any other (written as it is)."""
+        if self.fusing is not None:
+            built = self.fusing[0]
+            if isinstance(st, A.Let) and st.name == built:
+                assert isinstance(st.value, A.ListLit)
+                for item in st.value.items:
+                    self.fused_item(item, ind, st.pos)
+                return True
+            if isinstance(st, A.Assign) and isinstance(st.target, A.Name) and st.target.name == built:
+                if isinstance(st.value, A.ListLit):
+                    for item in st.value.items:
+                        self.fused_item(item, ind, st.pos)
+                else:
+                    assert isinstance(st.value, A.ListComp)
+                    g = st.value.gen
+                    grow = A.Assign(st.pos, st.target, "+=", A.ListLit(st.pos, (g.elt if g.elt is not None
+                                                                                 else A.Name(g.var_pos, g.var),)))
+                    loop = A.For(st.pos, g.var, g.var_pos, g.iter, g.cond, (grow,))
+                    self.made.append(loop)
+                    self.stmt(loop, ind)
+                return True
+            return False
+        if isinstance(st, A.For):
+            q = self.fusable(st)
+            if q is not None:
+                self.fuse(st, q, ind)
+                return True
+            return False
+        out = self.counting
+        if out == _COMPREHENSION and isinstance(st, A.Return) and isinstance(st.value, A.ListComp):
+            # (`return [n for n in ... where ...]`: counted as `out += [...]` would be)
+            grown = A.Assign(st.pos, A.Name(st.pos, out), "+=", st.value)
+            self.made.append(grown)
+            self.count_stmt(grown, ind)
+            st = A.Return(st.pos, A.Name(st.pos, out))
+            self.made.append(st)
+        if isinstance(st, A.Let) and st.name == out:
+            self.emit(ind, "_n = 0", st.pos)
+        elif isinstance(st, A.Return) and isinstance(st.value, A.Name) and st.value.name == out:
+            self.emit(ind, "if _n > _I:\n    _long(range(_n))\nreturn _n", st.pos)
+        elif isinstance(st, A.Assign) and isinstance(st.target, A.Name) and st.target.name == out:
+            enough = "if _n >= _bound:\n    if _n > _I:\n        _long(range(_n))\n    return _n"
+            if isinstance(st.value, A.ListLit):
+                # (an item that could fail is worked out, as the list would have it)
+                for item in st.value.items:
+                    if not self.pure(item):
+                        self.emit(ind, f"_j = {self.expr(item)}", st.pos)
+                self.emit(ind, f"_n += {len(st.value.items)}\n{enough}", st.pos)
+            else:
+                assert isinstance(st.value, A.ListComp)
+                g = st.value.gen
+                if self.loopable_here() and self.own_name(g):
+                    # (a loop that counts each item the comprehension would give)
+                    grow = A.Assign(st.pos, st.target, "+=", A.ListLit(st.pos, (g.elt,) if g.elt is not None
+                                                                             else (A.IntLit(st.pos, 1),)))
+                    loop = A.For(st.pos, g.var, g.var_pos, g.iter, g.cond, (grow,))
+                    self.made.append(loop)
+                    self.stmt(loop, ind)
+                else:
+                    self.emit(ind, f"_n += len({self.expr(st.value)})\n{enough}", st.pos)
+        else:
+            return False
+        return True
 
     def list_into(self, target: str, g: A.Generator, ind: int, pos: Pos | None) -> None:
         """Set `target` to the list `[elt for var in iter where cond]` with a loop, each test
@@ -2515,6 +2773,9 @@ class _Gen:
             searched = self.emptiness(e)
             if searched is not None:
                 return searched
+            counted = self.count_compared(e)
+            if counted:
+                return counted
             if e.op in ("is", "is not"):
                 assert isinstance(e.right, A.Name)
                 op = "==" if e.op == "is" else "!="
