@@ -465,11 +465,10 @@ procedure arrived(side: str) -> list[int] {
 }
 """
 
-
-def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_the_same() -> None:
-    from engine.board import Board, Space
+def _with_looked_at(name: str, source: str, procedure: str) -> tuple[Any, list[str]]:
+    """A procedure of rules that may call `looked_at(space)`, a board question that records
+    the spaces it is asked about (and answers yes), and that record."""
     from engine.primitives import register_core
-    from engine.state import GameState
 
     looked: list[str] = []
 
@@ -480,7 +479,14 @@ def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_
     reg = dsl.Registry()
     register_core(reg)
     reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
-    arrived = dsl.load_rules([("arrived.rules", ARRIVED)], reg).procedure("arrived")
+    return dsl.load_rules([(name, source)], reg).procedure(procedure), looked
+
+
+def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_the_same() -> None:
+    from engine.board import Board, Space
+    from engine.state import GameState
+
+    arrived, looked = _with_looked_at("arrived.rules", ARRIVED, "arrived")
     state = GameState(Board([Space("a", "A"), Space("chart", "Chart")], [("a", "chart", {})]))
     red = state.add_piece("inf", "red", "chart")
     state.add_piece("inf", "red", "a")
@@ -510,13 +516,9 @@ def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_
 def test_answers_seldom_found_again_are_no_longer_kept_and_stay_right() -> None:
     from dsl.compiler import KEEP_TRIAL
     from engine.board import Board, Space
-    from engine.primitives import register_core
     from engine.state import GameState
 
-    reg = dsl.Registry()
-    register_core(reg)
-    reg.primitive("looked_at", lambda ctx, space: True, [("space", "str")], "bool", context=True, board=True)
-    arrived = dsl.load_rules([("arrived.rules", ARRIVED)], reg).procedure("arrived")
+    arrived, _ = _with_looked_at("arrived.rules", ARRIVED, "arrived")
     state = GameState(Board([Space("a", "A"), Space("chart", "Chart")], [("a", "chart", {})]))
     state.turn = 2
     red = state.add_piece("inf", "red", "a")
@@ -573,19 +575,9 @@ procedure ground(u: Unit, limit: int) -> list[str] {
 
 def test_a_walk_is_kept_while_the_variables_it_read_and_its_unit_are_the_same() -> None:
     from engine.board import Board, Space
-    from engine.primitives import register_core
     from engine.state import GameState
 
-    looked: list[str] = []
-
-    def looked_at(ctx: Any, space: str) -> bool:
-        looked.append(space)
-        return True
-
-    reg = dsl.Registry()
-    register_core(reg)
-    reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
-    reach = dsl.load_rules([("reach.rules", REACH)], reg).procedure("ground")
+    reach, looked = _with_looked_at("reach.rules", REACH, "ground")
     names = ["a", "b", "c", "d"]
     state = GameState(Board([Space(n, n.upper()) for n in names], [("a", "b", {}), ("b", "c", {}), ("c", "d", {})]))
     red = state.add_piece("inf", "red", "a")
