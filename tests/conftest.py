@@ -8,6 +8,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIRMISH = ROOT / "tests" / "rulesets" / "skirmish"
+#: a line of seven fields with a runner at either end, for small games written in a test
+#: (the search player's tests: a race to a flag, a race to the other end)
+LINE_MAP = {"format": "wargame-map/1", "name": "Line", "fidelity": "exact",
+            "spaces": [{"id": f"f{i}", "name": f"Field {i}"} for i in range(1, 8)],
+            "links": [{"a": f"f{i}", "b": f"f{i + 1}"} for i in range(1, 7)]}
+LINE_SCENARIO = {"format": "wargame-scenario/1", "name": "line", "title": "The line", "map": "map.json",
+                 "control": {}, "pieces": [{"kind": "Runner", "owner": "Blue", "space": "f1"},
+                                           {"kind": "Runner", "owner": "Red", "space": "f7"}]}
 
 
 @pytest.fixture(scope="session")

@@ -15,18 +15,13 @@ import pytest
 from clients.cli import main
 from clients.search import SearchPlayer
 from engine import flow, plugins
+from tests.conftest import LINE_MAP, LINE_SCENARIO
 
 ROOT = Path(__file__).resolve().parents[1]
 RIVER = ROOT / "examples" / "river-crossing"
 
 #: a game no player was written for: two runners on a line of seven fields, the flag in the
 #: middle; whoever stands on it at the end of their turn wins. No evaluate, no score.
-FLAG_MAP = {"format": "wargame-map/1", "name": "Line", "fidelity": "exact",
-            "spaces": [{"id": f"f{i}", "name": f"Field {i}"} for i in range(1, 8)],
-            "links": [{"a": f"f{i}", "b": f"f{i + 1}"} for i in range(1, 7)]}
-FLAG_SCENARIO = {"format": "wargame-scenario/1", "name": "line", "title": "The line", "map": "map.json",
-                 "control": {}, "pieces": [{"kind": "Runner", "owner": "Blue", "space": "f1"},
-                                           {"kind": "Runner", "owner": "Red", "space": "f7"}]}
 FLAG_RULES = """
 TURNS
 turn order [Blue, Red]
@@ -64,8 +59,8 @@ def write_game(folder: Path, name: str, turns: str = "turns 12", ending: str = F
     (folder / "ruleset.json").write_text(json.dumps({
         "name": name, "title": "A race for the flag", "rules": ["flag.rules"], "sides": ["Blue", "Red"],
         "scenarios": [{"name": "line", "title": "The line", "file": "scenario.json"}]}))
-    (folder / "map.json").write_text(json.dumps(FLAG_MAP))
-    (folder / "scenario.json").write_text(json.dumps(FLAG_SCENARIO))
+    (folder / "map.json").write_text(json.dumps(LINE_MAP))
+    (folder / "scenario.json").write_text(json.dumps(LINE_SCENARIO))
     (folder / "flag.rules").write_text(FLAG_RULES.replace("TURNS", turns).replace("ENDING", ending))
     return folder
 

@@ -15,17 +15,12 @@ from clients.search import SearchPlayer
 from clients.search_judge import Judge
 from clients.search_learn import Learner, features
 from engine import flow, plugins
+from tests.conftest import LINE_MAP, LINE_SCENARIO
 
 #: a race no player was written for: a runner each at either end of a line of seven fields;
 #: whoever brings theirs to the other end first wins. Its score is the runners left (always
 #: one each), so the score says nothing of the race until it is won, some turns past what a
 #: sample looks at.
-MAP = {"format": "wargame-map/1", "name": "Line", "fidelity": "exact",
-       "spaces": [{"id": f"f{i}", "name": f"Field {i}"} for i in range(1, 8)],
-       "links": [{"a": f"f{i}", "b": f"f{i + 1}"} for i in range(1, 7)]}
-SCENARIO = {"format": "wargame-scenario/1", "name": "line", "title": "The line", "map": "map.json",
-            "control": {}, "pieces": [{"kind": "Runner", "owner": "Blue", "space": "f1"},
-                                      {"kind": "Runner", "owner": "Red", "space": "f7"}]}
 RULES = """
 turns 16
 turn order [Blue, Red]
@@ -67,8 +62,8 @@ def race(tmp_path_factory: pytest.TempPathFactory) -> Any:
     (folder / "ruleset.json").write_text(json.dumps({
         "name": "race", "title": "A race", "rules": ["race.rules"], "sides": ["Blue", "Red"],
         "scenarios": [{"name": "line", "title": "The line", "file": "scenario.json"}]}))
-    (folder / "map.json").write_text(json.dumps(MAP))
-    (folder / "scenario.json").write_text(json.dumps(SCENARIO))
+    (folder / "map.json").write_text(json.dumps(LINE_MAP))
+    (folder / "scenario.json").write_text(json.dumps(LINE_SCENARIO))
     (folder / "race.rules").write_text(RULES)
     return plugins.load(folder)
 
