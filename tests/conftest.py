@@ -8,6 +8,24 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SKIRMISH = ROOT / "tests" / "rulesets" / "skirmish"
+
+
+def scenario_mod(folder: Path, base: str, scenario: dict[str, object], title: str = "A skirmish") -> Path:
+    """A mod folder over the game `base` (an example's name) that adds one scenario and no
+    rules: the way a test sets out a position of a rulebook example on the game's own map.
+    `scenario` is the scenario file's content; its `name` names the scenario."""
+    import json
+
+    name = str(scenario["name"])
+    folder.mkdir(parents=True)
+    (folder / "ruleset.json").write_text(json.dumps({
+        "name": folder.name, "extends": base, "rules": ["none.rules"],
+        "scenarios": [{"name": name, "title": title, "file": f"{name}.json"}]}))
+    (folder / "none.rules").write_text(f"extends {base}\n")
+    (folder / f"{name}.json").write_text(json.dumps(scenario))
+    return folder
+
+
 #: a line of seven fields with a runner at either end, for small games written in a test
 #: (the search player's tests: a race to a flag, a race to the other end)
 LINE_MAP = {"format": "wargame-map/1", "name": "Line", "fidelity": "exact",

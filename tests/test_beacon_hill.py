@@ -5,7 +5,6 @@ the end."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ from clients.cli import main
 from engine import plugins
 from engine.actions import Action, IllegalAction
 from engine.game import Game
+from tests.conftest import scenario_mod
 
 BEACON = Path(__file__).resolve().parents[1] / "examples" / "beacon-hill"
 
@@ -45,15 +45,9 @@ def _pass_turn(game: Game) -> None:
 
 def _skirmish(tmp_path: Path, pieces: list[dict[str, object]]) -> plugins.LoadedRuleset:
     """beacon-hill with one scenario of its own on the same map, holding only `pieces`."""
-    mod = tmp_path / "beacon-skirmish"
-    mod.mkdir()
-    (mod / "ruleset.json").write_text(json.dumps({
-        "name": "beacon-skirmish", "extends": "beacon-hill", "rules": ["none.rules"],
-        "scenarios": [{"name": "skirmish", "title": "A skirmish", "file": "skirmish.json"}]}))
-    (mod / "none.rules").write_text("extends beacon-hill\n")
-    (mod / "skirmish.json").write_text(json.dumps({
+    mod = scenario_mod(tmp_path / "beacon-skirmish", "beacon-hill", {
         "format": "wargame-scenario/1", "name": "skirmish", "map": "beacon-hill:map.json",
-        "pieces": pieces}))
+        "pieces": pieces})
     return plugins.load(mod, paths=[BEACON])
 
 

@@ -4,7 +4,6 @@ takes the flag, carrying it home wins, a fallen carrier's flag goes back to its 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from clients.cli import main
 from engine import plugins
 from engine.actions import Action
 from engine.game import Game
+from tests.conftest import scenario_mod
 
 FLAG = Path(__file__).resolve().parents[1] / "examples" / "capture-the-flag"
 
@@ -30,18 +30,12 @@ def test_it_checks_clean_and_random_games_end(capsys: pytest.CaptureFixture[str]
 def _raid(tmp_path: Path, red: list[dict[str, object]]) -> Game:
     """A game of a scenario `raid` over capture-the-flag: a Blue scout one hex from the Red
     base, which holds only its flag; a Blue guard at home; `red`, the other pieces."""
-    mod = tmp_path / "raid"
-    mod.mkdir(parents=True)
-    (mod / "ruleset.json").write_text(json.dumps({
-        "name": "raid", "extends": "capture-the-flag", "rules": ["none.rules"],
-        "scenarios": [{"name": "raid", "title": "A raid", "file": "raid.json"}]}))
-    (mod / "none.rules").write_text("extends capture-the-flag\n")
-    (mod / "raid.json").write_text(json.dumps({
+    mod = scenario_mod(tmp_path / "raid", "capture-the-flag", {
         "format": "wargame-scenario/1", "name": "raid", "map": "capture-the-flag:map.json",
         "pieces": [{"kind": "Flag", "owner": "Blue", "space": "0103"},
                    {"kind": "Guard", "owner": "Blue", "space": "0103"},
                    {"kind": "Scout", "owner": "Blue", "space": "0603"},
-                   {"kind": "Flag", "owner": "Red", "space": "0703"}, *red]}))
+                   {"kind": "Flag", "owner": "Red", "space": "0703"}, *red]}, title="A raid")
     return Game(plugins.load(mod, paths=[FLAG]), "raid", seed=1)
 
 

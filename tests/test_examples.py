@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from clients.cli import main
+from tests.conftest import scenario_mod
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[1] / "examples"
 EXAMPLES = sorted(p for p in EXAMPLES_DIR.iterdir() if (p / "ruleset.json").is_file())
@@ -73,16 +74,10 @@ def _scenario_mod(tmp_path: Path, map_name: str) -> Path:
     """A mod of river-crossing that adds one scenario, `skirmish` (5 pieces), on the map `map_name`."""
     import json
 
-    mod = tmp_path / "crossing-skirmish"
-    mod.mkdir()
-    (mod / "ruleset.json").write_text(json.dumps({
-        "name": "crossing-skirmish", "extends": "river-crossing", "rules": ["none.rules"],
-        "scenarios": [{"name": "skirmish", "title": "A skirmish at the ford", "file": "skirmish.json"}]}))
-    (mod / "none.rules").write_text("extends river-crossing\n")
     base = json.loads((EXAMPLES_DIR / "river-crossing" / "scenario.json").read_text())
-    (mod / "skirmish.json").write_text(json.dumps({**base, "name": "skirmish", "map": map_name,
-                                                   "pieces": base["pieces"][:2] + base["pieces"][-2:]}))
-    return mod
+    return scenario_mod(tmp_path / "crossing-skirmish", "river-crossing",
+                        {**base, "name": "skirmish", "map": map_name,
+                         "pieces": base["pieces"][:2] + base["pieces"][-2:]}, title="A skirmish at the ford")
 
 
 def test_a_mod_adds_a_scenario_on_its_base_map(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
