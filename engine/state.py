@@ -142,6 +142,47 @@ class GameState:
         new.task = new.task_base = new.task_decision = new.task_gen = None
         return new
 
+    def view(self) -> GameState:
+        """`snapshot` for reading only, made without copying anything: what a question asked
+        in the middle of the rules reads and names as its options' offer (engine.asking).
+        It shares this state's tables (control, resources, game variables, marks, ruleset
+        data) where a snapshot copies them: a state that asks is settled when it has asked,
+        and nothing changes it after (`flow.apply` answers on a copy of it), so the two read
+        alike for as long as either lives. Its pieces are shared copy-on-write, as a copy's
+        are. Nothing may change a view."""
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.rules = self.rules
+        new.pieces = self.pieces
+        new._at = self._at
+        new._by = self._by
+        new._bk = self._bk
+        new._mine = self._mine = False
+        new._own = new._own_by = new._own_bk = _NO_ENTRIES
+        new._marks = self._marks
+        new._next_id = self._next_id
+        new.control = self.control
+        new.resources = self.resources
+        new.turn = self.turn
+        new.power_index = self.power_index
+        new.phase_index = self.phase_index
+        new.step_index = self.step_index
+        new.data = self.data
+        new.rng = self.rng
+        new.result = self.result
+        new.events = []
+        new._loaded = self._loaded
+        new.vars = self.vars
+        new.started = self.started
+        new.task = new.task_base = new.task_decision = new.task_gen = None
+        new.task_events = self.task_events
+        new.answers = self.answers
+        new.answer_i = self.answer_i
+        new.dice_hook = self.dice_hook
+        new.hits_hook = self.hits_hook
+        new.answer_hook = self.answer_hook
+        return new
+
     def become(self, other: GameState) -> None:
         """Take over everything of `other` (a worked-on copy), keeping this object."""
         for name in GameState.__slots__:
