@@ -27,17 +27,22 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
     rules = rs.rules
     logic = rs.logic
     last: Boundary | None = None
-    for name, args in boundaries:
-        last = (name, args)
+    for last in boundaries:
+        name, args = last
         logic.before_boundary(state, name, args)
-        state.emit(name, **args)
+        # (the boundary's arguments are a dict of its own, made by the turn structure and
+        # changed by nobody: the event keeps it, as `state.emit(name, **args)` would a copy)
+        state.events.append(last)
         if name in _HOOKED:
             hook = getattr(hooks, "wargame_" + name)
             if hook.get_hookimpls():     # (a call that no plugin answers still costs microseconds)
                 hook(state=state, rules=rules, **args)
-        for gate, handler in rules.bound(name):
-            if gate is None or gate(*args.values()):    # (a `when` on the event's arguments alone)
-                handler(state, *args.values())
+        bound = rules.bound(name)
+        if bound:
+            values = args.values()
+            for gate, handler in bound:
+                if gate is None or gate(*values):    # (a `when` on the event's arguments alone)
+                    handler(state, *values)
         logic.on_boundary(state, name, args)
         if state.result is None:
             result = logic.result(state)
