@@ -140,7 +140,7 @@ def move_to(state: GameState, unit: Piece, space: str) -> None:
     state.move(unit.id, space)
     for c in aboard:
         state.move(c.id, space)
-    state.emit("move", piece=unit.id, kind=unit.kind, owner=unit.owner, src=src, to=space)
+    state.events.append(("move", {"piece": unit.id, "kind": unit.kind, "owner": unit.owner, "src": src, "to": space}))
 
 
 def _check_space(state: GameState, space: str) -> None:
@@ -217,7 +217,7 @@ def clear_marks(state: GameState, names: list[str]) -> None:
         charge(len(state.pieces))
     # (most pieces carry no mark: they are passed over without making a set)
     for p in [p for p in state.pieces.values() if p.status and not drop.isdisjoint(p.status)]:
-        state.update(p.id, status=p.status - drop)
+        state.set_status(p.id, p.status - drop)
 
 
 def damage(state: GameState, unit: Piece, hits: int) -> None:

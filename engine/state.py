@@ -314,7 +314,36 @@ class GameState:
         return new
 
     def move(self, pid: int, space: str) -> Piece:
-        return self.update(pid, space=space)
+        """`update(pid, space=space)` written out: a piece that moves keeps its owner, type
+        and marks, so it stays in its owner's entries and only changes space."""
+        old = self.piece(pid)
+        new = old.changed_space(space)
+        if not self._mine:
+            self._take()
+        if space != old.space:
+            _drop(self._at, self._own, old.space, pid)
+        _own_entry(self._at, self._own, space)[pid] = new
+        _own_entry(self._by, self._own_by, new.owner)[pid] = new
+        _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
+        self.pieces[pid] = new
+        return new
+
+    def set_status(self, pid: int, status: frozenset[str]) -> Piece:
+        """Give a piece these marks in place of its own (`update(pid, status=...)` written
+        out, as `set_mark` is: the piece stays in its entries)."""
+        old = self.piece(pid)
+        if status == old.status:
+            return old
+        new = old.changed_status(status)
+        if not self._mine:
+            self._take()
+        self._count_marks(old.status, -1)
+        self._count_marks(status, 1)
+        _own_entry(self._at, self._own, new.space)[pid] = new
+        _own_entry(self._by, self._own_by, new.owner)[pid] = new
+        _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
+        self.pieces[pid] = new
+        return new
 
     def remove(self, pid: int) -> Piece:
         old = self.piece(pid)

@@ -50,3 +50,31 @@ def test_an_offered_option_and_the_same_action_sent_from_outside_play_alike() ->
         sent, _ = flow.apply(rs, state, Action(action.kind, dict(action.args)))
         assert sent.signature() == offered.signature()
         state, d = flow.apply(rs, state, action)
+
+
+def test_moves_and_marks_taken_off_keep_every_index_as_a_rebuild_would() -> None:
+    from collections import Counter
+
+    from engine.invariants import generic_problems
+
+    rs = load_lhtr()
+    rng = random.Random(6)
+    state = rs.logic.new_state(rs.info.scenario(None).name, 6)
+    d = flow.start(rs, state)
+    moved = cleared = 0
+    for _ in range(700):
+        assert d is not None
+        before = _reading(state)
+        new, d = flow.apply(rs, state, d.sample(rng))
+        assert _reading(state) == before            # (the state played from is untouched)
+        moved += sum(1 for e in new.events if e[0] == "move")
+        cleared += sum(1 for a, b in zip(sorted(state._marks.items()), sorted(new._marks.items())) if a != b)
+        state = new
+        assert generic_problems(state) == []
+        kinds: dict[tuple[str, str], list[int]] = {}
+        for p in state.pieces.values():
+            kinds.setdefault((p.owner, p.kind), []).append(p.id)
+        assert {k: list(v) for k, v in state._bk.items()} == kinds
+        assert all(state._bk[(p.owner, p.kind)][p.id] is p for p in state.pieces.values())
+        assert dict(state._marks) == dict(Counter(m for p in state.pieces.values() for m in p.status))
+    assert moved > 100 and cleared > 10
