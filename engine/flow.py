@@ -10,7 +10,7 @@ from typing import Any
 from dsl.errors import Refused
 from engine.actions import Action, Decision, IllegalAction
 from engine.dice import MASK
-from engine.ruleset import LoadedRuleset, Result
+from engine.ruleset import GameLogic, LoadedRuleset, Result
 from engine.sequence import Boundary
 from engine.state import GameState
 
@@ -26,6 +26,8 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
     hooks = rs.plugins.hook
     rules = rs.rules
     logic = rs.logic
+    # (a logic with no automatic work of its own at boundaries is not called for each)
+    on_boundary = logic.on_boundary if type(logic).on_boundary is not GameLogic.on_boundary else None
     last: Boundary | None = None
     for last in boundaries:
         name, args = last
@@ -43,7 +45,8 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
             for gate, handler in bound:
                 if gate is None or gate(*values):    # (a `when` on the event's arguments alone)
                     handler(state, *values)
-        logic.on_boundary(state, name, args)
+        if on_boundary is not None:
+            on_boundary(state, name, args)
         if state.result is None:
             result = logic.result(state)
             if result is not None:
