@@ -225,6 +225,8 @@ class Options(Sequence[Action]):
         kinds: list[str | None] = []
         makers: list[Callable[[Any], Action] | None] = []
         rows: list[Sequence[Any] | Pending] = []
+        starts: list[int] = []
+        n = 0
         pending = False
         for kind, make, block_rows in blocks:
             if isinstance(block_rows, Pending):
@@ -236,10 +238,14 @@ class Options(Sequence[Action]):
             kinds.append(kind)
             makers.append(make)
             rows.append(block_rows)
+            starts.append(n)
+            n += len(block_rows)
         if tail:
             kinds.append(None)      # ready-made actions: the block's rows are the actions
             makers.append(None)
             rows.append(tuple(tail))
+            starts.append(n)
+            n += len(tail)
         self._kinds = kinds
         self._makers = makers
         self._rows = rows
@@ -247,17 +253,14 @@ class Options(Sequence[Action]):
         #: Actions made from pending rows before the options were numbered: (block, choice) ->
         #: Action, so that the same option is the same Action once they are
         self._early: dict[tuple[int, int], Action] = {}
+        # where each block begins among the options as given (a pending block counts all its
+        # choices: `sample` draws among them so)
+        self._starts = starts
         if not pending:
             # (every block checked already: numbered as given, with no copy)
-            starts, n = [], 0
-            for laid in rows:
-                starts.append(n)
-                n += len(laid)
-            self._starts = starts
             self._made: list[Action | None] = [None] * n
             self._len = n
         else:
-            self._starts = []
             self._made = []
             self._len = 0
 
@@ -322,10 +325,8 @@ class Options(Sequence[Action]):
         (one that fails is set aside and another drawn)."""
         if not self._pending:
             return self._make(rng.choice(range(self._len)))     # (the draw rng.choice(self) makes)
-        starts, n = [], 0
-        for block_rows in self._rows:
-            starts.append(n)
-            n += len(block_rows)
+        starts = self._starts
+        n = starts[-1] + len(self._rows[-1])
         # the options not yet set aside, made a list at the first that fails (most draws pass)
         alive: Sequence[int] = range(n)
         while alive:

@@ -94,7 +94,7 @@ def question(state: Any, player: str, prompt: str, options: list[Any],
         labels = labels()
         if len(labels) != len(options):
             raise RulesRuntimeError(f"`choose` got {len(options)} options but {len(labels)} labels")
-    view = state.snapshot()
+    view = state.view()
     choices = _Choices(view, tuple(options), labels)
     # each option's Action is made only when it is looked at (a random player draws one)
     return False, Decision(player, "choose", prompt, Options((("choose", choices.make, range(len(options))),)),

@@ -10,7 +10,7 @@ from typing import Any
 from dsl.errors import Refused
 from engine.actions import Action, Decision, IllegalAction
 from engine.dice import MASK
-from engine.ruleset import LoadedRuleset, Result
+from engine.ruleset import GameLogic, LoadedRuleset, Result
 from engine.sequence import Boundary
 from engine.state import GameState
 
@@ -26,19 +26,27 @@ def fire(rs: LoadedRuleset, state: GameState, boundaries: Iterable[Boundary]) ->
     hooks = rs.plugins.hook
     rules = rs.rules
     logic = rs.logic
+    # (a logic with no automatic work of its own at boundaries is not called for each)
+    on_boundary = logic.on_boundary if type(logic).on_boundary is not GameLogic.on_boundary else None
     last: Boundary | None = None
-    for name, args in boundaries:
-        last = (name, args)
+    for last in boundaries:
+        name, args = last
         logic.before_boundary(state, name, args)
-        state.emit(name, **args)
+        # (the boundary's arguments are a dict of its own, made by the turn structure and
+        # changed by nobody: the event keeps it, as `state.emit(name, **args)` would a copy)
+        state.events.append(last)
         if name in _HOOKED:
             hook = getattr(hooks, "wargame_" + name)
             if hook.get_hookimpls():     # (a call that no plugin answers still costs microseconds)
                 hook(state=state, rules=rules, **args)
-        for gate, handler in rules.bound(name):
-            if gate is None or gate(*args.values()):    # (a `when` on the event's arguments alone)
-                handler(state, *args.values())
-        logic.on_boundary(state, name, args)
+        bound = rules.bound(name)
+        if bound:
+            values = args.values()
+            for gate, handler in bound:
+                if gate is None or gate(*values):    # (a `when` on the event's arguments alone)
+                    handler(state, *values)
+        if on_boundary is not None:
+            on_boundary(state, name, args)
         if state.result is None:
             result = logic.result(state)
             if result is not None:

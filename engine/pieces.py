@@ -45,6 +45,12 @@ class Piece:
         p.__class__ = Piece      # type: ignore[assignment]
         return p  # type: ignore[return-value]
 
+    def changed_space(self, space: str) -> Piece:
+        """This piece in another space (`changed` for a move)."""
+        p = _Draft(self.id, self.kind, self.owner, space, self.hits, self.group, self.status, self.carrier)
+        p.__class__ = Piece      # type: ignore[assignment]
+        return p  # type: ignore[return-value]
+
     def marked(self, mark: str) -> bool:
         return mark in self.status
 

@@ -140,12 +140,20 @@ def move_to(state: GameState, unit: Piece, space: str) -> None:
     state.move(unit.id, space)
     for c in aboard:
         state.move(c.id, space)
-    state.emit("move", piece=unit.id, kind=unit.kind, owner=unit.owner, src=src, to=space)
+    state.events.append(("move", {"piece": unit.id, "kind": unit.kind, "owner": unit.owner, "src": src, "to": space}))
 
 
 def _check_space(state: GameState, space: str) -> None:
-    if space not in state.board and ":" not in space:
+    if space not in state.board.spaces and ":" not in space:
         raise IllegalAction(f"there is no space `{space}`")
+
+
+def _check_spaces(state: GameState, places: list[str]) -> None:
+    """`_check_space` of each place, in one loop (a walk is given its places at every call)."""
+    spaces = state.board.spaces
+    for s in places:
+        if s not in spaces and ":" not in s:
+            raise IllegalAction(f"there is no space `{s}`")
 
 
 def create(state: GameState, kind: str, owner: str, space: str) -> Piece:
@@ -217,7 +225,7 @@ def clear_marks(state: GameState, names: list[str]) -> None:
         charge(len(state.pieces))
     # (most pieces carry no mark: they are passed over without making a set)
     for p in [p for p in state.pieces.values() if p.status and not drop.isdisjoint(p.status)]:
-        state.update(p.id, status=p.status - drop)
+        state.set_status(p.id, p.status - drop)
 
 
 def damage(state: GameState, unit: Piece, hits: int) -> None:
@@ -311,8 +319,7 @@ def reach_costs(state: GameState, start: str, budget: int, cost: Any, stops: Any
 def distances(state: GameState, places: list[str], budget: int, enters: Any, goes_on: Any) -> dict[str, int]:
     """The fewest links from `places` to each space within `budget` (engine.graph.spread):
     a space is counted if `enters(s)`, and the walk goes on from it if `goes_on(s)`."""
-    for s in places:
-        _check_space(state, s)
+    _check_spaces(state, places)
     if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
         _count("the budget of `distances`", budget, -MAX_AMOUNT, MAX_AMOUNT)
     if _same_call(enters, goes_on):
@@ -328,8 +335,7 @@ def nearer(state: GameState, known: dict[str, int], places: list[str], budget: i
     """`known` (the answer of `distances` with the same budget and procedures) with `places`
     walked from as well (engine.graph.nearer): what `distances` from both lists of places
     answers, for the price of the spaces that come nearer."""
-    for s in places:
-        _check_space(state, s)
+    _check_spaces(state, places)
     if not -MAX_AMOUNT <= budget <= MAX_AMOUNT:
         _count("the budget of `nearer`", budget, -MAX_AMOUNT, MAX_AMOUNT)
     if _same_call(enters, goes_on):
@@ -444,7 +450,7 @@ def space_str(state: GameState, space: str, key: str) -> str:
 
 
 def space_list(state: GameState, space: str, key: str) -> list[str]:
-    v = state.board.space(space).get(key) if space in state.board else None
+    v = state.board.space(space).get(key) if space in state.board.spaces else None
     if v is None or v is False or v == "":
         return []
     return [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)]
@@ -459,7 +465,7 @@ def link_list(state: GameState, a: str, b: str, key: str) -> list[str]:
 
 def space_kind(state: GameState, space: str) -> str:
     """What a space is on its map ("hex", "land", "sea"...); "" for an off-board area."""
-    return state.board.space(space).kind if space in state.board else ""
+    return state.board.space(space).kind if space in state.board.spaces else ""
 
 
 def space_flag(state: GameState, space: str, key: str) -> bool:

@@ -361,15 +361,20 @@ class RulesLogic(GameLogic):
             if state.task is None:
                 self._apply(state, action)
             else:
-                _takes_only(action, ("choice",))
-                self._resume(state, action.get("choice"), offered=offer)
+                given = action.args
+                if len(given) != 1 or "choice" not in given:
+                    _takes_only(action, ("choice",))
+                self._resume(state, given.get("choice"), offered=offer)
             return
         mv, args = offer
         spec = self.rules.steps.get(self.structure.step(state))
         if state.task is not None or spec is None or spec.move(mv.name) is not mv:
             self._apply(state, action)       # not what was listed after all: check it
             return
-        args = [_fresh(a) for a in args] if any(isinstance(a, list) for a in args) else args
+        for a in args:
+            if isinstance(a, list):
+                args = [_fresh(a) for a in args]
+                break
         if not mv.asks:
             mv.do(state, *args)         # (a move that never asks is no task: nothing to keep)
             return
@@ -459,9 +464,10 @@ class RulesLogic(GameLogic):
     def _resume(self, state: GameState, answer: Any, offered: int | None = None) -> None:
         """Go on with the waiting task given `answer` (`offered`: its place among the options
         of the task's question, when it is one of them)."""
-        kind, *rest = state.task  # type: ignore[misc]
-        answers = rest[-1] + (answer,)
-        task = (kind, *rest[:-1])
+        waited: tuple[Any, ...] = state.task  # type: ignore[assignment]
+        task = waited[:-1]
+        answers = waited[-1] + (answer,)
+        kind = task[0]
         waiting = state.task_gen
         state.task_gen = None
         if waiting is not None and waiting[0] is not None and (offered is not None
@@ -489,10 +495,10 @@ class RulesLogic(GameLogic):
         seen = state.task_events
         spec = self.rules.steps[self.structure.step(work)]
         if kind == "move":
-            mv = spec.move(rest[0])
+            mv = spec.move(task[1])
             assert mv is not None
             fn: Callable[..., Any] = mv.do
-            args = [decode(work, t, v, n) for (n, t), v in zip(mv.params, rest[1])]
+            args = [decode(work, t, v, n) for (n, t), v in zip(mv.params, task[2])]
         else:
             fn, args = {"start": spec.start, "end": spec.end, "finish": spec.finish}[kind], []
         replayed = self._task_spec(work, task)

@@ -142,6 +142,47 @@ class GameState:
         new.task = new.task_base = new.task_decision = new.task_gen = None
         return new
 
+    def view(self) -> GameState:
+        """`snapshot` for reading only, made without copying anything: what a question asked
+        in the middle of the rules reads and names as its options' offer (engine.asking).
+        It shares this state's tables (control, resources, game variables, marks, ruleset
+        data) where a snapshot copies them: a state that asks is settled when it has asked,
+        and nothing changes it after (`flow.apply` answers on a copy of it), so the two read
+        alike for as long as either lives. Its pieces are shared copy-on-write, as a copy's
+        are. Nothing may change a view."""
+        new = GameState.__new__(GameState)
+        new.board = self.board
+        new.rules = self.rules
+        new.pieces = self.pieces
+        new._at = self._at
+        new._by = self._by
+        new._bk = self._bk
+        new._mine = self._mine = False
+        new._own = new._own_by = new._own_bk = _NO_ENTRIES
+        new._marks = self._marks
+        new._next_id = self._next_id
+        new.control = self.control
+        new.resources = self.resources
+        new.turn = self.turn
+        new.power_index = self.power_index
+        new.phase_index = self.phase_index
+        new.step_index = self.step_index
+        new.data = self.data
+        new.rng = self.rng
+        new.result = self.result
+        new.events = []
+        new._loaded = self._loaded
+        new.vars = self.vars
+        new.started = self.started
+        new.task = new.task_base = new.task_decision = new.task_gen = None
+        new.task_events = self.task_events
+        new.answers = self.answers
+        new.answer_i = self.answer_i
+        new.dice_hook = self.dice_hook
+        new.hits_hook = self.hits_hook
+        new.answer_hook = self.answer_hook
+        return new
+
     def become(self, other: GameState) -> None:
         """Take over everything of `other` (a worked-on copy), keeping this object."""
         for name in GameState.__slots__:
@@ -273,7 +314,36 @@ class GameState:
         return new
 
     def move(self, pid: int, space: str) -> Piece:
-        return self.update(pid, space=space)
+        """`update(pid, space=space)` written out: a piece that moves keeps its owner, type
+        and marks, so it stays in its owner's entries and only changes space."""
+        old = self.piece(pid)
+        new = old.changed_space(space)
+        if not self._mine:
+            self._take()
+        if space != old.space:
+            _drop(self._at, self._own, old.space, pid)
+        _own_entry(self._at, self._own, space)[pid] = new
+        _own_entry(self._by, self._own_by, new.owner)[pid] = new
+        _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
+        self.pieces[pid] = new
+        return new
+
+    def set_status(self, pid: int, status: frozenset[str]) -> Piece:
+        """Give a piece these marks in place of its own (`update(pid, status=...)` written
+        out, as `set_mark` is: the piece stays in its entries)."""
+        old = self.piece(pid)
+        if status == old.status:
+            return old
+        new = old.changed_status(status)
+        if not self._mine:
+            self._take()
+        self._count_marks(old.status, -1)
+        self._count_marks(status, 1)
+        _own_entry(self._at, self._own, new.space)[pid] = new
+        _own_entry(self._by, self._own_by, new.owner)[pid] = new
+        _own_entry(self._bk, self._own_bk, (new.owner, new.kind))[pid] = new
+        self.pieces[pid] = new
+        return new
 
     def remove(self, pid: int) -> Piece:
         old = self.piece(pid)
