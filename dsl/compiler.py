@@ -878,34 +878,12 @@ class _Gen:
         """`f_NAME`: the answer kept for these arguments while what it read is the same
         (a list kept as a tuple and handed out as a fresh list), or worked out afresh by
         `f_NAME__work` and kept if the state shares every entry it read."""
-        n = pr.name
-        reads = self.piece_kept[n]
-        parts = [f"v_{prm.name}" for prm in pr.params]
-        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
-        as_list = pr.ret is not None and pr.ret.name == "list"
+        reads = self.piece_kept[pr.name]
         now = [f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
-        same = " and ".join(f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in
-                            enumerate(zip(now, reads)))
+        same = [f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in enumerate(zip(now, reads))]
         shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
-        work = f"f_{n}__work(ctx{params})"
-        self.emit(0, f"_P_{n} = {{}}\n_PC_{n} = 0\n_PH_{n} = 0", pr.pos)
-        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
-        self.emit(1, f"global _PC_{n}, _PH_{n}, f_{n}", pr.pos)
-        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
-        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _P_{n}.get(_k)\n_PC_{n} += 1",
-                  pr.pos)
-        self.emit(1, f"if _r is not None and {same} and {shared}:", pr.pos)
-        self.emit(2, f"_PH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
-        # answers seldom found again are not worth keeping: after its first calls, the
-        # procedure's calls go straight to the work
-        self.emit(1, f"if _PC_{n} >= {KEEP_TRIAL}:", pr.pos)
-        self.emit(2, f"if _PH_{n} * {KEEP_FOUND} < _PC_{n}:\n    f_{n} = f_{n}__work\n"
-                     f"_PC_{n} = -(1 << 62)", pr.pos)
-        self.emit(1, f"_v = {work}", pr.pos)
-        self.emit(1, f"if {shared}:", pr.pos)
-        self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)
-        self.emit(2, f"_P_{n}[_k] = ({', '.join(now)}, {'tuple(_v)' if as_list else '_v'})", pr.pos)
-        self.emit(1, "return _v", pr.pos)
+        self.kept_wrapper(pr, params, "P", [f"v_{prm.name}" for prm in pr.params], now,
+                          " and ".join(same + [shared]), keep=shared)
 
     # ------------------------------------------------------------------ walks kept by the variables they read
     # A procedure that walks the board (a loop inside a loop: Bulge's `walk`, breadth first
@@ -1029,32 +1007,46 @@ class _Gen:
         """`f_NAME`: the answer kept for these arguments while the variables it read and its
         units are the same objects (a list kept as a tuple and handed out as a fresh list),
         or worked out afresh by `f_NAME__work` and kept if no marked call was made."""
+        names, units, marks = self.var_kept[pr.name]
+        now = [f"v_{u}" for u in units] + [f"_vs.get({v!r})" for v in names]
+        current = [f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks]
+        same = " and ".join([f"_r[{i}] is {code}" for i, code in enumerate(now)] + current) or "True"
+        self.kept_wrapper(pr, params, "V", [f"v_{prm.name}.id" if prm.name in units else f"v_{prm.name}"
+                                            for prm in pr.params], now, same,
+                          keep=" and ".join(["not _NT", *current]), read="\n_vs = ctx.vars",
+                          marked=("_s = 1 in _NT\n_NT.clear()\n", "if _s:\n    _NTA(1)\n"))
+
+    def kept_wrapper(self, pr: A.ProcedureDecl, params: str, prefix: str, parts: list[str], now: list[str],
+                     same: str, keep: str, read: str = "", marked: tuple[str, str] = ("", "")) -> None:
+        """`f_NAME` for an answer kept between decisions by what it read (`piece_kept_answers`,
+        `var_kept_answers`): keyed by `parts`, the code of each argument's key; kept with
+        `now`, what it read; given again when `same` holds of the kept `_r` (after `read`
+        set up its names); else worked out by `f_NAME__work` (between `marked`'s two parts)
+        and kept when `keep` holds. A list is kept as a tuple and handed out as a fresh list.
+        The dict `_{prefix}_NAME`, its calls `_{prefix}C_NAME` and answers found `_{prefix}H_NAME`:
+        after `KEEP_TRIAL` calls that found fewer than one in `KEEP_FOUND`, the name is bound
+        to the work (answers seldom found again are not worth keeping)."""
         n = pr.name
-        names, units, marks = self.var_kept[n]
-        parts = [f"v_{prm.name}.id" if prm.name in units else f"v_{prm.name}" for prm in pr.params]
+        kept, calls, hits = f"_{prefix}_{n}", f"_{prefix}C_{n}", f"_{prefix}H_{n}"
         key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
         as_list = pr.ret is not None and pr.ret.name == "list"
-        now = [f"v_{u}" for u in units] + [f"_vs.get({v!r})" for v in names]
-        same = " and ".join([f"_r[{i}] is {code}" for i, code in enumerate(now)]
-                            + [f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks]) or "True"
-        current = " and ".join(f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks)
         work = f"f_{n}__work(ctx{params})"
-        self.emit(0, f"_V_{n} = {{}}\n_VC_{n} = 0\n_VH_{n} = 0", pr.pos)
+        self.emit(0, f"{kept} = {{}}\n{calls} = 0\n{hits} = 0", pr.pos)
         self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
-        self.emit(1, f"global _VC_{n}, _VH_{n}, f_{n}", pr.pos)
+        self.emit(1, f"global {calls}, {hits}, f_{n}", pr.pos)
         self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
-        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _V_{n}.get(_k)\n"
-                     f"_VC_{n} += 1\n_vs = ctx.vars", pr.pos)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = {kept}.get(_k)\n"
+                     f"{calls} += 1{read}", pr.pos)
         self.emit(1, f"if _r is not None and {same}:", pr.pos)
-        self.emit(2, f"_VH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
-        self.emit(1, f"if _VC_{n} >= {KEEP_TRIAL}:", pr.pos)
-        self.emit(2, f"if _VH_{n} * {KEEP_FOUND} < _VC_{n}:\n    f_{n} = f_{n}__work\n"
-                     f"_VC_{n} = -(1 << 62)", pr.pos)
-        self.emit(1, f"_s = 1 in _NT\n_NT.clear()\n_v = {work}", pr.pos)
-        self.emit(1, f"if not _NT{' and ' + current if current else ''}:", pr.pos)
-        self.emit(2, f"if len(_V_{n}) >= {KEPT_MAX}:\n    _V_{n}.clear()", pr.pos)
-        self.emit(2, f"_V_{n}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
-        self.emit(1, "if _s:\n    _NTA(1)\nreturn _v", pr.pos)
+        self.emit(2, f"{hits} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        self.emit(1, f"if {calls} >= {KEEP_TRIAL}:", pr.pos)
+        self.emit(2, f"if {hits} * {KEEP_FOUND} < {calls}:\n    f_{n} = f_{n}__work\n"
+                     f"{calls} = -(1 << 62)", pr.pos)
+        self.emit(1, f"{marked[0]}_v = {work}", pr.pos)
+        self.emit(1, f"if {keep}:", pr.pos)
+        self.emit(2, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
+        self.emit(2, f"{kept}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
+        self.emit(1, f"{marked[1]}return _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
