@@ -798,7 +798,8 @@ class _Gen:
         self.emit(1, f"_k = {key}\n_r = _A_{n}.get(_k)\nif _r is not None and _r[0] is ctx and _r[1] == _G:", pr.pos)
         self.emit(2, f"return {copy}(_r[2])" if copy else "return _r[2]", pr.pos)
         self.emit(1, f"_v = {prefix}_{n}__work(ctx{params})", pr.pos)
-        self.emit(1, f"if len(_A_{n}) >= {KEPT_MAX}:\n    _A_{n}.clear()", pr.pos)
+        # (a dict that holds answers is in `_AU`, and the entry's end empties it: see `instantiate`)
+        self.emit(1, f"if not _A_{n}:\n    _AU.append(_A_{n})\nelif len(_A_{n}) >= {KEPT_MAX}:\n    _A_{n}.clear()", pr.pos)
         kept = {"list": "tuple(_v)", "dict": "dict(_v)"}.get(copy, "_v")
         self.emit(1, f"_A_{n}[_k] = (ctx, _G, {kept})", pr.pos)
         self.emit(1, "return _v", pr.pos)
@@ -3186,6 +3187,7 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns["_MISS"] = object()   # (no kept answer: see _Gen.kept_answers)
     ns["_KB"] = None         # the board whose answers are kept
     ns["_G"] = 0             # the generation of remembered answers (see _Gen.remembers)
+    ns["_AU"] = []           # the dicts of remembered answers that hold some (see dsl.runtime)
     ns["_UT"] = unit_type_class(list(p.stats))
     ns["_later"] = functools.partial(Later, ns=ns, where=(artifact.filename, artifact.linemap))
     for name, spec in reg.primitives.items():
