@@ -60,6 +60,9 @@ KEPT_MAPS = 1 << 9
 #: of its first KEEP_TRIAL calls, fewer than one in KEEP_FOUND was answered from before
 KEEP_TRIAL = 256
 KEEP_FOUND = 8
+#: the same for answers remembered within an entry by units alike (see `alike_keys`): a
+#: shorter trial, as each call of the trial pays for keeping a state's answer
+ALIKE_TRIAL = 32
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
 #: (in a procedure's variables read: it may read any)
@@ -155,14 +158,29 @@ class _Gen:
         self.remembered = {name for name in sorted(self.info.passed)
                            if name in program.procedures and self.remembers(program.procedures[name])} \
             | self.walkers if REMEMBER else set()
+        self._inline: dict[str, A.Expr | None] = {}
+        self._searched: dict[tuple[str, bool], tuple[tuple[A.Let, ...], A.Generator] | None] = {}
+        self.subst: list[dict[str, str]] = []
+        #: and those given a unit of which they read only fields and stats, remembered by
+        #: those (see `alike_keys`): the code of each argument's part of the key
+        self.alike: dict[str, list[str]] = {}
+        counted = {n.args[0].func.name for n in _nodes([*program.procedures.values(), *program.steps.values(), *program.rules])
+                   if isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.name == "len" and n.args
+                   and isinstance(n.args[0], A.Call) and isinstance(n.args[0].func, A.Name)}
+        for name, pr in sorted(program.procedures.items()):
+            keys = self.alike_keys(pr) if REMEMBER and name not in self.remembered else None
+            # (not one written in place of its calls, nor one a count is asked of: its
+            # counting twin, or its search in place, stops sooner than a remembered list)
+            if keys is not None and self.inline_body(name) is None and not (name in counted and (
+                    self.search_body(name) or self.search_body(name, True) or _builds_list(pr)
+                    or pr.body and isinstance(pr.body[-1], A.Return) and isinstance(pr.body[-1].value, A.ListComp))):
+                self.alike[name] = keys
+        self.remembered |= set(self.alike)
         self.readers: dict[str, list[str]] = {}
         for name in sorted(self.remembered):
             reads = self.callee_var_reads(name)
             for var in (program.vars if ALL_VARS in reads else reads):
                 self.readers.setdefault(var, []).append(name)
-        self._inline: dict[str, A.Expr | None] = {}
-        self._searched: dict[tuple[str, bool], tuple[tuple[A.Let, ...], A.Generator] | None] = {}
-        self.subst: list[dict[str, str]] = []
         #: procedures whose answers are kept from one decision to the next, with what of the
         #: state each reads (see `piece_reads`)
         self.piece_kept: dict[str, list[tuple[str, str, str]]] = {}
@@ -372,6 +390,9 @@ class _Gen:
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             elif pr.name in self.walkers:
                 self.remembered_answers(pr, params, "f")
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.alike:
+                self.remembered_answers(pr, params, "f", self.alike[pr.name])
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             elif pr.name in self.piece_kept:
                 self.piece_kept_answers(pr, params)
@@ -613,7 +634,7 @@ class _Gen:
         self._inline[name] = None
         pr = self._decls.get(name)
         body = None
-        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.walkers and pr.name not in self.p.interactive \
+        if isinstance(pr, A.ProcedureDecl) and name not in self.kept and name not in self.walkers and name not in self.alike and pr.name not in self.p.interactive \
                 and pr.ret is not None and _count_nodes(pr.body) <= _INLINE_SIZE \
                 and not _makes_lists(pr.body) and not _asks_choose(pr.body):
             body = _as_expression(pr.body)
@@ -785,23 +806,105 @@ class _Gen:
                     out |= self.callee_var_reads(self.callee(n) or "")
         return frozenset(out)
 
-    def remembered_answers(self, pr: A.ProcedureDecl, params: str, prefix: str = "g") -> None:
+    def remembered_answers(self, pr: A.ProcedureDecl, params: str, prefix: str = "g",
+                           keys: list[str] | None = None) -> None:
         """`g_NAME`: the answer for these arguments if it was worked out (by `g_NAME__work`) in
         this entry, on this state, in this generation. (`f_NAME` for a walker, called
-        directly: both share the answers.)"""
+        directly: both share the answers.) With `keys` (`alike_keys`: the fields a unit is
+        read by in place of the unit), after its first calls it stops remembering unless
+        answers are found again, as answers kept between decisions do."""
         n = pr.name
-        keys = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
+        trial = keys is not None
+        if keys is None:
+            keys = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
         key = {0: "()", 1: keys[0] if keys else ""}.get(len(keys), f"({', '.join(keys)})")
         copy = {"list": "list", "map": "dict"}.get(pr.ret.name if pr.ret is not None else "", "")
         self.emit(0, f"_A_{n} = {{}}", pr.pos)
+        if trial:
+            self.emit(0, f"_AC{n} = 0\n_AH{n} = 0", pr.pos)
         self.emit(0, f"def {prefix}_{n}(ctx{params}):", pr.pos)
+        if trial:
+            # after its first calls: on, or stopped (its name bound to its work; a caller
+            # that holds this function, as the loader does, goes straight to the work)
+            work = f"{prefix}_{n}__work(ctx{params})"
+            self.emit(1, f"global _AC{n}, _AH{n}, {prefix}_{n}\n_AC{n} += 1\nif _AC{n} >= {ALIKE_TRIAL}:", pr.pos)
+            self.emit(2, f"if _AC{n} > {ALIKE_TRIAL}:\n    return {work}", pr.pos)
+            self.emit(2, f"if _AH{n} * {KEEP_FOUND} < _AC{n}:\n    {prefix}_{n} = {prefix}_{n}__work\n"
+                         f"    _A_{n}.clear()\n    return {work}\n"
+                         f"_AC{n} = -(1 << 62)", pr.pos)
         self.emit(1, f"_k = {key}\n_r = _A_{n}.get(_k)\nif _r is not None and _r[0] is ctx and _r[1] == _G:", pr.pos)
+        if trial:
+            self.emit(2, f"_AH{n} += 1", pr.pos)
         self.emit(2, f"return {copy}(_r[2])" if copy else "return _r[2]", pr.pos)
         self.emit(1, f"_v = {prefix}_{n}__work(ctx{params})", pr.pos)
-        self.emit(1, f"if len(_A_{n}) >= {KEPT_MAX}:\n    _A_{n}.clear()", pr.pos)
+        # (a dict that holds answers is in `_AU`, and the entry's end empties it: see `instantiate`)
+        self.emit(1, f"if not _A_{n}:\n    _AU.append(_A_{n})\nelif len(_A_{n}) >= {KEPT_MAX}:\n    _A_{n}.clear()", pr.pos)
         kept = {"list": "tuple(_v)", "dict": "dict(_v)"}.get(copy, "_v")
         self.emit(1, f"_A_{n}[_k] = (ctx, _G, {kept})", pr.pos)
         self.emit(1, "return _v", pr.pos)
+
+    # A procedure given a unit that reads of it only its fields and stats (`u.space`,
+    # `u.owner`, `u has combat`), never the unit itself (its marks, its identity, passing it
+    # on), has one answer for all the units alike in those: Bulge's `entry_hexes(u)`, the
+    # hexes a reinforcement may enter by, asked of each of a side's arrivals in one listing,
+    # and most arrivals share a chart box, a side and a group. If it leaves the game alone and
+    # goes round a loop on every way to its answer (`always_loops`), but not a loop inside a
+    # loop (a walk: kept between decisions, if it can be), it remembers its answers for the
+    # entry as above, keyed by those fields (`kind` for its stats and tags). Whether its
+    # answers are found again the compiler cannot tell: one that, of its first ALIKE_TRIAL
+    # calls, found fewer than one in KEEP_FOUND stops remembering (its name bound to its
+    # work: the same answers).
+    def always_loops(self, body: tuple[A.Stmt, ...]) -> bool:
+        """Does the code go round a loop (its own or a callee's) on every way to its answer?
+        (An answer found without one, `return u has combat`, costs less to work out again
+        than to remember.)"""
+        for st in body:
+            if isinstance(st, A.Return):
+                return st.value is not None and self.loops_in(st.value)
+            if isinstance(st, A.If) and not self.loops_in(st.cond):
+                if any(any(isinstance(n, A.Return) for n in _nodes(b)) and not self.always_loops(b)
+                       for b in (st.body, st.orelse)):
+                    return False
+            elif self.loops_in(st):
+                return True
+        return False
+
+    def alike_keys(self, pr: A.ProcedureDecl) -> list[str] | None:
+        """The code of each argument's part of the key the procedure's answers are remembered
+        by, if it is given a unit it reads only by fields other than its `id`; else None."""
+        unit = self.unit_rec.name if self.unit_rec is not None else None
+        units = {prm.name for prm in pr.params if prm.type.name == unit and not prm.type.args}
+        if not units or not self.remembers(pr) or pr.name in self.kept or not self.always_loops(pr.body) \
+                or _nested_loop(pr.body):     # (a walk: kept between decisions, if it can be)
+            return None
+        read: dict[str, set[str]] = {u: set() for u in units}
+        parent: dict[int, Any] = {}
+        for n in _nodes(pr.body):
+            if isinstance(n, (A.Let, A.For, A.Generator)) and (n.name if isinstance(n, A.Let) else n.var) in units:
+                return None
+            for f in n.__dataclass_fields__:
+                v = getattr(n, f)
+                for c in v if isinstance(v, (list, tuple)) else (v,):
+                    parent[id(c)] = n
+        for n in _nodes(pr.body):
+            if not (isinstance(n, A.Name) and n.name in units):
+                continue
+            up = parent.get(id(n))
+            if isinstance(up, A.Attr) and up.obj is n and self.info.attrs.get(id(up)) in ("field", "stat", "tags"):
+                read[n.name].add(up.name if self.info.attrs[id(up)] == "field" else "kind")
+            elif isinstance(up, A.Compare) and up.left is n and up.op in ("has", "has not", "is", "is not"):
+                read[n.name].add("kind")
+            else:
+                return None
+        if any("id" in fields for fields in read.values()):
+            return None
+        keys = []
+        for prm in pr.params:
+            if prm.name in units:
+                keys += [f"v_{prm.name}.{f}" for f in sorted(read[prm.name])]
+            else:
+                keys.append(f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}")
+        return keys
 
     # ------------------------------------------------------------------ answers kept by what they read
     # A procedure that reads of the game only the pieces of an owner or a space its arguments
@@ -878,34 +981,12 @@ class _Gen:
         """`f_NAME`: the answer kept for these arguments while what it read is the same
         (a list kept as a tuple and handed out as a fresh list), or worked out afresh by
         `f_NAME__work` and kept if the state shares every entry it read."""
-        n = pr.name
-        reads = self.piece_kept[n]
-        parts = [f"v_{prm.name}" for prm in pr.params]
-        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
-        as_list = pr.ret is not None and pr.ret.name == "list"
+        reads = self.piece_kept[pr.name]
         now = [f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
-        same = " and ".join(f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in
-                            enumerate(zip(now, reads)))
+        same = [f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in enumerate(zip(now, reads))]
         shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
-        work = f"f_{n}__work(ctx{params})"
-        self.emit(0, f"_P_{n} = {{}}\n_PC_{n} = 0\n_PH_{n} = 0", pr.pos)
-        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
-        self.emit(1, f"global _PC_{n}, _PH_{n}, f_{n}", pr.pos)
-        self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
-        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _P_{n}.get(_k)\n_PC_{n} += 1",
-                  pr.pos)
-        self.emit(1, f"if _r is not None and {same} and {shared}:", pr.pos)
-        self.emit(2, f"_PH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
-        # answers seldom found again are not worth keeping: after its first calls, the
-        # procedure's calls go straight to the work
-        self.emit(1, f"if _PC_{n} >= {KEEP_TRIAL}:", pr.pos)
-        self.emit(2, f"if _PH_{n} * {KEEP_FOUND} < _PC_{n}:\n    f_{n} = f_{n}__work\n"
-                     f"_PC_{n} = -(1 << 62)", pr.pos)
-        self.emit(1, f"_v = {work}", pr.pos)
-        self.emit(1, f"if {shared}:", pr.pos)
-        self.emit(2, f"if len(_P_{n}) >= {KEPT_MAX}:\n    _P_{n}.clear()", pr.pos)
-        self.emit(2, f"_P_{n}[_k] = ({', '.join(now)}, {'tuple(_v)' if as_list else '_v'})", pr.pos)
-        self.emit(1, "return _v", pr.pos)
+        self.kept_wrapper(pr, params, "P", [f"v_{prm.name}" for prm in pr.params], now,
+                          " and ".join(same + [shared]), keep=shared)
 
     # ------------------------------------------------------------------ walks kept by the variables they read
     # A procedure that walks the board (a loop inside a loop: Bulge's `walk`, breadth first
@@ -1029,32 +1110,46 @@ class _Gen:
         """`f_NAME`: the answer kept for these arguments while the variables it read and its
         units are the same objects (a list kept as a tuple and handed out as a fresh list),
         or worked out afresh by `f_NAME__work` and kept if no marked call was made."""
+        names, units, marks = self.var_kept[pr.name]
+        now = [f"v_{u}" for u in units] + [f"_vs.get({v!r})" for v in names]
+        current = [f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks]
+        same = " and ".join([f"_r[{i}] is {code}" for i, code in enumerate(now)] + current) or "True"
+        self.kept_wrapper(pr, params, "V", [f"v_{prm.name}.id" if prm.name in units else f"v_{prm.name}"
+                                            for prm in pr.params], now, same,
+                          keep=" and ".join(["not _NT", *current]), read="\n_vs = ctx.vars",
+                          marked=("_s = 1 in _NT\n_NT.clear()\n", "if _s:\n    _NTA(1)\n"))
+
+    def kept_wrapper(self, pr: A.ProcedureDecl, params: str, prefix: str, parts: list[str], now: list[str],
+                     same: str, keep: str, read: str = "", marked: tuple[str, str] = ("", "")) -> None:
+        """`f_NAME` for an answer kept between decisions by what it read (`piece_kept_answers`,
+        `var_kept_answers`): keyed by `parts`, the code of each argument's key; kept with
+        `now`, what it read; given again when `same` holds of the kept `_r` (after `read`
+        set up its names); else worked out by `f_NAME__work` (between `marked`'s two parts)
+        and kept when `keep` holds. A list is kept as a tuple and handed out as a fresh list.
+        The dict `_{prefix}_NAME`, its calls `_{prefix}C_NAME` and answers found `_{prefix}H_NAME`:
+        after `KEEP_TRIAL` calls that found fewer than one in `KEEP_FOUND`, the name is bound
+        to the work (answers seldom found again are not worth keeping)."""
         n = pr.name
-        names, units, marks = self.var_kept[n]
-        parts = [f"v_{prm.name}.id" if prm.name in units else f"v_{prm.name}" for prm in pr.params]
+        kept, calls, hits = f"_{prefix}_{n}", f"_{prefix}C_{n}", f"_{prefix}H_{n}"
         key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
         as_list = pr.ret is not None and pr.ret.name == "list"
-        now = [f"v_{u}" for u in units] + [f"_vs.get({v!r})" for v in names]
-        same = " and ".join([f"_r[{i}] is {code}" for i, code in enumerate(now)]
-                            + [f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks]) or "True"
-        current = " and ".join(f"ctx.pieces.get(v_{u}.id) is v_{u}" for u in marks)
         work = f"f_{n}__work(ctx{params})"
-        self.emit(0, f"_V_{n} = {{}}\n_VC_{n} = 0\n_VH_{n} = 0", pr.pos)
+        self.emit(0, f"{kept} = {{}}\n{calls} = 0\n{hits} = 0", pr.pos)
         self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
-        self.emit(1, f"global _VC_{n}, _VH_{n}, f_{n}", pr.pos)
+        self.emit(1, f"global {calls}, {hits}, f_{n}", pr.pos)
         self.emit(1, f"if ctx is None:\n    return {work}", pr.pos)     # (rules run on no game)
-        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = _V_{n}.get(_k)\n"
-                     f"_VC_{n} += 1\n_vs = ctx.vars", pr.pos)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = {kept}.get(_k)\n"
+                     f"{calls} += 1{read}", pr.pos)
         self.emit(1, f"if _r is not None and {same}:", pr.pos)
-        self.emit(2, f"_VH_{n} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
-        self.emit(1, f"if _VC_{n} >= {KEEP_TRIAL}:", pr.pos)
-        self.emit(2, f"if _VH_{n} * {KEEP_FOUND} < _VC_{n}:\n    f_{n} = f_{n}__work\n"
-                     f"_VC_{n} = -(1 << 62)", pr.pos)
-        self.emit(1, f"_s = 1 in _NT\n_NT.clear()\n_v = {work}", pr.pos)
-        self.emit(1, f"if not _NT{' and ' + current if current else ''}:", pr.pos)
-        self.emit(2, f"if len(_V_{n}) >= {KEPT_MAX}:\n    _V_{n}.clear()", pr.pos)
-        self.emit(2, f"_V_{n}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
-        self.emit(1, "if _s:\n    _NTA(1)\nreturn _v", pr.pos)
+        self.emit(2, f"{hits} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
+        self.emit(1, f"if {calls} >= {KEEP_TRIAL}:", pr.pos)
+        self.emit(2, f"if {hits} * {KEEP_FOUND} < {calls}:\n    f_{n} = f_{n}__work\n"
+                     f"{calls} = -(1 << 62)", pr.pos)
+        self.emit(1, f"{marked[0]}_v = {work}", pr.pos)
+        self.emit(1, f"if {keep}:", pr.pos)
+        self.emit(2, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
+        self.emit(2, f"{kept}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
+        self.emit(1, f"{marked[1]}return _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
@@ -3161,6 +3256,14 @@ def _count_nodes(node: Any) -> int:
     return sum(1 for _ in _nodes(node))
 
 
+def _builds_list(pr: A.ProcedureDecl) -> bool:
+    """Is the procedure of the shape of one that builds its list (`let out = []` ... `return
+    out`: see `list_builder`)?"""
+    first, last = pr.body[0] if pr.body else None, pr.body[-1] if pr.body else None
+    return isinstance(first, A.Let) and isinstance(first.value, A.ListLit) and isinstance(last, A.Return) \
+        and isinstance(last.value, A.Name) and last.value.name == first.name
+
+
 def _makes_lists(node: Any) -> bool:
     """Does the code hold a comprehension, a generator or a list or map literal?"""
     return any(isinstance(n, (A.Generator, A.ListComp, A.ListLit, A.MapLit)) or (isinstance(n, A.Call) and n.gen is not None)
@@ -3194,6 +3297,7 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns["_MISS"] = object()   # (no kept answer: see _Gen.kept_answers)
     ns["_KB"] = None         # the board whose answers are kept
     ns["_G"] = 0             # the generation of remembered answers (see _Gen.remembers)
+    ns["_AU"] = []           # the dicts of remembered answers that hold some (see dsl.runtime)
     ns["_UT"] = unit_type_class(list(p.stats))
     ns["_later"] = functools.partial(Later, ns=ns, where=(artifact.filename, artifact.linemap))
     for name, spec in reg.primitives.items():

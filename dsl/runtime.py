@@ -574,6 +574,9 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
     g: dict[str, Any] = ns if ns is not None else {"_L": 0}
     g.setdefault("_G", 0)
     remembered: list[dict[Any, Any]] = g.get("_AS") or []
+    #: of those, the ones that hold answers (a procedure puts its dict there when it first
+    #: keeps an answer in it): an entry's end empties them, not every one there is
+    used: list[dict[Any, Any]] = g["_AU"] if "_AU" in g else []     # (the module's own list)
 
     def translated(exc: Exception) -> BaseException | None:
         """What a failure inside the rules is raised as (None: as it is)."""
@@ -605,7 +608,7 @@ def translate_errors(fn: Callable[..., Any], filename: str, linemap: list[Pos | 
     arity = code.co_argcount if code is not None and not code.co_flags & _VARIABLE_ARGS \
         and not code.co_kwonlyargcount and not getattr(fn, "__defaults__", None) else None
     make = _entry_maker(arity, on_state, bool(remembered))
-    return functools.wraps(fn)(make(fn, g, b, cost, inner_call, translated, remembered))
+    return functools.wraps(fn)(make(fn, g, b, cost, inner_call, translated, used))
 
 
 #: a code object's flags for `*args` and `**kwargs`
@@ -650,13 +653,14 @@ def _entry_maker(arity: int | None, on_state: bool, generations: bool) -> Callab
               "        b.depth -= 1",
               "        b.ns = caller"]
     if generations:
-        lines += ["        for answers in remembered:",
-                  "            if answers:",
-                  "                answers.clear()"]
+        lines += ["        if used:",
+                  "            for answers in used:",
+                  "                answers.clear()",
+                  "            used.clear()"]
     lines += ["        if caller is not None and caller is not g:",
               "            caller['_G'] += 1",
               "return run"]
-    source = "def make(fn, g, b, cost, inner_call, translated, remembered):\n" + "\n".join("    " + x for x in lines)
+    source = "def make(fn, g, b, cost, inner_call, translated, used):\n" + "\n".join("    " + x for x in lines)
     scope: dict[str, Any] = {"spent": spent, "CAUGHT": _CAUGHT, "RulesRuntimeError": RulesRuntimeError}
     filename = f"<dsl.runtime entry: {arity} arguments, on_state={on_state}, generations={generations}>"
     exec(compile(source, filename, "exec"), scope)

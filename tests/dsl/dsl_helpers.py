@@ -4,8 +4,9 @@ dice primitive, pieces and a context object."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from dsl import Registry
+from dsl import Registry, load_rules
 
 
 @dataclass
@@ -56,3 +57,20 @@ def make_registry() -> Registry:
     for name in ("Axis", "Allies", "UK", "Germany", "USSR", "US", "Japan"):
         reg.constant(name, "str", name)
     return reg
+
+
+def with_looked_at(name: str, source: str, procedure: str) -> tuple[Any, list[str]]:
+    """A procedure of rules that may call `looked_at(space)`, a board question that records
+    the spaces it is asked about (and answers yes), and that record."""
+    from engine.primitives import register_core
+
+    looked: list[str] = []
+
+    def looked_at(ctx: Any, space: str) -> bool:
+        looked.append(space)
+        return True
+
+    reg = Registry()
+    register_core(reg)
+    reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
+    return load_rules([(name, source)], reg).procedure(procedure), looked

@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from dsl_helpers import with_looked_at as _with_looked_at
 
 import dsl
 
@@ -464,23 +465,6 @@ procedure arrived(side: str) -> list[int] {
     return out
 }
 """
-
-def _with_looked_at(name: str, source: str, procedure: str) -> tuple[Any, list[str]]:
-    """A procedure of rules that may call `looked_at(space)`, a board question that records
-    the spaces it is asked about (and answers yes), and that record."""
-    from engine.primitives import register_core
-
-    looked: list[str] = []
-
-    def looked_at(ctx: Any, space: str) -> bool:
-        looked.append(space)
-        return True
-
-    reg = dsl.Registry()
-    register_core(reg)
-    reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
-    return dsl.load_rules([(name, source)], reg).procedure(procedure), looked
-
 
 def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_the_same() -> None:
     from engine.board import Board, Space
