@@ -109,12 +109,17 @@ def turn_limit(rs: Any, args: argparse.Namespace) -> int | None:
     return ENDLESS_TURNS if rs.structure.turns is None else None
 
 
-def set_up(description: str, argv: list[str] | None) -> tuple[argparse.Namespace, Any, int | None]:
+def set_up(description: str, argv: list[str] | None,
+           more: Callable[[argparse.ArgumentParser], None] | None = None,
+           ) -> tuple[argparse.Namespace, Any, int | None]:
     """What a script that plays random games begins with: its command line read (the
-    `common_arguments`, at least one game), the ruleset loaded and one game of the scenario
-    set up before any clock starts. Gives (the arguments, the ruleset, the turn limit)."""
+    `common_arguments` and those `more` adds, at least one game), the ruleset loaded and one
+    game of the scenario set up before any clock starts. Gives (the arguments, the ruleset,
+    the turn limit)."""
     ap = argparse.ArgumentParser(description=description)
     common_arguments(ap)
+    if more is not None:
+        more(ap)
     args = ap.parse_args(argv)
     if args.games < 1:
         ap.error("--games must be at least 1")

@@ -196,3 +196,10 @@ def test_route_choices_reports_its_figures():
     done = bench("benchmarks/route_choices.py", "--repeat", "1")
     assert done.returncode == 0, done.stderr
     assert "reach:" in done.stdout and "x reach" in done.stdout
+
+
+def test_the_in_place_ceiling_plays_the_same_games_both_ways():
+    done = bench("benchmarks/in_place_ceiling.py", "bulge", "--games", "1", "--repeats", "1", "--json")
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["same_play"] is True and figures["with_copies_cpu_s"] > 0 < figures["in_place_cpu_s"]
