@@ -104,6 +104,22 @@ class SearchPlayer:
         self.answered_at_once = 0
         #: the choices of this step that led back where they were made (not made there again)
         self.circles = Circles()
+        #: (rules, step) -> does a move of the step give a prior (see `priors`)
+        self._prior_steps: dict[tuple[int, str], bool] = {}
+
+    def priors(self, rs: Any, decision: Decision) -> list[float] | None:
+        """How promising each option of the decision is for its player, by the moves' own
+        `prior` (docs/rules-language.md, "Knowledge for the computer player"): an option of
+        a move with none, the finish and a question's answers count 0. None where no move of
+        the decision's step gives a prior (the search then plays as it would without)."""
+        key = (id(rs.rules), decision.kind)
+        has = self._prior_steps.get(key)
+        if has is None:
+            spec = rs.rules.steps.get(decision.kind)
+            has = self._prior_steps[key] = spec is not None and any(m.prior is not None for m in spec.moves)
+        if not has:
+            return None
+        return [prior_of(a) for a in decision.options]
 
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
@@ -136,6 +152,24 @@ class SearchPlayer:
         return action
 
 
+def prior_of(action: Action) -> float:
+    """One option's prior (0 for one of a move without a prior, the finish, an answer)."""
+    offer = action.offer
+    if offer is None or not isinstance(offer[1], tuple):
+        return 0.0
+    state, (mv, args) = offer
+    prior = getattr(mv, "prior", None)
+    return 0.0 if prior is None else float(prior(state, *args))
+
+
+def best_first(priors: list[float], rng: random.Random) -> list[int]:
+    """The options' indexes, the best prior LAST (they are popped from the end), ties in an
+    order drawn from the search's own generator."""
+    keys = [(p, rng.random(), i) for i, p in enumerate(priors)]
+    keys.sort()
+    return [i for _, _, i in keys]
+
+
 class _Search:
     """The search of one decision."""
 
@@ -152,8 +186,12 @@ class _Search:
         self.options: Sequence[Action] = decision.options
         #: options chosen before at this same position of the step, which led back to it
         self.barred = barred
-        # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end)
-        self.undrawn = list(range(n))
+        #: where the moves give priors: the options are drawn best prior first (for the
+        #: screen and progressive widening), not at random
+        self.priors = player.priors(rs, decision) if n > ALL_AT_ONCE else None
+        # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end; by
+        # prior, the best last, where the moves give priors)
+        self.undrawn = list(range(n)) if self.priors is None else best_first(self.priors, self.rng)
         self.arms: list[Arm] = []
         #: a big decision's finish is searched from the start (ending the step is always a
         #: candidate), so a draw passes over it
@@ -243,8 +281,9 @@ class _Search:
     def next_undrawn(self) -> Action | None:
         """One option never looked at, at random (Fisher-Yates from the end), not the finish."""
         while self.undrawn:
-            k = self.rng.randrange(len(self.undrawn))
-            self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
+            if self.priors is None:
+                k = self.rng.randrange(len(self.undrawn))
+                self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
             action = self.options[self.undrawn.pop()]
             if self.finish is not None and action == self.finish or action in self.barred:
                 continue
@@ -338,6 +377,9 @@ class _Search:
         random option. None if the rules refuse every option it tried."""
         rng, rs = self.rng, self.rs
         if not self.judge.informed:
+            priors = self.player.priors(rs, decision)
+            if priors is not None:
+                return self.by_priors(state, decision, priors, "")
             for tries in range(3):
                 finish = tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE
                 try:
@@ -347,6 +389,9 @@ class _Search:
             return None
         side = rs.logic.side_of(decision.player)
         options = decision.options
+        priors = self.player.priors(rs, decision)
+        if priors is not None:
+            return self.by_priors(state, decision, priors, side)
         if len(options) <= GREEDY_ALL:
             tried = list(options)
             rng.shuffle(tried)      # (ties go to any of them, not always the first listed)
@@ -354,10 +399,16 @@ class _Search:
             tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
             if decision.finish is not None:
                 tried.append(decision.finish)
+        return self.greedy(state, tried, side)
+
+    def greedy(self, state: GameState, tried: Sequence[Action],
+               side: str) -> tuple[GameState, Decision | None] | None:
+        """The option of `tried` that the rules' evaluation, one look ahead, likes best for
+        `side` (the first of equals); None if the rules refuse them all."""
         best: tuple[float, tuple[GameState, Decision | None]] | None = None
         for action in tried:
             try:
-                after = flow.apply(rs, state, action)
+                after = flow.apply(self.rs, state, action)
             except IllegalAction:
                 continue
             end = self.judge.outcome(after[0], side)
@@ -365,6 +416,43 @@ class _Search:
             if best is None or value > best[0]:
                 best = (value, after)
         return best[1] if best else None
+
+    def by_priors(self, state: GameState, decision: Decision, priors: list[float],
+                  side: str) -> tuple[GameState, Decision | None] | None:
+        """The default policy where the moves give priors, as a rulebook player would: the
+        option of the best prior; among equals, the better by the rules' evaluation of a few
+        (every one of at most GREEDY_ALL, else GREEDY_DRAWS drawn and the finish, if it is
+        one of them), or, where the rules judge nothing, the finish most of the time. If the
+        rules refuse them all, the next best prior."""
+        rng, options = self.rng, decision.options
+        for p in sorted(set(priors), reverse=True):
+            tied = [options[i] for i, q in enumerate(priors) if q == p]
+            if len(tied) > GREEDY_ALL:
+                finish = decision.finish if decision.finish in tied else None
+                tried = [tied[rng.randrange(len(tied))] for _ in range(GREEDY_DRAWS)]
+                if finish is not None:
+                    tried.append(finish)
+            else:
+                tried = tied
+                rng.shuffle(tried)
+            if not self.judge.informed:
+                if decision.finish in tried and rng.random() < FINISH_RATE:
+                    tried = [decision.finish] + [a for a in tried if a != decision.finish]
+                for action in tried:
+                    try:
+                        return flow.apply(self.rs, state, action)
+                    except IllegalAction:
+                        continue
+                continue
+            if len(tried) == 1:
+                try:
+                    return flow.apply(self.rs, state, tried[0])
+                except IllegalAction:
+                    continue
+            moved = self.greedy(state, tried, side)
+            if moved is not None:
+                return moved
+        return None
 
     # -- values ---------------------------------------------------------------------------------------------
     def record(self, arm: Arm, value: tuple[str, float]) -> None:
