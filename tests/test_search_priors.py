@@ -129,3 +129,13 @@ def test_where_no_move_gives_a_prior_the_search_sees_none() -> None:
             break
         assert player.priors(rs, decision) is None
         state, decision = flow.apply(rs, state, decision.options[0])
+
+
+def test_a_prior_that_fails_while_the_game_runs_is_reported_at_its_line(tmp_path: Path) -> None:
+    from dsl import RulesRuntimeError
+
+    rs = plugins.load(game_with(tmp_path, 'prior [1, 2][distance(to, "f4") + 5]'))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    with pytest.raises(RulesRuntimeError, match=r"flag\.rules:13:\d+: index out of range"):
+        SearchPlayer(0, iterations=4, learn=False).choose(rs, state, decision)
