@@ -106,6 +106,10 @@ class SearchPlayer:
         self.circles = Circles()
         #: (rules, step) -> does a move of the step give a prior (see `priors`)
         self._prior_steps: dict[tuple[int, str], bool] = {}
+        #: a decision's kind -> the longest move of the default policy the last decision of
+        #: that kind saw (CPU seconds; a budget of time only): a step's start may walk the
+        #: board, and a sample stops before a move that long would pass the deadline
+        self.longest_move: dict[str, float] = {}
 
     def priors(self, rs: Any, decision: Decision) -> list[float] | None:
         """How promising each option of the decision is for its player, by the moves' own
@@ -200,8 +204,10 @@ class _Search:
         #: when a decision searched for a time must be answered (CPU time); None for a
         #: budget of samples, whose play must not depend on the machine's speed
         self.deadline: float | None = None
-        #: the longest a move of the default policy has taken in this decision's samples
-        self.step = 0.0
+        #: the longest a move of the default policy has taken in this decision's looks and
+        #: samples (`seen`), or in the last decision of its kind, if longer (`step`)
+        self.seen = 0.0
+        self.step = player.longest_move.get(decision.kind, 0.0) if player.iterations is None else 0.0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
         if self.judge.informed:
@@ -270,7 +276,9 @@ class _Search:
         if (value == self.reference and arm.action != self.decision.finish and decision is not None
                 and decision.player == self.decision.player
                 and (state.turn, state.power_index) == self.where):
+            began = time.process_time()
             moved = self.default_move(state, decision)
+            self.timed(time.process_time() - began)
             if moved is not None:
                 end = self.judge.outcome(moved[0], self.side)
                 if end is not None:
@@ -337,6 +345,8 @@ class _Search:
                 continue
             self.record(arm, value)
         player.spent.append((self.samples, time.process_time() - self.start))
+        if cap is None:
+            player.longest_move[self.decision.kind] = self.seen
         if not self.arms:       # every option drawn was refused: let the rules' own first stand
             return next((a for a in self.options if a not in self.barred), self.options[0])
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
@@ -361,7 +371,7 @@ class _Search:
                     break   # (no time for another move: this sample is judged where it got)
             moved = self.default_move(state, decision)
             if deadline is not None:
-                self.step = max(self.step, time.process_time() - now)
+                self.timed(time.process_time() - now)
             if moved is None:
                 break
             state, decision = moved
@@ -369,6 +379,11 @@ class _Search:
         if end is not None:
             return ("end", end)
         return ("raw", self.judge.raw(state, self.side))
+
+    def timed(self, took: float) -> None:
+        """A move of the default policy took `took` CPU seconds."""
+        self.seen = max(self.seen, took)
+        self.step = max(self.step, took)
 
     def default_move(self, state: GameState, decision: Decision) -> tuple[GameState, Decision | None] | None:
         """The cheap policy a sample plays on. Where the rules judge positions, the better for
