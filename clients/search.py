@@ -207,6 +207,8 @@ class _Search:
         #: the longest a move of the default policy has taken in this decision's looks and
         #: samples (`seen`), or in the last decision of its kind, if longer (`step`)
         self.seen = 0.0
+        #: the longest look of the screen (a sample takes at least as long as its option's look)
+        self.longest_look = 0.0
         self.step = player.longest_move.get(decision.kind, 0.0) if player.iterations is None else 0.0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
@@ -246,7 +248,9 @@ class _Search:
             if action is None:
                 break
             arm = Arm(action)
+            began = time.process_time()
             value = self.look(arm)
+            self.longest_look = max(self.longest_look, time.process_time() - began)
             if value is None:
                 continue
             worth = value[1] * BEYOND if value[0] == "end" else value[1]
@@ -326,8 +330,9 @@ class _Search:
         start = time.process_time()
         budget, cap = player.seconds - (start - self.start), player.iterations
         # the longest sample of the loop below so far: the next may take as long (samples
-        # differ several times over in length, so their mean would let one run past the budget)
-        longest = 0.0
+        # differ several times over in length, so their mean would let one run past the budget);
+        # at first, the screen's longest look (an option ending a step may start the next)
+        longest = self.longest_look
         if cap is None:
             self.deadline = start + budget
         while self.arms:
