@@ -104,6 +104,26 @@ class SearchPlayer:
         self.answered_at_once = 0
         #: the choices of this step that led back where they were made (not made there again)
         self.circles = Circles()
+        #: (rules, step) -> does a move of the step give a prior (see `priors`)
+        self._prior_steps: dict[tuple[int, str], bool] = {}
+        #: a decision's kind -> the longest move of the default policy the last decision of
+        #: that kind saw (CPU seconds; a budget of time only): a step's start may walk the
+        #: board, and a sample stops before a move that long would pass the deadline
+        self.longest_move: dict[str, float] = {}
+
+    def priors(self, rs: Any, decision: Decision) -> list[float] | None:
+        """How promising each option of the decision is for its player, by the moves' own
+        `prior` (docs/rules-language.md, "Knowledge for the computer player"): an option of
+        a move with none, the finish and a question's answers count 0. None where no move of
+        the decision's step gives a prior (the search then plays as it would without)."""
+        key = (id(rs.rules), decision.kind)
+        has = self._prior_steps.get(key)
+        if has is None:
+            spec = rs.rules.steps.get(decision.kind)
+            has = self._prior_steps[key] = spec is not None and any(m.prior is not None for m in spec.moves)
+        if not has:
+            return None
+        return [prior_of(a) for a in decision.options]
 
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
@@ -136,6 +156,24 @@ class SearchPlayer:
         return action
 
 
+def prior_of(action: Action) -> float:
+    """One option's prior (0 for one of a move without a prior, the finish, an answer)."""
+    offer = action.offer
+    if offer is None or not isinstance(offer[1], tuple):
+        return 0.0
+    state, (mv, args) = offer
+    prior = getattr(mv, "prior", None)
+    return 0.0 if prior is None else float(prior(state, *args))
+
+
+def best_first(priors: list[float], rng: random.Random) -> list[int]:
+    """The options' indexes, the best prior LAST (they are popped from the end), ties in an
+    order drawn from the search's own generator."""
+    keys = [(p, rng.random(), i) for i, p in enumerate(priors)]
+    keys.sort()
+    return [i for _, _, i in keys]
+
+
 class _Search:
     """The search of one decision."""
 
@@ -152,8 +190,12 @@ class _Search:
         self.options: Sequence[Action] = decision.options
         #: options chosen before at this same position of the step, which led back to it
         self.barred = barred
-        # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end)
-        self.undrawn = list(range(n))
+        #: where the moves give priors: the options are drawn best prior first (for the
+        #: screen and progressive widening), not at random
+        self.priors = player.priors(rs, decision) if n > ALL_AT_ONCE else None
+        # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end; by
+        # prior, the best last, where the moves give priors)
+        self.undrawn = list(range(n)) if self.priors is None else best_first(self.priors, self.rng)
         self.arms: list[Arm] = []
         #: a big decision's finish is searched from the start (ending the step is always a
         #: candidate), so a draw passes over it
@@ -162,8 +204,12 @@ class _Search:
         #: when a decision searched for a time must be answered (CPU time); None for a
         #: budget of samples, whose play must not depend on the machine's speed
         self.deadline: float | None = None
-        #: the longest a move of the default policy has taken in this decision's samples
-        self.step = 0.0
+        #: the longest a move of the default policy has taken in this decision's looks and
+        #: samples (`seen`), or in the last decision of its kind, if longer (`step`)
+        self.seen = 0.0
+        #: the longest look of the screen (a sample takes at least as long as its option's look)
+        self.longest_look = 0.0
+        self.step = player.longest_move.get(decision.kind, 0.0) if player.iterations is None else 0.0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
         if self.judge.informed:
@@ -202,7 +248,9 @@ class _Search:
             if action is None:
                 break
             arm = Arm(action)
+            began = time.process_time()
             value = self.look(arm)
+            self.longest_look = max(self.longest_look, time.process_time() - began)
             if value is None:
                 continue
             worth = value[1] * BEYOND if value[0] == "end" else value[1]
@@ -232,7 +280,9 @@ class _Search:
         if (value == self.reference and arm.action != self.decision.finish and decision is not None
                 and decision.player == self.decision.player
                 and (state.turn, state.power_index) == self.where):
+            began = time.process_time()
             moved = self.default_move(state, decision)
+            self.timed(time.process_time() - began)
             if moved is not None:
                 end = self.judge.outcome(moved[0], self.side)
                 if end is not None:
@@ -243,8 +293,9 @@ class _Search:
     def next_undrawn(self) -> Action | None:
         """One option never looked at, at random (Fisher-Yates from the end), not the finish."""
         while self.undrawn:
-            k = self.rng.randrange(len(self.undrawn))
-            self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
+            if self.priors is None:
+                k = self.rng.randrange(len(self.undrawn))
+                self.undrawn[k], self.undrawn[-1] = self.undrawn[-1], self.undrawn[k]
             action = self.options[self.undrawn.pop()]
             if self.finish is not None and action == self.finish or action in self.barred:
                 continue
@@ -279,8 +330,9 @@ class _Search:
         start = time.process_time()
         budget, cap = player.seconds - (start - self.start), player.iterations
         # the longest sample of the loop below so far: the next may take as long (samples
-        # differ several times over in length, so their mean would let one run past the budget)
-        longest = 0.0
+        # differ several times over in length, so their mean would let one run past the budget);
+        # at first, the screen's longest look (an option ending a step may start the next)
+        longest = self.longest_look
         if cap is None:
             self.deadline = start + budget
         while self.arms:
@@ -298,6 +350,8 @@ class _Search:
                 continue
             self.record(arm, value)
         player.spent.append((self.samples, time.process_time() - self.start))
+        if cap is None:
+            player.longest_move[self.decision.kind] = self.seen
         if not self.arms:       # every option drawn was refused: let the rules' own first stand
             return next((a for a in self.options if a not in self.barred), self.options[0])
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
@@ -322,7 +376,7 @@ class _Search:
                     break   # (no time for another move: this sample is judged where it got)
             moved = self.default_move(state, decision)
             if deadline is not None:
-                self.step = max(self.step, time.process_time() - now)
+                self.timed(time.process_time() - now)
             if moved is None:
                 break
             state, decision = moved
@@ -331,6 +385,11 @@ class _Search:
             return ("end", end)
         return ("raw", self.judge.raw(state, self.side))
 
+    def timed(self, took: float) -> None:
+        """A move of the default policy took `took` CPU seconds."""
+        self.seen = max(self.seen, took)
+        self.step = max(self.step, took)
+
     def default_move(self, state: GameState, decision: Decision) -> tuple[GameState, Decision | None] | None:
         """The cheap policy a sample plays on. Where the rules judge positions, the better for
         the deciding side of a few options drawn at random and the step's finish (one look
@@ -338,6 +397,9 @@ class _Search:
         random option. None if the rules refuse every option it tried."""
         rng, rs = self.rng, self.rs
         if not self.judge.informed:
+            priors = self.player.priors(rs, decision)
+            if priors is not None:
+                return self.by_priors(state, decision, priors, "")
             for tries in range(3):
                 finish = tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE
                 try:
@@ -347,6 +409,9 @@ class _Search:
             return None
         side = rs.logic.side_of(decision.player)
         options = decision.options
+        priors = self.player.priors(rs, decision)
+        if priors is not None:
+            return self.by_priors(state, decision, priors, side)
         if len(options) <= GREEDY_ALL:
             tried = list(options)
             rng.shuffle(tried)      # (ties go to any of them, not always the first listed)
@@ -354,10 +419,16 @@ class _Search:
             tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
             if decision.finish is not None:
                 tried.append(decision.finish)
+        return self.greedy(state, tried, side)
+
+    def greedy(self, state: GameState, tried: Sequence[Action],
+               side: str) -> tuple[GameState, Decision | None] | None:
+        """The option of `tried` that the rules' evaluation, one look ahead, likes best for
+        `side` (the first of equals); None if the rules refuse them all."""
         best: tuple[float, tuple[GameState, Decision | None]] | None = None
         for action in tried:
             try:
-                after = flow.apply(rs, state, action)
+                after = flow.apply(self.rs, state, action)
             except IllegalAction:
                 continue
             end = self.judge.outcome(after[0], side)
@@ -365,6 +436,43 @@ class _Search:
             if best is None or value > best[0]:
                 best = (value, after)
         return best[1] if best else None
+
+    def by_priors(self, state: GameState, decision: Decision, priors: list[float],
+                  side: str) -> tuple[GameState, Decision | None] | None:
+        """The default policy where the moves give priors, as a rulebook player would: the
+        option of the best prior; among equals, the better by the rules' evaluation of a few
+        (every one of at most GREEDY_ALL, else GREEDY_DRAWS drawn and the finish, if it is
+        one of them), or, where the rules judge nothing, the finish most of the time. If the
+        rules refuse them all, the next best prior."""
+        rng, options = self.rng, decision.options
+        for p in sorted(set(priors), reverse=True):
+            tied = [options[i] for i, q in enumerate(priors) if q == p]
+            if len(tied) > GREEDY_ALL:
+                finish = decision.finish if decision.finish in tied else None
+                tried = [tied[rng.randrange(len(tied))] for _ in range(GREEDY_DRAWS)]
+                if finish is not None:
+                    tried.append(finish)
+            else:
+                tried = tied
+                rng.shuffle(tried)
+            if not self.judge.informed:
+                if decision.finish in tried and rng.random() < FINISH_RATE:
+                    tried = [decision.finish] + [a for a in tried if a != decision.finish]
+                for action in tried:
+                    try:
+                        return flow.apply(self.rs, state, action)
+                    except IllegalAction:
+                        continue
+                continue
+            if len(tried) == 1:
+                try:
+                    return flow.apply(self.rs, state, tried[0])
+                except IllegalAction:
+                    continue
+            moved = self.greedy(state, tried, side)
+            if moved is not None:
+                return moved
+        return None
 
     # -- values ---------------------------------------------------------------------------------------------
     def record(self, arm: Arm, value: tuple[str, float]) -> None:

@@ -363,6 +363,8 @@ class MoveDecl:
     params: tuple[MoveParam, ...]
     label: Expr | None
     body: tuple[Stmt, ...]
+    #: how promising one of its options is for its player (the search player's prior), or None
+    prior: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -315,6 +315,10 @@ class _Checker:
         #: (context kind, callee, pos): "task" contexts may ask players, "query" ones may not
         self.call_sites: list[tuple[str, str, Pos]] = []
         self.context = "task"
+        #: procedures that change the game themselves (a changing primitive called, a game
+        #: variable set): where, first; and the calls a move's prior makes (see check_priors)
+        self.changers: dict[str, Pos] = {}
+        self.prior_calls: list[tuple[str, Pos]] = []
         self.stats_read: set[str] = set()
         self.tags_read: set[str] = set()
 
@@ -661,6 +665,7 @@ class _Checker:
             self.check_step(step_decl)
         self.check_recursion()
         self.check_interactive()
+        self.check_priors()
         self.check_sequence_names()
         self.check_engine_procedures()
         if self.report_unread:
@@ -768,6 +773,8 @@ class _Checker:
                 scope[prm.name] = want
         if mv.label is not None:
             self.expect_type(mv.label, [scope], STR, "a move's label")
+        if mv.prior is not None:
+            self.check_prior(mv.prior, scope)
         # the guard: the leading lets and requires, up to the first statement that asks a player,
         # and of those up to the last require (a `let` after it decides no option: it is worked
         # out when the move is played, not for every option listed)
@@ -792,6 +799,37 @@ class _Checker:
                 self.err(s_.pos, "this statement can never run: it follows a `return`")
                 break
             returned = self.stmt(s_, rest_scopes)
+
+    def note_change(self, pos: Pos) -> None:
+        if self.current and self.current[0] in ("procedure", "table"):
+            self.changers.setdefault(self.current[1], pos)
+
+    def check_prior(self, prior: A.Expr, scope: dict[str, Type]) -> None:
+        """A move's `prior`: a number, read with the move's parameters, that must not change
+        the game (what it calls is judged through the call graph, in `check_priors`)."""
+        self.context = "prior"
+        t = self.expr(prior, [scope])
+        self.context = "query"
+        if t != ANY and not is_numeric(t):
+            self.err(prior.pos, f"a move's prior must be a number (bigger: more promising), got `{t}`")
+
+    def check_priors(self) -> None:
+        """A prior is read for every option the search player weighs: it may call nothing that
+        changes the game (a primitive that moves, marks or rolls, a game variable set, a player
+        asked), directly or through the procedures it calls."""
+        changing = self.callers_of(set(self.changers))
+        for callee, pos in self.prior_calls:
+            why = None
+            spec = self.reg.primitives.get(callee)
+            if spec is not None and spec.changes:
+                why = f"`{callee}` changes the game"
+            elif callee in self.changers:
+                why = f"`{callee}` changes the game (at {self.changers[callee]})"
+            elif callee in changing:
+                why = f"`{callee}` changes the game (through the procedures it calls)"
+            if why is not None:
+                self.err(pos, f"{why}, which a move's prior, a query, cannot do",
+                         "a prior only reads the game: compute it with procedures that change nothing")
 
     def asks(self, node: Any) -> bool:
         """Does this code call `choose`, or a procedure that may (judged by name: the call
@@ -885,9 +923,9 @@ class _Checker:
         asking = self.callers_of({k for k, v in self.calls.items() if any(c == "choose" for c, _ in v)})
         self.p.interactive = asking
         for ctx, callee, pos in self.call_sites:
-            if ctx in ("query", "rule") and (callee == "choose" or callee in asking):
+            if ctx in ("query", "prior", "rule") and (callee == "choose" or callee in asking):
                 where = ("a rule bound to an event" if ctx == "rule"
-                         else "a query (a step's `by` or `while`, a move's choices, label or requirements)")
+                         else "a query (a step's `by` or `while`, a move's choices, label, prior or requirements)")
                 what = "`choose` asks a player" if callee == "choose" else f"`{callee}` asks a player (it calls `choose`)"
                 self.err(pos, f"{what}, which {where} cannot do",
                          "ask in a step's `start` or `end`, in a move's body after its requirements, in `finish`, "
@@ -1282,6 +1320,7 @@ class _Checker:
         if isinstance(tgt, A.Name):
             t = self.lookup_local(scopes, tgt.name)
             if t is None and self.value_kind(tgt.name) == "var":
+                self.note_change(tgt.pos)
                 if self.context == "query" or (self.current and self.current[0] in ("table", "phase")):
                     self.err(tgt.pos, f"`{tgt.name}` is a game variable; a query (a condition, a move's choices "
                                       "or requirements, a label) cannot change it")
@@ -1305,6 +1344,8 @@ class _Checker:
             while isinstance(root, A.Index):
                 root = root.obj
             kind = self.info.names.get(id(root)) if isinstance(root, A.Name) else None
+            if kind == "var":
+                self.note_change(tgt.pos)
             if kind in ("option", "constant"):
                 assert isinstance(root, A.Name)
                 self.err(tgt.pos, f"cannot change {kind} `{root.name}`: {kind}s keep their value for the whole game",
@@ -1597,6 +1638,8 @@ class _Checker:
         return self.expr(g.elt, inner)
 
     def note_call(self, callee: str, pos: Pos) -> None:
+        if self.context == "prior":
+            self.prior_calls.append((callee, pos))
         if self.current and self.current[0] in ("procedure", "table"):
             self.calls.setdefault(self.current[1], []).append((callee, pos))
         ctx = self.context
@@ -1630,6 +1673,10 @@ class _Checker:
             return ANY
         if k == "primitive":
             spec = self.reg.primitives[name]
+            if spec.changes:
+                self.note_change(e.pos)
+                if self.context == "prior":
+                    self.prior_calls.append((name, e.pos))
             params = [(n, self.reg.type_of(t)) for n, t in spec.params]
             ret = self.reg.type_of(spec.returns)
         elif k == "procedure":

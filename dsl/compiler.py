@@ -1377,6 +1377,16 @@ class _Gen:
         else:
             parts = " + ' ' + ".join(f"_show(v_{prm.name})" for prm in mv.params)
             self.emit(1, f"return {mv.name.replace('_', ' ')!r}" + (f" + ' ' + {parts}" if parts else ""), mv.pos)
+        self.prior(base, mv, params)
+
+    def prior(self, base: str, mv: A.MoveDecl, params: str) -> None:
+        """A move's `prior`, as its label is: `{base}_prior(ctx, *args)`, a number (none is
+        made for a move without one: the loader then gives the move no prior)."""
+        if mv.prior is None:
+            return
+        self.entry(f"{base}_prior", mv.prior, mv.pos)
+        self.emit(0, f"def {base}_prior(ctx{params}):", mv.pos)
+        self.emit(1, f"return {self.expr(mv.prior)}", mv.prior.pos)
 
     def offers(self, base: str, mv: A.MoveDecl, guard: tuple[A.Stmt, ...]) -> None:
         """A move's options: a generator over every combination of its parameters' choices

@@ -414,7 +414,8 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
         moves.append(MoveSpec(mv.name, params, wrap(base + "_offers", True), fn(base + "_check"),
                               fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos,
                               fn(base + "_candidates"), admits, task(base + "_do_task"),
-                              wrap(base + "_offers", first=True) if admits is not None else None))
+                              wrap(base + "_offers", first=True) if admits is not None else None,
+                              fn(base + "_prior")))
     tasks = {}
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and f"s_{n}_{part}" in asking:

@@ -141,6 +141,9 @@ class MoveSpec:
     #: with `admits`: `first(ctx, xs)`, the row of the first of the choices xs that passes
     #: (None if none does), in one entry into the rules instead of one for each choice asked
     first: Callable[..., Any] | None = None
+    #: `prior(ctx, *args)`: how promising the option is for the move's player, a number
+    #: (bigger: more promising; the search player's `prior`), None where the move gives none
+    prior: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

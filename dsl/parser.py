@@ -297,6 +297,7 @@ class _ToAst(Transformer):
 
     step_while = step_by
     move_label = step_by
+    move_prior = step_by
     move_else = step_by
     repeat_while = step_by
 
@@ -311,9 +312,9 @@ class _ToAst(Transformer):
     @v_args(meta=True)
     def move_decl(self, meta: Any, items: list[Any]) -> tuple[str, A.MoveDecl]:
         name, *rest = items
-        body, label = rest[-1], rest[-2]
-        params = tuple(p for p in rest[:-2] if p is not None)
-        return "move", A.MoveDecl(Pos(self.file, meta.line, meta.column), str(name), params, label, body)
+        body, prior, label = rest[-1], rest[-2], rest[-3]
+        params = tuple(p for p in rest[:-3] if p is not None)
+        return "move", A.MoveDecl(Pos(self.file, meta.line, meta.column), str(name), params, label, body, prior)
 
     def move_param(self, items: list[Any]) -> A.MoveParam:
         name, typ, domain, reason = items

@@ -17,7 +17,7 @@ from rulesets.bulge.logic import BulgeLogic
 
 HERE = Path(__file__).parent
 RULES = tuple(HERE / "rules" / f"{name}.rules" for name in (
-    "units", "sequence", "board", "combat", "air", "movement", "upkeep", "setup", "reinforcements", "views"))
+    "units", "sequence", "board", "combat", "air", "movement", "upkeep", "setup", "reinforcements", "views", "priors"))
 
 INFO = RulesetInfo(
     name="bulge",

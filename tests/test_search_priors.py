@@ -1,0 +1,141 @@
+"""The search player with the rules' priors over moves (clients/search.py): where a step's moves
+give priors, its look-ahead plays the most promising option, and a big decision's options are
+looked at most promising first; where none do, it plays as before. Deterministic: budgets are
+counts of samples."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.search import SearchPlayer, _Search, best_first, prior_of
+from engine import flow, plugins
+from tests.dsl.test_priors import PRIOR, game_with
+from tests.test_search import play, write_game
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bulge() -> Any:
+    return plugins.load("bulge")
+
+
+def test_best_first_puts_the_best_prior_last_and_draws_the_order_of_equals() -> None:
+    orders = {tuple(best_first([0.0, 3.0, -1.0, 3.0, 1.0], random.Random(seed))) for seed in range(20)}
+    assert orders == {(2, 0, 4, 1, 3), (2, 0, 4, 3, 1)}
+
+
+def test_the_look_ahead_plays_the_option_of_the_best_prior(tmp_path: Path) -> None:
+    primed = plugins.load(game_with(tmp_path, PRIOR))
+    plain = plugins.load(write_game(tmp_path / "plain", "plain"))
+    ran = {}
+    for name, rs in (("primed", primed), ("plain", plain)):
+        state = rs.logic.new_state("line", 0)
+        decision = flow.start(rs, state)
+        moved = 0
+        for seed in range(20):
+            player = SearchPlayer(seed, iterations=2, learn=False)   # no evaluate, no learning
+            search = _Search(player, rs, state, decision, len(decision.options))
+            after, _ = search.default_move(state, decision)
+            moved += any(u.owner == "Blue" and u.space == "f2" for u in after.pieces.values())
+        ran[name] = moved
+    # the runner runs toward the flag every time; without a prior the finish is taken 9 times in 10
+    assert ran["primed"] == 20 and ran["plain"] < 10, ran
+
+
+def test_a_prior_toward_the_goal_wins_the_race_the_search_alone_does_not(tmp_path: Path) -> None:
+    wins = {}
+    for name, folder in (("primed", game_with(tmp_path, PRIOR)), ("plain", write_game(tmp_path / "plain", "plain"))):
+        rs = plugins.load(folder)
+        wins[name] = 0
+        for seed in range(4):
+            state, _ = play(rs, {"Blue": SearchPlayer(seed, iterations=6, learn=False)}, seed)
+            wins[name] += (state.result or {}).get("winner") == "Blue"
+    assert wins["primed"] == 4 and wins["plain"] < 4, wins
+
+
+def test_a_big_decision_is_looked_at_best_prior_first(bulge: Any) -> None:
+    rs = bulge
+    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
+    decision = flow.start(rs, state)
+    rng = random.Random(0)
+    while not (decision.kind == "axis_move" and len(decision.options) > 100):
+        state, decision = flow.apply(rs, state, decision.sample(rng))
+    player = SearchPlayer(0, iterations=16)
+    priors = player.priors(rs, decision)
+    assert priors is not None and len(set(priors)) > 2
+    search = _Search(player, rs, state, decision, len(decision.options))
+    looked = [arm.action for arm in search.arms + search.ranked if arm.action != decision.finish]
+    assert len(looked) == 7       # (half the samples: the screen, the finish one of them)
+    best = sorted(priors, reverse=True)[:len(looked)]
+    assert sorted((prior_of(a) for a in looked), reverse=True) == best
+
+
+def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
+    """The Axis's first two turns, played by its priors alone: where a combat unit can enter
+    a town the Allies hold with no combat unit in it, the most promising move enters one; a truck
+    off the board comes on with two supply tokens at least, loaded before."""
+    rs = bulge
+    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
+    decision = flow.start(rs, state)
+    rng = random.Random(3)
+    seen = set()
+    units = rs.rules.units
+
+    town_open = rs.rules.procedure("open_town")      # (a town of the other side, no combat unit in it)
+
+    def open_town(h: str) -> bool:
+        return bool(town_open(state, h, "Axis"))
+
+    def combat(a: Any) -> bool:
+        return "combat" in units[state.pieces[a.args["pieces"][0]].kind].tags
+
+    while decision is not None and state.turn <= 2:
+        priors = SearchPlayer(0).priors(rs, decision)
+        if priors is not None and decision.player == "Axis":
+            best = decision.options[max(range(len(priors)), key=priors.__getitem__)]
+            if decision.kind == "axis_move" and any(a.kind == "move" and open_town(a.args["to"]) and combat(a)
+                                                    for a in decision.options):
+                seen.add(decision.kind)
+                assert best.kind == "move" and open_town(best.args["to"]), best.label
+            if decision.kind == "axis_reinforce" and any(a.kind == "enter" for a in decision.options) \
+                    and any(a.kind == "load" and "supply" in units[state.pieces[a.args["piece"]].kind].tags
+                            for a in decision.options):
+                seen.add(decision.kind)
+                if best.kind == "enter":
+                    truck = state.pieces[best.args["truck"]]
+                    assert sum("supply" in units[c.kind].tags for c in state.pieces_at(truck.space)
+                               if c.carrier == truck.id) >= 2, best.label
+                else:
+                    assert best.kind == "load", best.label
+            action = best         # (the Axis played by its priors alone, the Allies at random)
+        else:
+            action = decision.sample(rng)
+        state, decision = flow.apply(rs, state, action)
+    assert seen == {"axis_move", "axis_reinforce"}
+
+
+def test_where_no_move_gives_a_prior_the_search_sees_none() -> None:
+    rs = plugins.load(ROOT / "examples" / "river-crossing")
+    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
+    decision = flow.start(rs, state)
+    player = SearchPlayer(0)
+    for _ in range(30):
+        if decision is None:
+            break
+        assert player.priors(rs, decision) is None
+        state, decision = flow.apply(rs, state, decision.options[0])
+
+
+def test_a_prior_that_fails_while_the_game_runs_is_reported_at_its_line(tmp_path: Path) -> None:
+    from dsl import RulesRuntimeError
+
+    rs = plugins.load(game_with(tmp_path, 'prior [1, 2][distance(to, "f4") + 5]'))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    with pytest.raises(RulesRuntimeError, match=r"flag\.rules:13:\d+: index out of range"):
+        SearchPlayer(0, iterations=4, learn=False).choose(rs, state, decision)
