@@ -1,0 +1,35 @@
+"""What rulesets/aarhe/lhtr/knowledge.rules tells the search player, each found in a traced game
+against the random player (issue 31) where the old `evaluate` preferred the wrong of two options:
+the position that misled it, and the option it should now prefer."""
+
+from __future__ import annotations
+
+from tests.lhtr.play import Play, situation
+
+
+def evaluate(g: Play, side: str) -> float:
+    return float(g.rs.rules.procedure("evaluate")(g.state, side))
+
+
+def test_a_unit_told_to_stop_here_no_longer_counts_as_joining_the_attack_beside_it() -> None:
+    # Traced (seed 500, search Allies, round 1): the USSR sent one infantry and a fighter into
+    # West Russia, told the 14 units beside it to stop where they were, and ended combat move
+    # with an attack at 2% odds: while the held units counted as joining, holding them looked
+    # free and moving them in gained nothing.
+    g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", 1), ("Tank", "Germany", "Ukraine S.S.R.", 3),
+                                   ("Infantry", "USSR", "Caucasus", 3)])
+    g.act("go", u=ids["Germany Infantry Ukraine S.S.R."][0])
+    g.choose("Caucasus")
+    hoping = evaluate(g, "Axis")
+    tank = ids["Germany Tank Ukraine S.S.R."][0]
+    state, decision = g.state, g.decision
+    g.act("go", u=tank)
+    g.choose("Caucasus")
+    joined = evaluate(g, "Axis")
+    g.state, g.decision = state, decision
+    g.act("go", u=tank)
+    g.choose("Ukraine S.S.R.")                      # stop here: held for the rest of combat move
+    assert g.why_not("go", u=tank) is not None
+    held = evaluate(g, "Axis")
+    assert held < hoping - 3                        # a tank that will not come
+    assert joined > held + 3                        # so sending it in is the better of the two
