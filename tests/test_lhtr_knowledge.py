@@ -33,3 +33,21 @@ def test_a_unit_told_to_stop_here_no_longer_counts_as_joining_the_attack_beside_
     held = evaluate(g, "Axis")
     assert held < hoping - 3                        # a tank that will not come
     assert joined > held + 3                        # so sending it in is the better of the two
+
+
+def test_land_units_bought_in_the_americas_count_for_half_until_transports_can_ship_them() -> None:
+    # Traced (seed 500, search Allies): the US bought 7 tanks a round and no transport, and
+    # its tanks stood in the United States for eight rounds: the Americas hold no enemy
+    # territory, so what the US builds there must be shipped, as Japan's buys must.
+    def tank_gain(pieces: list[tuple[str, str, str, int]], control: dict[str, str] | None = None) -> float:
+        g, _ = situation("US", pieces, control=control, step="purchase", ipc=42)
+        before = evaluate(g, "Allies")
+        g.act("buy", kind="Tank")
+        return evaluate(g, "Allies") - before
+    complex = ("IndustrialComplex", "US", "Eastern United States", 1)
+    alone = tank_gain([complex])
+    shipped = tank_gain([complex, ("Transport", "US", "SZ 10", 1)])
+    assert shipped > alone + 6
+    # once Germany holds Mexico, the Americas are no longer cut off: a tank counts whole
+    invaded = tank_gain([complex], control={"Mexico": "Germany"})
+    assert abs(invaded - shipped) < 1
