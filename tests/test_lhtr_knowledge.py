@@ -51,3 +51,19 @@ def test_land_units_bought_in_the_americas_count_for_half_until_transports_can_s
     # once Germany holds Mexico, the Americas are no longer cut off: a tank counts whole
     invaded = tank_gain([complex], control={"Mexico": "Germany"})
     assert abs(invaded - shipped) < 1
+
+
+def test_a_power_whose_land_units_must_wait_for_transports_buys_fighters_rather_than_keep_its_ipcs() -> None:
+    # Traced (seed 500, search Allies, with land units bought in the Americas counting for
+    # half): the US bought 3 tanks and kept 27 of its 42 IPCs, then 57: a fighter gained
+    # nothing over the IPCs it cost.
+    g, _ = situation("US", [("IndustrialComplex", "US", "Eastern United States", 1)], step="purchase", ipc=42)
+    before = evaluate(g, "Allies")
+    gains = {}
+    for kind in ("Fighter", "Tank"):
+        state, decision = g.state, g.decision
+        g.act("buy", kind=kind)
+        gains[kind] = evaluate(g, "Allies") - before
+        g.state, g.decision = state, decision
+    assert gains["Fighter"] > 1
+    assert gains["Fighter"] > gains["Tank"]
