@@ -69,3 +69,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(skip)
+
+
+def random_start(rs, seed: int):
+    """A new game of the ruleset's first scenario, dice seeded `seed`: (a `random.Random(seed)`
+    to draw its answers with, the state, its first decision)."""
+    import random
+
+    from engine import flow
+
+    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+    return random.Random(seed), state, flow.start(rs, state)

@@ -15,6 +15,7 @@ from engine import flow
 from engine.actions import Action, Decision, Options, Pending
 from engine.primitives import register_core
 from engine.rules_logic import _Maker
+from tests.conftest import random_start
 from tests.lhtr.play import load as load_lhtr
 
 
@@ -180,9 +181,7 @@ def test_lhtr_offers_the_same_options_drawn_at_random_or_listed() -> None:
     """The first 400 decisions of a random LHTR game: each listing equals the one its moves'
     full `offers` give, and each option drawn is one of them."""
     rs = load_lhtr()
-    rng = random.Random(3)
-    state = rs.logic.new_state(rs.info.scenario(None).name, 3)
-    decision = flow.start(rs, state)
+    rng, state, decision = random_start(rs, 3)
     pending_seen = 0
     for _ in range(400):
         assert decision is not None

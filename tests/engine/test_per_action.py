@@ -4,10 +4,9 @@ and an option the engine offered plays as the same action sent from outside play
 
 from __future__ import annotations
 
-import random
-
 from engine import flow
 from engine.actions import Action
+from tests.conftest import random_start
 from tests.lhtr.play import load as load_lhtr
 
 
@@ -18,9 +17,7 @@ def _reading(state):
 
 def test_a_question_reads_the_state_that_asks_it_and_answering_changes_neither() -> None:
     rs = load_lhtr()
-    rng = random.Random(3)
-    state = rs.logic.new_state(rs.info.scenario(None).name, 3)
-    d = flow.start(rs, state)
+    rng, state, d = random_start(rs, 3)
     asked = 0
     for _ in range(600):
         assert d is not None
@@ -40,9 +37,7 @@ def test_a_question_reads_the_state_that_asks_it_and_answering_changes_neither()
 
 def test_an_offered_option_and_the_same_action_sent_from_outside_play_alike() -> None:
     rs = load_lhtr()
-    rng = random.Random(4)
-    state = rs.logic.new_state(rs.info.scenario(None).name, 4)
-    d = flow.start(rs, state)
+    rng, state, d = random_start(rs, 4)
     for _ in range(300):
         assert d is not None
         action = d.sample(rng)
@@ -58,9 +53,7 @@ def test_moves_and_marks_taken_off_keep_every_index_as_a_rebuild_would() -> None
     from engine.invariants import generic_problems
 
     rs = load_lhtr()
-    rng = random.Random(6)
-    state = rs.logic.new_state(rs.info.scenario(None).name, 6)
-    d = flow.start(rs, state)
+    rng, state, d = random_start(rs, 6)
     moved = cleared = 0
     for _ in range(700):
         assert d is not None

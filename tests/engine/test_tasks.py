@@ -21,6 +21,7 @@ from engine.rules import structure_from_rules
 from engine.rules_logic import RulesLogic
 from engine.ruleset import LoadedRuleset, RulesetInfo, ScenarioInfo
 from engine.state import GameState
+from tests.conftest import random_start
 from tests.engine.test_rules_logic import DUEL, duel
 from tests.lhtr.play import load as load_lhtr
 
@@ -59,9 +60,7 @@ def _both_ways(rs: LoadedRuleset, state: GameState, answer: Action) -> tuple[Gam
 
 def _random_play(rs: LoadedRuleset, seed: int, decisions: int) -> int:
     """Play at random; every answer to a waiting task is checked both ways. Gives how many were."""
-    rng = random.Random(seed)
-    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
-    d = flow.start(rs, state)
+    rng, state, d = random_start(rs, seed)
     tasks = 0
     for _ in range(decisions):
         if d is None:
@@ -138,9 +137,7 @@ def test_random_play_goes_on_from_questions_exactly_as_replays(name: str) -> Non
 def _question_labels(rs: LoadedRuleset, seed: int, decisions: int, late: bool) -> list[list[str]]:
     """The labels of every question a random game asks, read when it is asked or (`late`)
     only after the answer has been played on."""
-    rng = random.Random(seed)
-    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
-    d = flow.start(rs, state)
+    rng, state, d = random_start(rs, seed)
     seen: list[list[str]] = []
     for _ in range(decisions):
         if d is None:
@@ -169,9 +166,7 @@ def test_an_answer_typed_goes_on_as_the_option_drawn_and_only_the_drawn_option_i
     Action is made; the same answer typed by a player (an Action of its own, not one of the
     options) is looked for among the choices and gives the same game."""
     rs = load_lhtr()
-    rng = random.Random(3)
-    state = rs.logic.new_state(rs.info.scenario(None).name, 3)
-    d = flow.start(rs, state)
+    rng, state, d = random_start(rs, 3)
     compared = 0
     for _ in range(600):
         assert d is not None
