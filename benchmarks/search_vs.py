@@ -3,13 +3,14 @@ random one, or a ruleset's hand-written heuristic) on every other, each judged b
 or by the rules' standing when stopped at --max-turns (as benchmarks/ai_vs_random.py does).
 
     python benchmarks/search_vs.py river-crossing --side Blue --games 20 [--seconds 1 |
-        --iterations 30] [--against random|heuristic] [--max-turns T] [--seed 0] [--json]
+        --iterations 30 | --policy] [--against random|heuristic] [--max-turns T] [--seed 0] [--json]
 
 Game i has seed SEED + i for the dice; the search player gets seed SEED + i, the opponent
 SEED + i + 1_000_003. Prints wins, draws and losses with the win rate's 95% Wilson interval,
 the search's CPU seconds per decision it searched (mean, 95th percentile, the largest, and how
 many went past the budget by more than 10%), the decisions answered at once (one option), and
-the process's peak memory.
+the process's peak memory. With --policy the search player answers with its default policy
+alone (the rules' priors and `evaluate`, one look ahead), no samples: a game in seconds.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ def main(argv: list[str] | None = None) -> int:
     budget.add_argument("--seconds", type=float, default=None, help="CPU seconds a decision (default 1)")
     budget.add_argument("--iterations", type=int, default=None, help="samples a decision instead of a time")
     ap.add_argument("--verbose", action="store_true", help="one line per game")
+    ap.add_argument("--policy", action="store_true",
+                    help="the search's default policy alone, no samples: what the rules' knowledge (priors, "
+                         "evaluate) is worth by itself")
     ap.add_argument("--no-learn", action="store_true",
                     help="where the rules give no evaluate, judge by the score alone (as before learning)")
     args = ap.parse_args(argv)
@@ -77,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.process_time()
     for i in range(args.games):
         seed = args.seed + i
-        search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations, learn=not args.no_learn)
+        search = SearchPlayer(seed, seconds=args.seconds, iterations=args.iterations, learn=not args.no_learn,
+                              policy=args.policy)
         opponent = RandomPlayer(seed + 1_000_003) if args.against == "random" else seats.build(players[args.against], seed + 1_000_003)
         g = play(rs, side, seed, rounds, search, opponent)
         times += [cpu for _, cpu in search.spent]
@@ -95,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     limit = (args.seconds or 1.0) * 1.1
     figures: dict[str, Any] = {
         "ruleset": rs.name, "side": side, "against": args.against,
-        "budget": f"{args.iterations} samples" if args.iterations else f"{args.seconds or 1.0} s",
+        "budget": "policy alone" if args.policy else f"{args.iterations} samples" if args.iterations
+                  else f"{args.seconds or 1.0} s",
         "games": args.games, "rounds": rounds, **tally,
         "win_rate": wins / args.games, "ci95_low": low, "ci95_high": high,
         "decisions_searched": searched, "decisions_at_once": at_once,

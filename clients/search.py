@@ -19,6 +19,7 @@ from typing import Any
 
 from clients.search_cycles import Circles
 from clients.search_judge import Judge
+from clients.search_policy import BEYOND, DefaultPolicy
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.state import GameState
@@ -36,15 +37,6 @@ WIDEN = 0.5
 HORIZON = 6
 #: the same when they do not: a sample then plays on, across turns, toward the game's end
 BLIND_HORIZON = 400
-#: how often the default policy ends a step where it can, rather than play a random move,
-#: in a game whose rules do not judge positions
-FINISH_RATE = 0.9
-#: options the default policy draws and weighs with the rules' evaluation (besides the finish)
-GREEDY_DRAWS = 3
-#: a decision with at most this many options has every one weighed by the default policy
-GREEDY_ALL = 8
-#: a finished game's worth to the default policy, in the rules' units: beyond any position
-BEYOND = 1e12
 #: exploration constant of UCB1 on the (-1, 1) scale
 EXPLORE = 0.7
 #: where the rules judge positions, a decision first looks once at up to this many options
@@ -86,7 +78,7 @@ class SearchPlayer:
     takes_seconds = True
 
     def __init__(self, seed: int = 0, seconds: float | None = None, iterations: int | None = None,
-                 horizon: int | None = None, learn: bool = True) -> None:
+                 horizon: int | None = None, learn: bool = True, policy: bool = False) -> None:
         if seconds is not None and not seconds > 0:
             raise ValueError(f"a search needs some time per decision, not {seconds} s")
         self.rng = random.Random(seed)
@@ -97,6 +89,9 @@ class SearchPlayer:
         #: where the rules give no evaluate, learn what goes with winning from games played
         #: to their end (False: judge by the score alone, or sample to the game's end)
         self.learn = learn
+        #: answer every decision with the default policy alone, no samples (what the rules'
+        #: knowledge of a game is worth by itself: clients.search_policy)
+        self.policy = policy
         self._judges: dict[int, Judge] = {}
         #: what the last decisions cost: (samples, CPU seconds) each, for benchmarks
         self.spent: list[tuple[int, float]] = []
@@ -144,6 +139,9 @@ class SearchPlayer:
         if n - len(barred) == 1:
             self.answered_at_once += 1
             action = next(a for a in options if a not in barred)
+        elif self.policy:
+            action = self.policy_choice(ruleset, state, decision, barred)
+            self.spent.append((0, time.process_time() - start))
         else:
             learner = self.judge(ruleset).learner
             if learner is not None:
@@ -154,6 +152,18 @@ class SearchPlayer:
             action = _Search(self, ruleset, state, decision, n, barred, start).run()
         self.circles.chose(action)
         return action
+
+
+    def policy_choice(self, rs: Any, state: GameState, decision: Decision, barred: frozenset[Action]) -> Action:
+        """The default policy's option (a choice that led back here before is not made
+        again: the step's finish, else the first option not barred, instead)."""
+        moved = DefaultPolicy(self, rs, self.judge(rs)).move(state, decision)
+        if moved is not None and moved[0] not in barred:
+            return moved[0]
+        finish = decision.finish
+        if finish is not None and finish not in barred:
+            return finish
+        return next(a for a in decision.options if a not in barred)
 
 
 def prior_of(action: Action) -> float:
@@ -183,6 +193,8 @@ class _Search:
         self.player, self.rs, self.state, self.decision = player, rs, state, decision
         self.rng = player.rng
         self.judge = player.judge(rs)
+        #: the cheap player the samples play on (clients.search_policy)
+        self.policy = DefaultPolicy(player, rs, self.judge)
         self.side = rs.logic.side_of(decision.player)
         self.where = (state.turn, state.power_index)
         self.reference = self.judge.raw(state, self.side) if self.judge.informed else 0.0
@@ -281,13 +293,13 @@ class _Search:
                 and decision.player == self.decision.player
                 and (state.turn, state.power_index) == self.where):
             began = time.process_time()
-            moved = self.default_move(state, decision)
+            moved = self.policy.move(state, decision)
             self.timed(time.process_time() - began)
             if moved is not None:
-                end = self.judge.outcome(moved[0], self.side)
+                end = self.judge.outcome(moved[1], self.side)
                 if end is not None:
                     return ("end", end)
-                value = self.judge.raw(moved[0], self.side)
+                value = self.judge.raw(moved[1], self.side)
         return ("raw", value)
 
     def next_undrawn(self) -> Action | None:
@@ -374,12 +386,12 @@ class _Search:
                 now = time.process_time()
                 if now + self.step > deadline:
                     break   # (no time for another move: this sample is judged where it got)
-            moved = self.default_move(state, decision)
+            moved = self.policy.move(state, decision)
             if deadline is not None:
                 self.timed(time.process_time() - now)
             if moved is None:
                 break
-            state, decision = moved
+            _, state, decision = moved
         end = self.judge.outcome(state, self.side)
         if end is not None:
             return ("end", end)
@@ -389,90 +401,6 @@ class _Search:
         """A move of the default policy took `took` CPU seconds."""
         self.seen = max(self.seen, took)
         self.step = max(self.step, took)
-
-    def default_move(self, state: GameState, decision: Decision) -> tuple[GameState, Decision | None] | None:
-        """The cheap policy a sample plays on. Where the rules judge positions, the better for
-        the deciding side of a few options drawn at random and the step's finish (one look
-        ahead each: a unit activated is then moved); else the finish most of the time, or a
-        random option. None if the rules refuse every option it tried."""
-        rng, rs = self.rng, self.rs
-        if not self.judge.informed:
-            priors = self.player.priors(rs, decision)
-            if priors is not None:
-                return self.by_priors(state, decision, priors, "")
-            for tries in range(3):
-                finish = tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE
-                try:
-                    return flow.apply(rs, state, decision.finish if finish else decision.sample(rng))  # type: ignore[arg-type]
-                except IllegalAction:
-                    continue
-            return None
-        side = rs.logic.side_of(decision.player)
-        options = decision.options
-        priors = self.player.priors(rs, decision)
-        if priors is not None:
-            return self.by_priors(state, decision, priors, side)
-        if len(options) <= GREEDY_ALL:
-            tried = list(options)
-            rng.shuffle(tried)      # (ties go to any of them, not always the first listed)
-        else:
-            tried = [decision.sample(rng) for _ in range(GREEDY_DRAWS)]
-            if decision.finish is not None:
-                tried.append(decision.finish)
-        return self.greedy(state, tried, side)
-
-    def greedy(self, state: GameState, tried: Sequence[Action],
-               side: str) -> tuple[GameState, Decision | None] | None:
-        """The option of `tried` that the rules' evaluation, one look ahead, likes best for
-        `side` (the first of equals); None if the rules refuse them all."""
-        best: tuple[float, tuple[GameState, Decision | None]] | None = None
-        for action in tried:
-            try:
-                after = flow.apply(self.rs, state, action)
-            except IllegalAction:
-                continue
-            end = self.judge.outcome(after[0], side)
-            value = end * BEYOND if end is not None else self.judge.raw(after[0], side)
-            if best is None or value > best[0]:
-                best = (value, after)
-        return best[1] if best else None
-
-    def by_priors(self, state: GameState, decision: Decision, priors: list[float],
-                  side: str) -> tuple[GameState, Decision | None] | None:
-        """The default policy where the moves give priors, as a rulebook player would: the
-        option of the best prior; among equals, the better by the rules' evaluation of a few
-        (every one of at most GREEDY_ALL, else GREEDY_DRAWS drawn and the finish, if it is
-        one of them), or, where the rules judge nothing, the finish most of the time. If the
-        rules refuse them all, the next best prior."""
-        rng, options = self.rng, decision.options
-        for p in sorted(set(priors), reverse=True):
-            tied = [options[i] for i, q in enumerate(priors) if q == p]
-            if len(tied) > GREEDY_ALL:
-                finish = decision.finish if decision.finish in tied else None
-                tried = [tied[rng.randrange(len(tied))] for _ in range(GREEDY_DRAWS)]
-                if finish is not None:
-                    tried.append(finish)
-            else:
-                tried = tied
-                rng.shuffle(tried)
-            if not self.judge.informed:
-                if decision.finish in tried and rng.random() < FINISH_RATE:
-                    tried = [decision.finish] + [a for a in tried if a != decision.finish]
-                for action in tried:
-                    try:
-                        return flow.apply(self.rs, state, action)
-                    except IllegalAction:
-                        continue
-                continue
-            if len(tried) == 1:
-                try:
-                    return flow.apply(self.rs, state, tried[0])
-                except IllegalAction:
-                    continue
-            moved = self.greedy(state, tried, side)
-            if moved is not None:
-                return moved
-        return None
 
     # -- values ---------------------------------------------------------------------------------------------
     def record(self, arm: Arm, value: tuple[str, float]) -> None:

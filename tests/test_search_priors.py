@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from clients.search import SearchPlayer, _Search, best_first, prior_of
+from clients.search_policy import DefaultPolicy
 from engine import flow, plugins
 from tests.dsl.test_priors import PRIOR, game_with
 from tests.test_search import play, write_game
@@ -39,8 +40,7 @@ def test_the_look_ahead_plays_the_option_of_the_best_prior(tmp_path: Path) -> No
         moved = 0
         for seed in range(20):
             player = SearchPlayer(seed, iterations=2, learn=False)   # no evaluate, no learning
-            search = _Search(player, rs, state, decision, len(decision.options))
-            after, _ = search.default_move(state, decision)
+            _, after, _ = DefaultPolicy(player, rs, player.judge(rs)).move(state, decision)
             moved += any(u.owner == "Blue" and u.space == "f2" for u in after.pieces.values())
         ran[name] = moved
     # the runner runs toward the flag every time; without a prior the finish is taken 9 times in 10
@@ -139,3 +139,14 @@ def test_a_prior_that_fails_while_the_game_runs_is_reported_at_its_line(tmp_path
     decision = flow.start(rs, state)
     with pytest.raises(RulesRuntimeError, match=r"flag\.rules:13:\d+: index out of range"):
         SearchPlayer(0, iterations=4, learn=False).choose(rs, state, decision)
+
+
+def test_the_default_policy_alone_plays_a_game_by_its_priors(tmp_path: Path) -> None:
+    """`SearchPlayer(policy=True)` (benchmarks/search_vs.py --policy) answers each decision
+    with the default policy alone, no samples: the runner heads for the flag by its prior."""
+    rs = plugins.load(game_with(tmp_path, PRIOR))
+    for seed in range(4):
+        player = SearchPlayer(seed, learn=False, policy=True)
+        state, _ = play(rs, {"Blue": player}, seed)
+        assert (state.result or {}).get("winner") == "Blue"
+        assert player.spent and all(samples == 0 for samples, _ in player.spent)
