@@ -156,7 +156,6 @@ class SearchPlayer:
         self.circles.chose(action)
         return action
 
-
     def policy_choice(self, rs: Any, state: GameState, decision: Decision, barred: frozenset[Action]) -> Action:
         """The default policy's option (a choice that led back here before is not made
         again: the step's finish, else the first option not barred, instead)."""
