@@ -48,8 +48,10 @@ SCREEN_SHARE = 0.5
 #: others are drawn best first as the samples grow (progressive widening)
 CANDIDATES = 3
 #: where the moves give priors, the default policy's own option is answered unless another
-#: option's samples beat it by more than this many standard errors of their difference
-STANDS = 1.0
+#: option's samples beat it by more than this many standard errors of their difference (each
+#: of the few others searched is tested against it: at 1.0 one of four equal options beat it
+#: by chance about half the time, at 2.5 about one time in forty)
+STANDS = 2.5
 #: where the rules give no `evaluate`: the share of a decision's time spent playing games to
 #: their end, to learn what goes with winning (clients.search_learn) ...
 LEARN_SHARE = 0.5
