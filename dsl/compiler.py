@@ -826,12 +826,9 @@ class _Gen:
         if trial:
             # after its first calls: on, or stopped (its name bound to its work; a caller
             # that holds this function, as the loader does, goes straight to the work)
-            work = f"{prefix}_{n}__work(ctx{params})"
-            self.emit(1, f"global _AC{n}, _AH{n}, {prefix}_{n}\n_AC{n} += 1\nif _AC{n} >= {ALIKE_TRIAL}:", pr.pos)
-            self.emit(2, f"if _AC{n} > {ALIKE_TRIAL}:\n    return {work}", pr.pos)
-            self.emit(2, f"if _AH{n} * {KEEP_FOUND} < _AC{n}:\n    {prefix}_{n} = {prefix}_{n}__work\n"
-                         f"    _A_{n}.clear()\n    return {work}\n"
-                         f"_AC{n} = -(1 << 62)", pr.pos)
+            self.emit(1, f"global _AC{n}, _AH{n}, {prefix}_{n}\n_AC{n} += 1", pr.pos)
+            self.trial(1, pr, f"{prefix}_{n}", f"_AC{n}", f"_AH{n}", ALIKE_TRIAL,
+                       held=(f"_A_{n}", f"{prefix}_{n}__work(ctx{params})"))
         self.emit(1, f"_k = {key}\n_r = _A_{n}.get(_k)\nif _r is not None and _r[0] is ctx and _r[1] == _G:", pr.pos)
         if trial:
             self.emit(2, f"_AH{n} += 1", pr.pos)
@@ -1142,14 +1139,28 @@ class _Gen:
                      f"{calls} += 1{read}", pr.pos)
         self.emit(1, f"if _r is not None and {same}:", pr.pos)
         self.emit(2, f"{hits} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
-        self.emit(1, f"if {calls} >= {KEEP_TRIAL}:", pr.pos)
-        self.emit(2, f"if {hits} * {KEEP_FOUND} < {calls}:\n    f_{n} = f_{n}__work\n"
-                     f"{calls} = -(1 << 62)", pr.pos)
+        self.trial(1, pr, f"f_{n}", calls, hits, KEEP_TRIAL)
         self.emit(1, f"{marked[0]}_v = {work}", pr.pos)
         self.emit(1, f"if {keep}:", pr.pos)
         self.emit(2, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
         self.emit(2, f"{kept}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
         self.emit(1, f"{marked[1]}return _v", pr.pos)
+
+    def trial(self, ind: int, pr: A.ProcedureDecl, name: str, calls: str, hits: str, trial: int,
+              held: tuple[str, str] | None = None) -> None:
+        """The end of a keeping wrapper's trial (`kept_wrapper`, `remembered_answers`), once
+        `calls` (already counted) reaches `trial`: if fewer than one in `KEEP_FOUND` found its
+        answer (`hits`), `name` is bound to its work (answers seldom found again are not worth
+        keeping); either way the count is put out of reach, so that the test is made once.
+        With `held` (the dict of answers, and the call of the work): on stopping, the answers
+        are dropped, and the wrapper itself, which a caller such as the loader may hold, goes
+        straight to the work from then on (its count stays past the trial)."""
+        self.emit(ind, f"if {calls} >= {trial}:", pr.pos)
+        if held is not None:
+            self.emit(ind + 1, f"if {calls} > {trial}:\n    return {held[1]}", pr.pos)
+        stop = f"\n    {held[0]}.clear()\n    return {held[1]}" if held is not None else ""
+        self.emit(ind + 1, f"if {hits} * {KEEP_FOUND} < {calls}:\n    {name} = {name}__work{stop}\n"
+                           f"{calls} = -(1 << 62)", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
