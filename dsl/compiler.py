@@ -1434,9 +1434,17 @@ class _Gen:
         if n == 2 and not guard and domains[1] == 0:
             self.pairs(base, mv, at_level)
             return
+        name = f"{base}_offers"
+        if n == 2 and all(isinstance(self.info.types.get(id(prm.domain)), ListType) for prm in mv.params):
+            when = self.passes_by_options(guard)
+            if when is not None:
+                self.nested(base, mv, at_level, domains[1] == 0, when)
+                if when == "True":
+                    return
+                name = f"{base}_offers__rows"      # (the rows one by one, with the guard asked)
         # (a lazy move's listing may be given its choices, already worked out: `_given`)
         lazy = n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard))
-        self.emit(0, f"def {base}_offers(ctx{', _given=None' if lazy else ''}):", mv.pos)
+        self.emit(0, f"def {name}(ctx{', _given=None' if lazy else ''}):", mv.pos)
 
         def resets(depth: int, ind: int) -> None:
             # at the top of the body that binds the first `depth` parameters
@@ -1501,6 +1509,93 @@ class _Gen:
         self.emit(1, f"_d1 = tuple({self.iterable(second.domain)})", second.pos)
         self.emit(1, f"if (_L := _L - len(_i) * len(_d1) * {1 + at_level[2]}) < 0:\n    _spent()", second.pos)
         self.emit(1, "return _pairs(_i, _d1)", mv.pos)
+
+    def nested(self, base: str, mv: A.MoveDecl, at_level: list[int], once: bool, when: str) -> None:
+        """A move of two parameters whose guard passes whenever `when` holds (code that reads
+        only options: "True" for a move with no guard): then its rows are each first choice
+        with each of its own second choices (`_nested`, a sequence counted by the lengths of
+        the second lists, that makes a row only when it is indexed), not a generator the
+        engine makes a list of; else the rows of `{base}_offers__rows`, the guard asked of
+        each. The second list is worked out for each first choice (`once`: the first time
+        only, as it names no first choice) and the budget paid, as the two loops would."""
+        first, second = mv.params
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+        if when != "True":
+            self.emit(1, f"if not ({when}):\n    return list({base}_offers__rows(ctx))", mv.pos)
+        self.emit(1, f"_i = {self.iterable(first.domain)}", first.pos)
+        self.charge(1, "_i", 1 + at_level[1] + self.size(second.domain), first.pos)
+        self.emit(1, "_s = []" + ("\n_d1 = None" if once else ""), mv.pos)
+        self.emit(1, f"for v_{first.name} in _i:", first.pos)
+        if once:
+            self.emit(2, f"if _d1 is None:\n    _d1 = {self.iterable(second.domain)}", second.pos)
+            self.charge(2, "_d1", 1 + at_level[2], second.pos)
+            self.emit(2, "_s.append(_d1)", second.pos)
+        else:
+            self.emit(2, f"_d1 = {self.iterable(second.domain)}", second.pos)
+            self.charge(2, "_d1", 1 + at_level[2], second.pos)
+            self.emit(2, "_s.append(_d1)", second.pos)
+        self.emit(1, "return _nested(_i, _s)", mv.pos)
+
+    # A guard that an option turns off (Bulge's `require not stacking_refuses(to, side,
+    # pieces)`, whose procedure answers `stacking_on_move and overstacks(...)`) passes for
+    # every row when that option is off: the rows are then counted as they are, the guard
+    # not asked of each (`nested`).
+    def passes_by_options(self, guard: tuple[A.Stmt, ...]) -> str | None:
+        """Code reading only options under which every statement of the guard passes with
+        nothing but options read (its tests stop there), or None if there is none: a guard
+        of `require`s only, each of whose tests an option settles."""
+        parts = []
+        for g in guard:
+            if not isinstance(g, A.Require):
+                return None
+            code = self.settled_by_options(g.cond, True)
+            if code is None:
+                return None
+            parts.append(code)
+        return " and ".join(f"({c})" for c in parts) if parts else "True"
+
+    def settled_by_options(self, e: A.Expr, want: bool) -> str | None:
+        """Code reading only options under which `e` comes out `want` having read nothing but
+        options (and literals), stopping where Python's `and`/`or` stop; None if none. A
+        procedure written in place of its call is looked into, if its arguments cost nothing
+        to leave unread (names, literals, fields, lists of them)."""
+        if isinstance(e, A.BoolLit):
+            return "True" if e.value == want else None
+        if isinstance(e, A.Name):
+            if self.info.names.get(id(e)) != "option" or self.info.types.get(id(e)) != BOOL:
+                return None
+            return f"o_{e.name}" if want else f"not o_{e.name}"
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.settled_by_options(e.operand, not want)
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            left = self.settled_by_options(e.left, want)
+            right = self.settled_by_options(e.right, want)
+            if (e.op == "and") == want:
+                # both sides are read, and both must come out `want`
+                return f"({left}) and ({right})" if left is not None and right is not None else None
+            # the left side alone may settle it; the right only once the left is read in full
+            whole = self.settled_by_options(e.left, not want)
+            if right is not None and whole is not None and self.options_only(e.left):
+                return f"({left}) or ({right})" if left is not None else f"({whole}) and ({right})"
+            return left
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is None \
+                and self.info.calls.get(id(e)) == "procedure" and all(_unread_ok(a) for a in e.args):
+            body = self.inline_body(e.func.name)
+            if body is not None and len(self.subst) < _INLINE_DEPTH:
+                return self.settled_by_options(body, want)
+        return None
+
+    def options_only(self, e: A.Expr) -> bool:
+        """`e` reads nothing but options and literals (truth values, `and`, `or`, `not`)."""
+        if isinstance(e, A.BoolLit):
+            return True
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) == "option" and self.info.types.get(id(e)) == BOOL
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.options_only(e.operand)
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            return self.options_only(e.left) and self.options_only(e.right)
+        return False
 
     def lazy_offers(self, base: str, prm: A.MoveParam, guard: tuple[A.Stmt, ...]) -> None:
         """A move of one parameter whose guard is a question only (see `leaves_game_alone`)
@@ -3175,6 +3270,18 @@ def _target_root(target: A.Expr) -> A.Expr:
 def _names(node: Any) -> Any:
     """Every name read below a syntax node."""
     return (n for n in _nodes(node) if isinstance(n, A.Name))
+
+
+def _unread_ok(e: A.Expr) -> bool:
+    """An argument a call written in place may leave unread: working it out makes no call and
+    cannot fail (a name, a literal, a field of one, a list of them)."""
+    if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit, A.Name)):
+        return True
+    if isinstance(e, A.Attr):
+        return isinstance(e.obj, A.Name)
+    if isinstance(e, A.ListLit):
+        return all(_unread_ok(i) for i in e.items)
+    return False
 
 
 def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:

@@ -237,3 +237,51 @@ step s {
     assert len(opts) == 6 and made == []
     drawn = opts.sample(random.Random(1))
     assert made == [(drawn["kind"], drawn["to"])] and drawn == opts[opts.index(drawn)]
+
+
+NESTED = """
+option strict: bool = false "a move may not end on a place its piece has been"
+phase p { steps [s] }
+# a piece's places: its own, not every piece's
+procedure places(kind: int) -> list[int] {
+    let none: list[int] = []
+    return seen("places", if kind == 7 then [1, 2] else if kind == 8 then [3] else none)
+}
+procedure refused(kind: int, to: int) -> bool { return strict and ok("guard", to == 2) }
+step s {
+    move go(kind: int in seen("kinds", [7, 8, 9]), to: int in places(kind)) {
+        require not refused(kind, to) else "been there"
+    }
+}
+"""
+
+
+def test_a_move_whose_guard_an_option_turns_off_is_counted_from_its_choices_without_asking_the_guard() -> None:
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    def ok(ctx: Any, tag: str, value: bool) -> bool:
+        log.append(tag)
+        return value
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    rules = dsl.load_rules([("nested.rules", NESTED)], reg)
+    go = rules.steps["s"].moves[0]
+    rows = go.offers(None)
+    # the option is off: the guard is never asked; 9's places are none
+    assert not isinstance(rows, list) and len(rows) == 3 and log == ["kinds", "places", "places", "places"]
+    assert list(rows) == [(7, 1), (7, 2), (8, 3)]                        # the two loops' order
+    assert rows[2] == (8, 3) and rows[-3] == (7, 1) and rows[0:2] == [(7, 1), (7, 2)]
+    with pytest.raises(IndexError):
+        rows[3]
+    opts = Options([("go", lambda row: Action("go", {"kind": row[0], "to": row[1]}), rows)])
+    assert [(a["kind"], a["to"]) for a in opts] == [(7, 1), (7, 2), (8, 3)]
+    # the option on: the guard is asked of each row, and refuses one
+    log.clear()
+    strict = dsl.load_rules([("nested.rules", NESTED)], reg, options={"strict": True})
+    assert strict.steps["s"].moves[0].offers(None) == [(7, 1), (8, 3)] and log.count("guard") == 3
