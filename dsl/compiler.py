@@ -16,6 +16,7 @@ helpers that keep their sizes within the limits.
 from __future__ import annotations
 
 import ast as pyast
+import dataclasses
 import functools
 import keyword
 import linecache
@@ -1354,6 +1355,15 @@ class _Gen:
             self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
         for mv in st.moves:
             self.move(st, mv)
+        # a move whose first choices an earlier move of the step lists the same way, asking
+        # nothing that changes the game: the engine may give it that move's (engine.rules_logic)
+        for i, mv in enumerate(st.moves):
+            if not mv.params or not self.leaves_game_alone(mv.params[0].domain):
+                continue
+            same = next((o for o in st.moves[:i] if o.params and _same_tree(o.params[0].domain, mv.params[0].domain)),
+                        None)
+            if same is not None:
+                self.emit(0, f"m_{n}_{mv.name}_first_as = {same.name!r}", mv.pos)
 
     def move(self, st: A.StepDecl, mv: A.MoveDecl) -> None:
         base = f"m_{st.name}_{mv.name}"
@@ -3270,6 +3280,18 @@ def _target_root(target: A.Expr) -> A.Expr:
 def _names(node: Any) -> Any:
     """Every name read below a syntax node."""
     return (n for n in _nodes(node) if isinstance(n, A.Name))
+
+
+def _same_tree(a: Any, b: Any) -> bool:
+    """Are two pieces of the rules written the same way (where they are written aside)?"""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(_same_tree(x, y) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(_same_tree(getattr(a, f.name), getattr(b, f.name))
+                   for f in dataclasses.fields(a) if f.name != "pos")
+    return bool(a == b)
 
 
 def _unread_ok(e: A.Expr) -> bool:

@@ -404,6 +404,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
 
     asks = set()
     moves = []
+    shared = {ns[f"m_{n}_{mv.name}_first_as"] for mv in st.moves if f"m_{n}_{mv.name}_first_as" in ns}
     for mv in st.moves:
         base = f"m_{n}_{mv.name}"
         mv_asks = base + "_do" in asking
@@ -415,7 +416,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
                               fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos,
                               fn(base + "_candidates"), admits, task(base + "_do_task"),
                               wrap(base + "_offers", first=True) if admits is not None else None,
-                              fn(base + "_prior")))
+                              fn(base + "_prior"), ns.get(base + "_first_as"), mv.name in shared))
     tasks = {}
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and f"s_{n}_{part}" in asking:

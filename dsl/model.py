@@ -144,6 +144,13 @@ class MoveSpec:
     #: `prior(ctx, *args)`: how promising the option is for the move's player, a number
     #: (bigger: more promising; the search player's `prior`), None where the move gives none
     prior: Callable[..., Any] | None = None
+    #: the earlier move of the step whose first parameter has the same choices, written the
+    #: same way, asking nothing that changes the game (Bulge's `attack` and `attack_from`,
+    #: both from `attack_sources(to_attack)`): a listing that has them from that move, as
+    #: its rows' first choices, does not ask for them again (None: there is none)
+    first_as: str | None = None
+    #: a later move of the step takes this move's first choices (`first_as`)
+    shares_firsts: bool = False
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any
 
 from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec, TaskSpec
-from dsl.runtime import Offered
+from dsl.runtime import Nested, Offered
 from dsl.types import ListType, RecordType, Type
 from engine.actions import FIND_FINISH, Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
@@ -283,9 +283,14 @@ class RulesLogic(GameLogic):
         block of rows already checked (then there is an option without asking a guard)?"""
         out: list[tuple[str, Callable[[Any], Action], Any]] = []
         ready = False
+        firsts: dict[str, Any] = {}     # (a move's first choices a later one takes: `first_as`)
         for mv in spec.moves:
             if mv.candidates is not None:
-                choices = mv.candidates(state)
+                choices = firsts.get(mv.first_as) if mv.first_as is not None else None
+                if choices is None:
+                    choices = mv.candidates(state)
+                if mv.shares_firsts:
+                    firsts[mv.name] = choices
                 if not choices:
                     continue
                 if mv.admits is None:
@@ -295,6 +300,8 @@ class RulesLogic(GameLogic):
                     rows = Pending(choices, mv.admits, mv.offers, mv.first, state)
             else:
                 rows = mv.offers(state)
+                if mv.shares_firsts and type(rows) is Nested:
+                    firsts[mv.name] = tuple(rows.firsts)
                 if not rows:
                     continue
                 ready = True

@@ -285,3 +285,49 @@ def test_a_move_whose_guard_an_option_turns_off_is_counted_from_its_choices_with
     log.clear()
     strict = dsl.load_rules([("nested.rules", NESTED)], reg, options={"strict": True})
     assert strict.steps["s"].moves[0].offers(None) == [(7, 1), (8, 3)] and log.count("guard") == 3
+
+
+SAME_FIRST = """
+phase p { steps [s] }
+step s {
+    move attack(from: int in seen("sources", [1, 2]), to: int in seen("targets", [from + 10])) {
+    }
+    move split(from: int in seen("sources", [1, 2])) {
+        require ok("split", from > 1) else "one target only"
+    }
+    move other(from: int in seen("others", [1, 2])) {
+        require ok("other", from > 1) else "no"
+    }
+}
+"""
+
+
+def test_a_move_whose_first_choices_an_earlier_move_lists_the_same_way_takes_them_from_it() -> None:
+    from pathlib import Path
+
+    from engine.rules import structure_from_rules
+    from engine.rules_logic import RulesLogic
+    from engine.ruleset import RulesetInfo
+
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    def ok(ctx: Any, tag: str, value: bool) -> bool:
+        log.append(tag)
+        return value
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    rules = dsl.load_rules([("same.rules", SAME_FIRST)], reg)
+    logic = RulesLogic(rules, RulesetInfo("same", "Same", Path("."), (), ()), structure_from_rules(rules))
+    blocks, _ = logic._offers(None, rules.steps["s"])
+    opts = Options(blocks)
+    # `split` takes the sources `attack` listed; `other` is written otherwise and asks its own
+    assert log == ["sources", "targets", "targets", "others"]
+    assert [(a.kind, a.args) for a in opts] == [
+        ("attack", {"from": 1, "to": 11}), ("attack", {"from": 2, "to": 12}),
+        ("split", {"from": 2}), ("other", {"from": 2})]
