@@ -201,6 +201,12 @@ class _Gen:
                 self.var_kept[name] = got
                 self.tracking.add(name)
                 self.tracking |= self.tracked_callees(pr.body)
+        #: procedures remembered through one decision's listing (see `listed_procedures`),
+        #: and the steps whose listing remembers them
+        self._reach: dict[str, frozenset[str]] = {}
+        self.listed, self.listing_steps = self.listed_procedures() if REMEMBER else (set(), set())
+        for name in self.listed:
+            self._inline[name] = None       # (written as a call, to be remembered)
         #: the procedure whose function is being written (see `call`)
         self.emitting: str | None = None
         #: board primitives whose lists are kept (see `module`), and those read so
@@ -380,6 +386,9 @@ class _Gen:
         self.board_lists = {name for name, spec in self.reg.primitives.items()
                             if spec.board and spec.context and not spec.peek and spec.returns.startswith("list[")
                             and spec.params and not any(t.startswith("fn(") for _, t in spec.params)}
+        if self.listed:
+            # a decision's listing, begun and ended by the engine (see `listed_procedures`)
+            self.emit(0, "_LS = _listing()", None)
         if self.var_kept:
             # a call that reads more than variables, made while a walk kept by the variables
             # it reads is worked out (see "walks kept by the variables they read")
@@ -400,6 +409,9 @@ class _Gen:
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             elif pr.name in self.var_kept:
                 self.var_kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.listed:
+                self.listed_answers(pr, params)
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
@@ -1163,6 +1175,97 @@ class _Gen:
         self.emit(ind + 1, f"if {hits} * {KEEP_FOUND} < {calls}:\n    {name} = {name}__work{stop}\n"
                            f"{calls} = -(1 << 62)", pr.pos)
 
+    # A decision's listing enters the rules several times on one state that nothing changes
+    # meanwhile: its player (`by`), each move's choices and guards. Bulge's stacking step asks
+    # `overstacked_hex()` and `movers_in(over)` (every unit of the hex, where it may retreat)
+    # in all three. A procedure that two or more of a step's listing entries reach (through
+    # what they call), if every one of those entries leaves the game alone, is remembered
+    # through the listing: its answers, keyed by its arguments, are given again until the
+    # listing ends (the engine begins and ends it: dsl.runtime.ListingSpan), on the state
+    # listed only. Only one that leaves the game alone, is given text, numbers, truth values
+    # or lists of them, goes round a loop inside a loop of its own (`loops_over_loops`), and is not kept or
+    # remembered otherwise; it is written as a call, not in place. Whether its answers are
+    # found again the compiler cannot tell: of its first ALIKE_TRIAL calls (in a listing or
+    # not), one that found fewer than one in KEEP_FOUND stops remembering.
+    def listed_procedures(self) -> tuple[set[str], set[str]]:
+        """The procedures remembered through a listing, and the steps that remember them."""
+        others = self.kept | self.remembered | set(self.piece_kept) | set(self.var_kept) | self.p.interactive
+        listed: set[str] = set()
+        steps: set[str] = set()
+        for st in self.p.steps.values():
+            entries: list[Any] = [st.by] if st.by is not None else []
+            for mv in st.moves:
+                guard_n = self.p.guards.get((st.name, mv.name), 0)
+                entries.append(([prm.domain for prm in mv.params], mv.body[:guard_n]))
+            if len(entries) < 2 or not all(self.leaves_game_alone(e) for e in entries):
+                continue
+            seen: dict[str, int] = {}
+            for e in entries:
+                for name in self.reached(e):
+                    seen[name] = seen.get(name, 0) + 1
+            found = set()
+            for name, times in seen.items():
+                pr = self._decls.get(name)
+                if times >= 2 and name not in others and isinstance(pr, A.ProcedureDecl) \
+                        and name in self.p.procedures and pr.ret is not None \
+                        and all(_plain(prm.type, lists=True) for prm in pr.params) \
+                        and self.callee_leaves_game_alone(name) and self.loops_over_loops(pr.body):
+                    found.add(name)
+            if found:
+                listed |= found
+                steps.add(st.name)
+        return listed, steps
+
+    def loops_over_loops(self, body: Any) -> bool:
+        """Does the code go round a loop of its own in which it goes round another (its own or
+        a callee's)? (One that does less costs less to work out again than to remember.)"""
+        for n in _nodes(body):
+            if isinstance(n, (A.For, A.Generator)):
+                for m in _nodes((n.cond, n.body) if isinstance(n, A.For) else (n.elt, n.cond)):
+                    if isinstance(m, (A.For, A.Generator)) or isinstance(m, A.Call) and isinstance(m.func, A.Name) \
+                            and self.info.calls.get(id(m)) in ("procedure", "base") and self.callee_loops(self.callee(m) or ""):
+                        return True
+        return False
+
+    def reached(self, node: Any) -> frozenset[str]:
+        """The procedures a piece of code calls, and those they call, and so on."""
+        out: set[str] = set()
+        todo = [self.callee(n) for n in _nodes(node) if isinstance(n, A.Call) and isinstance(n.func, A.Name)]
+        while todo:
+            name = todo.pop()
+            if name is None or name in out or name.startswith("t:"):
+                continue
+            out.add(name)
+            d = self._decls.get(name)
+            if name not in self._reach:
+                self._reach[name] = frozenset(
+                    c for c in (self.callee(n) for n in _nodes(d) if isinstance(n, A.Call) and isinstance(n.func, A.Name))
+                    if c is not None)
+            todo.extend(self._reach[name])
+        return frozenset(out)
+
+    def listed_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: within a listing of the state `ctx` (`_LS.state`), the answer remembered
+        for these arguments, or worked out by `f_NAME__work` and remembered (a list as a
+        tuple, handed out as a fresh list; a map as a copy); outside one, the work."""
+        n = pr.name
+        work = f"f_{n}__work(ctx{params})"
+        parts = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        ret = pr.ret.name if pr.ret is not None else ""
+        self.emit(0, f"_LM_{n} = {{}}\n_LC{n} = 0\n_LH{n} = 0", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"global _LC{n}, _LH{n}, f_{n}", pr.pos)
+        self.emit(1, f"_LC{n} += 1", pr.pos)
+        self.trial(1, pr, f"f_{n}", f"_LC{n}", f"_LH{n}", ALIKE_TRIAL, held=(f"_LM_{n}", work))
+        self.emit(1, f"if _LS.state is not ctx:\n    return {work}", pr.pos)
+        self.emit(1, f"_k = {key}\n_r = _LM_{n}.get(_k, _MISS)\nif _r is not _MISS:", pr.pos)
+        given = {"list": "list(_r)", "map": "dict(_r)"}.get(ret, "_r")
+        self.emit(2, f"_LH{n} += 1\nreturn {given}", pr.pos)
+        self.emit(1, f"_v = {work}", pr.pos)
+        kept = {"list": "tuple(_v)", "map": "dict(_v)"}.get(ret, "_v")
+        self.emit(1, f"if not _LM_{n}:\n    _LS.used.append(_LM_{n})\n_LM_{n}[_k] = {kept}\nreturn _v", pr.pos)
+
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
         for name in self.readers.get(var, ()):
@@ -1355,6 +1458,8 @@ class _Gen:
             self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
         for mv in st.moves:
             self.move(st, mv)
+        if n in self.listing_steps:
+            self.emit(0, f"s_{n}_listed = True", st.pos)
         # a move whose first choices an earlier move of the step lists the same way, asking
         # nothing that changes the game: the engine may give it that move's (engine.rules_logic)
         for i, mv in enumerate(st.moves):

@@ -425,7 +425,8 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
             if t is not None:
                 tasks[part] = t
     return StepSpec(n, fn(f"s_{n}_by"), fn(f"s_{n}_while"), fn(f"s_{n}_start"), fn(f"s_{n}_end"), tuple(moves),
-                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos, tasks)
+                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos, tasks,
+                    bool(ns.get(f"s_{n}_listed")))
 
 
 def _param_type(prm: A.MoveParam, p: Program) -> Type:
@@ -548,4 +549,5 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         _handlers=handlers,
         _bound={event: tuple(zip(gates[event], fns)) for event, fns in handlers.items()},
         _rebuild=rebuild,
+        listing=ns.get("_LS"),
     )

@@ -151,6 +151,11 @@ class MoveSpec:
     first_as: str | None = None
     #: a later move of the step takes this move's first choices (`first_as`)
     shares_firsts: bool = False
+    #: it gives or takes first choices in a listing (`first_as`, `shares_firsts`)
+    shares: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shares", self.first_as is not None or self.shares_firsts)
 
 
 @dataclass(frozen=True)
@@ -182,6 +187,8 @@ class StepSpec:
     pos: Pos
     #: "start", "end", "finish": the block as a task (see TaskSpec), where it asks and can be one
     tasks: Mapping[str, TaskSpec] = field(default_factory=dict)
+    #: its listing remembers what its entries share (begun and ended by CompiledRules.listing)
+    listed: bool = False
 
     def move(self, name: str) -> MoveSpec | None:
         for m in self.moves:
@@ -281,6 +288,9 @@ class CompiledRules:
     _bound: dict[str, tuple[tuple[Callable[..., Any] | None, Callable[..., Any]], ...]] = \
         field(repr=False, default_factory=dict)
     _rebuild: Callable[[Mapping[str, Any]], CompiledRules] | None = field(repr=False, default=None)
+    #: a decision's listing (dsl.runtime.ListingSpan), for the steps that are `listed`; None
+    #: when no step's listing remembers anything
+    listing: Any = field(repr=False, default=None)
 
     def procedure(self, name: str) -> Callable[..., Any]:
         """The procedure ``name`` as ``fn(ctx, *args)``. KeyError if there is none."""

@@ -509,7 +509,34 @@ class Nested(Sequence[tuple[Any, Any]]):
                 yield (a, b)
 
 
+class ListingSpan:
+    """A decision's listing, through which the compiled rules remember the answers of the
+    procedures its entries share (dsl.compiler `listed_procedures`): the engine gives it the
+    state it lists (`begin`) and takes it away once listed (`end`), which forgets them all.
+    Nothing changes the state meanwhile: only steps whose listing leaves the game alone use it."""
+
+    __slots__ = ("state", "used")
+
+    def __init__(self) -> None:
+        #: the state being listed (None: no listing)
+        self.state: Any = None
+        #: the dicts of answers remembered in this listing
+        self.used: list[dict[Any, Any]] = []
+
+    def begin(self, state: Any) -> None:
+        self.state = state
+
+    def end(self) -> None:
+        self.state = None
+        used = self.used
+        if used:
+            for answers in used:
+                answers.clear()
+            used.clear()
+
+
 HELPERS: dict[str, Any] = {
+    "_listing": ListingSpan,
     "_nested": Nested,
     "_pairs": Pairs,
     "_EMPTY": MappingProxyType({}),     # (what a primitive's `peek` may give for nothing)

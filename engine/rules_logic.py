@@ -43,6 +43,10 @@ FINISH = "finish"
 _FINISH_ACTION = Action(FINISH, {}, label="finish")
 
 
+#: (a listing in which no move shares its first choices: see `_offers`)
+_NO_FIRSTS: dict[str, Any] = {}
+
+
 class RulesLogic(GameLogic):
     """Drives the steps the rules files declare. A step they do not declare is handed to
     `host_decision` / `host_apply`, which a ruleset still written partly in Python overrides.
@@ -223,8 +227,18 @@ class RulesLogic(GameLogic):
                     state.started = (key, "done")
                     continue
                 state.share_entries()
-                blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
-                if ready or self._any_passes(name, blocks):
+                # (the entries of the listing may share answers: dsl.runtime.ListingSpan)
+                span = self.rules.listing if spec.listed else None
+                if span is not None:
+                    span.begin(state)
+                try:
+                    blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
+                    listed = ready or self._any_passes(name, blocks)
+                    player = self._player(state, spec) if listed else ""
+                finally:
+                    if span is not None:
+                        span.end()
+                if listed:
                     finish = None
                     if spec.finish is not None:
                         # (its words made when a player reads them, as the moves' are; a finish
@@ -232,7 +246,7 @@ class RulesLogic(GameLogic):
                         finish = _FINISH_ACTION if spec.finish_label is None else \
                             Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
                     # (a step with no finish of its own: the Decision looks among the moves for one)
-                    return Decision(self._player(state, spec), name, self.prompt(state, spec),
+                    return Decision(player, name, self.prompt(state, spec),
                                     Options(blocks, (finish,) if finish is not None else ()), _step_context(name),
                                     finish=finish if finish is not None else FIND_FINISH)
                 if spec.finish is not None:
@@ -283,14 +297,19 @@ class RulesLogic(GameLogic):
         block of rows already checked (then there is an option without asking a guard)?"""
         out: list[tuple[str, Callable[[Any], Action], Any]] = []
         ready = False
-        firsts: dict[str, Any] = {}     # (a move's first choices a later one takes: `first_as`)
+        firsts: dict[str, Any] = _NO_FIRSTS     # (a move's first choices a later one takes: `first_as`)
         for mv in spec.moves:
             if mv.candidates is not None:
-                choices = firsts.get(mv.first_as) if mv.first_as is not None else None
-                if choices is None:
+                if mv.shares:
+                    if firsts is _NO_FIRSTS:
+                        firsts = {}
+                    choices = firsts.get(mv.first_as) if mv.first_as is not None else None
+                    if choices is None:
+                        choices = mv.candidates(state)
+                    if mv.shares_firsts:
+                        firsts[mv.name] = choices
+                else:
                     choices = mv.candidates(state)
-                if mv.shares_firsts:
-                    firsts[mv.name] = choices
                 if not choices:
                     continue
                 if mv.admits is None:
@@ -301,6 +320,8 @@ class RulesLogic(GameLogic):
             else:
                 rows = mv.offers(state)
                 if mv.shares_firsts and type(rows) is Nested:
+                    if firsts is _NO_FIRSTS:
+                        firsts = {}
                     firsts[mv.name] = tuple(rows.firsts)
                 if not rows:
                     continue

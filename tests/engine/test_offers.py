@@ -331,3 +331,51 @@ def test_a_move_whose_first_choices_an_earlier_move_lists_the_same_way_takes_the
     assert [(a.kind, a.args) for a in opts] == [
         ("attack", {"from": 1, "to": 11}), ("attack", {"from": 2, "to": 12}),
         ("split", {"from": 2}), ("other", {"from": 2})]
+
+
+LISTED = """
+phase p { steps [s] }
+# asked by the step's player and by both its moves' choices: a loop over loops
+procedure found(n: int) -> list[int] {
+    return [x for x in seen("found", [n, n + 1]) where any(y in [x, 0] where y > 0)]
+}
+procedure who() -> str {
+    return if 2 in found(1) then "Red" else "Blue"
+}
+step s by who() {
+    move a(x: int in found(1)) {
+    }
+    move b(y: int in found(1), z: int in seen("z", [y])) {
+    }
+}
+"""
+
+
+def test_what_a_listings_entries_share_is_worked_out_once_a_listing() -> None:
+    from types import SimpleNamespace
+
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    rules = dsl.load_rules([("listed.rules", LISTED)], reg)
+    step = rules.steps["s"]
+    assert step.listed and rules.listing is not None
+
+    def listing(state: Any) -> tuple[Any, ...]:
+        return step.by(state), step.moves[0].offers(state), list(step.moves[1].offers(state))
+
+    state, other = SimpleNamespace(), SimpleNamespace()
+    expected = ("Red", [(1,), (2,)], [(1, 1), (2, 2)])
+    assert listing(state) == expected and log.count("found") == 3       # no listing: asked each time
+    log.clear()
+    rules.listing.begin(state)
+    assert listing(state) == expected and log.count("found") == 1       # once in the listing
+    assert listing(other) == expected and log.count("found") == 4       # (another state: asked)
+    rules.listing.end()
+    log.clear()
+    assert listing(state) == expected and log.count("found") == 3       # forgotten at its end
