@@ -950,6 +950,17 @@ class _Gen:
         params = {prm.name for prm in pr.params}
         reads: list[tuple[str, str, str]] = []
         many = False
+        # a loop over every piece that looks only at some unit types reads the state's
+        # entries of those types (`reads="_bk _own_bk kinds"`: Bulge's `air_hexes`, the hexes
+        # with ground units, unchanged while only air units move)
+        typed: dict[int, tuple[str, ...]] = {}
+        for n in _nodes(pr.body):
+            if isinstance(n, (A.For, A.Generator)) and isinstance(n.iter, A.Call) and n.cond is not None \
+                    and isinstance(n.iter.func, A.Name) and self.info.calls.get(id(n.iter)) == "primitive" \
+                    and self.reg.primitives[n.iter.func.name].reads.split()[2:] == ["kinds"]:
+                kinds = self.kinds_passing(n.var, _first_of(n.cond, "and"))
+                if kinds:
+                    typed[id(n.iter)] = tuple(sorted(kinds))
         for n in _nodes(pr.body):
             if isinstance(n, A.Name):
                 kind = self.info.names.get(id(n))
@@ -974,7 +985,12 @@ class _Gen:
             if spec.board or spec.inline and "ctx" not in spec.inline.replace("ctx.pieces.get({0}.id, {0})", ""):
                 continue
             read = spec.reads.split()
-            if len(read) == 1 and not n.args:
+            if read[2:] == ["kinds"]:
+                if id(n) not in typed:
+                    return None
+                entry = (read[0], read[1], f"kinds:{typed[id(n)]!r}")
+                many = True
+            elif len(read) == 1 and not n.args:
                 entry = (read[0], "", "")
             elif len(read) >= 2 and n.args and (
                     isinstance(n.args[0], A.StrLit) or isinstance(n.args[0], A.Name) and (
@@ -992,9 +1008,14 @@ class _Gen:
         (a list kept as a tuple and handed out as a fresh list), or worked out afresh by
         `f_NAME__work` and kept if the state shares every entry it read."""
         reads = self.piece_kept[pr.name]
-        now = [f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
-        same = [f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in enumerate(zip(now, reads))]
-        shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
+        # (the entries of some unit types: a tuple of them, the same while each is the same
+        # object, and shared while the state owns none of them: dsl.runtime `typed_entries`)
+        now = [f"_typed(ctx.{index}, {k[6:]})" if k.startswith("kinds:") else
+               f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
+        same = [f"_r[{i}] {'==' if not own or k.startswith('kinds:') else 'is'} {code}"
+                for i, (code, (_, own, k)) in enumerate(zip(now, reads))]
+        shared = " and ".join(f"_untyped(ctx.{own}, {k[6:]})" if k.startswith("kinds:") else f"{k} not in ctx.{own}"
+                              for _, own, k in reads if own)
         self.kept_wrapper(pr, params, "P", [f"v_{prm.name}" for prm in pr.params], now,
                           " and ".join(same + [shared]), keep=shared)
 

@@ -535,7 +535,23 @@ class ListingSpan:
             used.clear()
 
 
+def typed_entries(entries: dict[tuple[str, str], Any], kinds: tuple[str, ...]) -> tuple[Any, ...]:
+    """The state's entries (by owner and unit type) of these unit types, in its order: a
+    procedure that looks only at those units reads these (dsl.compiler `piece_reads`)."""
+    return tuple([e for k, e in entries.items() if k[1] in kinds])
+
+
+def untyped(own: set[tuple[str, str]], kinds: tuple[str, ...]) -> bool:
+    """Does the state share (never change in place) each of its entries of these types?"""
+    for k in own:
+        if k[1] in kinds:
+            return False
+    return True
+
+
 HELPERS: dict[str, Any] = {
+    "_typed": typed_entries,
+    "_untyped": untyped,
     "_listing": ListingSpan,
     "_nested": Nested,
     "_pairs": Pairs,
