@@ -3433,20 +3433,28 @@ def _unread_ok(e: A.Expr) -> bool:
 
 
 def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
-    """`if c { return a }` ... `return z` as the expression `a if c else (... z)`; None for
-    a body of any other shape."""
+    """`if c { return a }` ... `return z` as the expression `a if c else (... z)`, and an
+    `if` with an `else`, or one whose branch does not return, as the expression of each way
+    through it (the statements after it written into each branch that reaches them:
+    Bulge's `may_move_now`); None for a body of any other shape, or one that grows past
+    twice _INLINE_SIZE so written."""
+    out = _ways(body)
+    return out if out is not None and _count_nodes(out) <= 2 * _INLINE_SIZE else None
+
+
+def _ways(body: tuple[A.Stmt, ...]) -> A.Expr | None:
     if not body:
         return None
-    last = body[-1]
-    if not isinstance(last, A.Return) or last.value is None:
+    st = body[0]
+    if isinstance(st, A.Return):
+        return st.value         # (what follows it is never reached)
+    if not isinstance(st, A.If):
         return None
-    out: A.Expr = last.value
-    for st in reversed(body[:-1]):
-        if not (isinstance(st, A.If) and not st.orelse and len(st.body) == 1 and isinstance(st.body[0], A.Return)
-                and st.body[0].value is not None):
-            return None
-        out = A.IfExpr(st.pos, st.cond, st.body[0].value, out)
-    return out
+    then = _ways(st.body + body[1:])
+    other = _ways(st.orelse + body[1:])
+    if then is None or other is None:
+        return None
+    return A.IfExpr(st.pos, st.cond, then, other)
 
 
 def _bound_in(loop: A.For) -> set[str]:

@@ -38,6 +38,22 @@ procedure sign(n: int) -> int {
 }
 procedure doubled_tick() -> int { return double(tick()) }
 procedure signs() -> list[int] { return [sign(5), sign(-2), sign(0)] }
+# ways through an `if` with an `else`, and through one that does not return
+procedure band(n: int) -> int {
+    if n > 10 {
+        if n > 100 {
+            return 3
+        }
+    } else if n < 0 {
+        return -1
+    } else {
+        if n == 0 {
+            return 0
+        }
+    }
+    return if n > 10 then 2 else 1
+}
+procedure bands() -> list[int] { return [band(500), band(50), band(-4), band(0), band(7)] }
 procedure ratio(a: int, b: int) -> int { return a % b }
 procedure broken() -> int { return ratio(1, 0) }
 
@@ -127,6 +143,8 @@ def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> N
     source = inspect.getsource(rules.procedure("doubled_tick").__wrapped__)
     assert "p_tick(ctx)" in source and "f_double(" not in source
     assert rules.procedure("signs")(game) == [1, -1, 0]
+    assert rules.procedure("bands")(game) == [3, 2, -1, 0, 1]
+    assert "f_band(" not in inspect.getsource(rules.procedure("bands").__wrapped__)
     with pytest.raises(dsl.RulesRuntimeError, match=r"kept.rules:\d+:\d+: division by zero"):
         rules.procedure("broken")(game)
 
