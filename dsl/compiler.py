@@ -16,6 +16,7 @@ helpers that keep their sizes within the limits.
 from __future__ import annotations
 
 import ast as pyast
+import dataclasses
 import functools
 import keyword
 import linecache
@@ -200,6 +201,12 @@ class _Gen:
                 self.var_kept[name] = got
                 self.tracking.add(name)
                 self.tracking |= self.tracked_callees(pr.body)
+        #: procedures remembered through one decision's listing (see `listed_procedures`),
+        #: and the steps whose listing remembers them
+        self._reach: dict[str, frozenset[str]] = {}
+        self.listed, self.listing_steps = self.listed_procedures() if REMEMBER else (set(), set())
+        for name in self.listed:
+            self._inline[name] = None       # (written as a call, to be remembered)
         #: the procedure whose function is being written (see `call`)
         self.emitting: str | None = None
         #: board primitives whose lists are kept (see `module`), and those read so
@@ -379,6 +386,9 @@ class _Gen:
         self.board_lists = {name for name, spec in self.reg.primitives.items()
                             if spec.board and spec.context and not spec.peek and spec.returns.startswith("list[")
                             and spec.params and not any(t.startswith("fn(") for _, t in spec.params)}
+        if self.listed:
+            # a decision's listing, begun and ended by the engine (see `listed_procedures`)
+            self.emit(0, "_LS = _listing()", None)
         if self.var_kept:
             # a call that reads more than variables, made while a walk kept by the variables
             # it reads is worked out (see "walks kept by the variables they read")
@@ -399,6 +409,9 @@ class _Gen:
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             elif pr.name in self.var_kept:
                 self.var_kept_answers(pr, params)
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.listed:
+                self.listed_answers(pr, params)
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             else:
                 self.emit(0, f"def f_{pr.name}(ctx{params}):", pr.pos)
@@ -826,12 +839,9 @@ class _Gen:
         if trial:
             # after its first calls: on, or stopped (its name bound to its work; a caller
             # that holds this function, as the loader does, goes straight to the work)
-            work = f"{prefix}_{n}__work(ctx{params})"
-            self.emit(1, f"global _AC{n}, _AH{n}, {prefix}_{n}\n_AC{n} += 1\nif _AC{n} >= {ALIKE_TRIAL}:", pr.pos)
-            self.emit(2, f"if _AC{n} > {ALIKE_TRIAL}:\n    return {work}", pr.pos)
-            self.emit(2, f"if _AH{n} * {KEEP_FOUND} < _AC{n}:\n    {prefix}_{n} = {prefix}_{n}__work\n"
-                         f"    _A_{n}.clear()\n    return {work}\n"
-                         f"_AC{n} = -(1 << 62)", pr.pos)
+            self.emit(1, f"global _AC{n}, _AH{n}, {prefix}_{n}\n_AC{n} += 1", pr.pos)
+            self.trial(1, pr, f"{prefix}_{n}", f"_AC{n}", f"_AH{n}", ALIKE_TRIAL,
+                       held=(f"_A_{n}", f"{prefix}_{n}__work(ctx{params})"))
         self.emit(1, f"_k = {key}\n_r = _A_{n}.get(_k)\nif _r is not None and _r[0] is ctx and _r[1] == _G:", pr.pos)
         if trial:
             self.emit(2, f"_AH{n} += 1", pr.pos)
@@ -940,6 +950,17 @@ class _Gen:
         params = {prm.name for prm in pr.params}
         reads: list[tuple[str, str, str]] = []
         many = False
+        # a loop over every piece that looks only at some unit types reads the state's
+        # entries of those types (`reads="_bk _own_bk kinds"`: Bulge's `air_hexes`, the hexes
+        # with ground units, unchanged while only air units move)
+        typed: dict[int, tuple[str, ...]] = {}
+        for n in _nodes(pr.body):
+            if isinstance(n, (A.For, A.Generator)) and isinstance(n.iter, A.Call) and n.cond is not None \
+                    and isinstance(n.iter.func, A.Name) and self.info.calls.get(id(n.iter)) == "primitive" \
+                    and self.reg.primitives[n.iter.func.name].reads.split()[2:] == ["kinds"]:
+                kinds = self.kinds_passing(n.var, _first_of(n.cond, "and"))
+                if kinds:
+                    typed[id(n.iter)] = tuple(sorted(kinds))
         for n in _nodes(pr.body):
             if isinstance(n, A.Name):
                 kind = self.info.names.get(id(n))
@@ -964,7 +985,12 @@ class _Gen:
             if spec.board or spec.inline and "ctx" not in spec.inline.replace("ctx.pieces.get({0}.id, {0})", ""):
                 continue
             read = spec.reads.split()
-            if len(read) == 1 and not n.args:
+            if read[2:] == ["kinds"]:
+                if id(n) not in typed:
+                    return None
+                entry = (read[0], read[1], f"kinds:{typed[id(n)]!r}")
+                many = True
+            elif len(read) == 1 and not n.args:
                 entry = (read[0], "", "")
             elif len(read) >= 2 and n.args and (
                     isinstance(n.args[0], A.StrLit) or isinstance(n.args[0], A.Name) and (
@@ -982,9 +1008,14 @@ class _Gen:
         (a list kept as a tuple and handed out as a fresh list), or worked out afresh by
         `f_NAME__work` and kept if the state shares every entry it read."""
         reads = self.piece_kept[pr.name]
-        now = [f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
-        same = [f"_r[{i}] {'is' if own else '=='} {code}" for i, (code, (_, own, _)) in enumerate(zip(now, reads))]
-        shared = " and ".join(f"{k} not in ctx.{own}" for _, own, k in reads if own)
+        # (the entries of some unit types: a tuple of them, the same while each is the same
+        # object, and shared while the state owns none of them: dsl.runtime `typed_entries`)
+        now = [f"_typed(ctx.{index}, {k[6:]})" if k.startswith("kinds:") else
+               f"ctx.{index}.get({k})" if own else f"ctx.{index}" for index, own, k in reads]
+        same = [f"_r[{i}] {'==' if not own or k.startswith('kinds:') else 'is'} {code}"
+                for i, (code, (_, own, k)) in enumerate(zip(now, reads))]
+        shared = " and ".join(f"_untyped(ctx.{own}, {k[6:]})" if k.startswith("kinds:") else f"{k} not in ctx.{own}"
+                              for _, own, k in reads if own)
         self.kept_wrapper(pr, params, "P", [f"v_{prm.name}" for prm in pr.params], now,
                           " and ".join(same + [shared]), keep=shared)
 
@@ -1142,14 +1173,119 @@ class _Gen:
                      f"{calls} += 1{read}", pr.pos)
         self.emit(1, f"if _r is not None and {same}:", pr.pos)
         self.emit(2, f"{hits} += 1\nreturn {'list(_r[-1])' if as_list else '_r[-1]'}", pr.pos)
-        self.emit(1, f"if {calls} >= {KEEP_TRIAL}:", pr.pos)
-        self.emit(2, f"if {hits} * {KEEP_FOUND} < {calls}:\n    f_{n} = f_{n}__work\n"
-                     f"{calls} = -(1 << 62)", pr.pos)
+        self.trial(1, pr, f"f_{n}", calls, hits, KEEP_TRIAL)
         self.emit(1, f"{marked[0]}_v = {work}", pr.pos)
         self.emit(1, f"if {keep}:", pr.pos)
         self.emit(2, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
         self.emit(2, f"{kept}[_k] = ({', '.join(now + ['tuple(_v)' if as_list else '_v'])})", pr.pos)
         self.emit(1, f"{marked[1]}return _v", pr.pos)
+
+    def trial(self, ind: int, pr: A.ProcedureDecl, name: str, calls: str, hits: str, trial: int,
+              held: tuple[str, str] | None = None) -> None:
+        """The end of a keeping wrapper's trial (`kept_wrapper`, `remembered_answers`), once
+        `calls` (already counted) reaches `trial`: if fewer than one in `KEEP_FOUND` found its
+        answer (`hits`), `name` is bound to its work (answers seldom found again are not worth
+        keeping); either way the count is put out of reach, so that the test is made once.
+        With `held` (the dict of answers, and the call of the work): on stopping, the answers
+        are dropped, and the wrapper itself, which a caller such as the loader may hold, goes
+        straight to the work from then on (its count stays past the trial)."""
+        self.emit(ind, f"if {calls} >= {trial}:", pr.pos)
+        if held is not None:
+            self.emit(ind + 1, f"if {calls} > {trial}:\n    return {held[1]}", pr.pos)
+        stop = f"\n    {held[0]}.clear()\n    return {held[1]}" if held is not None else ""
+        self.emit(ind + 1, f"if {hits} * {KEEP_FOUND} < {calls}:\n    {name} = {name}__work{stop}\n"
+                           f"{calls} = -(1 << 62)", pr.pos)
+
+    # A decision's listing enters the rules several times on one state that nothing changes
+    # meanwhile: its player (`by`), each move's choices and guards. Bulge's stacking step asks
+    # `overstacked_hex()` and `movers_in(over)` (every unit of the hex, where it may retreat)
+    # in all three. A procedure that two or more of a step's listing entries reach (through
+    # what they call), if every one of those entries leaves the game alone, is remembered
+    # through the listing: its answers, keyed by its arguments, are given again until the
+    # listing ends (the engine begins and ends it: dsl.runtime.ListingSpan), on the state
+    # listed only. Only one that leaves the game alone, is given text, numbers, truth values
+    # or lists of them, goes round a loop inside a loop of its own (`loops_over_loops`), and is not kept or
+    # remembered otherwise; it is written as a call, not in place. Whether its answers are
+    # found again the compiler cannot tell: of its first ALIKE_TRIAL calls (in a listing or
+    # not), one that found fewer than one in KEEP_FOUND stops remembering.
+    def listed_procedures(self) -> tuple[set[str], set[str]]:
+        """The procedures remembered through a listing, and the steps that remember them."""
+        others = self.kept | self.remembered | set(self.piece_kept) | set(self.var_kept) | self.p.interactive
+        listed: set[str] = set()
+        steps: set[str] = set()
+        for st in self.p.steps.values():
+            entries: list[Any] = [st.by] if st.by is not None else []
+            for mv in st.moves:
+                guard_n = self.p.guards.get((st.name, mv.name), 0)
+                entries.append(([prm.domain for prm in mv.params], mv.body[:guard_n]))
+            if len(entries) < 2 or not all(self.leaves_game_alone(e) for e in entries):
+                continue
+            seen: dict[str, int] = {}
+            for e in entries:
+                for name in self.reached(e):
+                    seen[name] = seen.get(name, 0) + 1
+            found = set()
+            for name, times in seen.items():
+                pr = self._decls.get(name)
+                if times >= 2 and name not in others and isinstance(pr, A.ProcedureDecl) \
+                        and name in self.p.procedures and pr.ret is not None \
+                        and all(_plain(prm.type, lists=True) for prm in pr.params) \
+                        and self.callee_leaves_game_alone(name) and self.loops_over_loops(pr.body):
+                    found.add(name)
+            if found:
+                listed |= found
+                steps.add(st.name)
+        return listed, steps
+
+    def loops_over_loops(self, body: Any) -> bool:
+        """Does the code go round a loop of its own in which it goes round another (its own or
+        a callee's)? (One that does less costs less to work out again than to remember.)"""
+        for n in _nodes(body):
+            if isinstance(n, (A.For, A.Generator)):
+                for m in _nodes((n.cond, n.body) if isinstance(n, A.For) else (n.elt, n.cond)):
+                    if isinstance(m, (A.For, A.Generator)) or isinstance(m, A.Call) and isinstance(m.func, A.Name) \
+                            and self.info.calls.get(id(m)) in ("procedure", "base") and self.callee_loops(self.callee(m) or ""):
+                        return True
+        return False
+
+    def reached(self, node: Any) -> frozenset[str]:
+        """The procedures a piece of code calls, and those they call, and so on."""
+        out: set[str] = set()
+        todo = [self.callee(n) for n in _nodes(node) if isinstance(n, A.Call) and isinstance(n.func, A.Name)]
+        while todo:
+            name = todo.pop()
+            if name is None or name in out or name.startswith("t:"):
+                continue
+            out.add(name)
+            d = self._decls.get(name)
+            if name not in self._reach:
+                self._reach[name] = frozenset(
+                    c for c in (self.callee(n) for n in _nodes(d) if isinstance(n, A.Call) and isinstance(n.func, A.Name))
+                    if c is not None)
+            todo.extend(self._reach[name])
+        return frozenset(out)
+
+    def listed_answers(self, pr: A.ProcedureDecl, params: str) -> None:
+        """`f_NAME`: within a listing of the state `ctx` (`_LS.state`), the answer remembered
+        for these arguments, or worked out by `f_NAME__work` and remembered (a list as a
+        tuple, handed out as a fresh list; a map as a copy); outside one, the work."""
+        n = pr.name
+        work = f"f_{n}__work(ctx{params})"
+        parts = [f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}" for prm in pr.params]
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        ret = pr.ret.name if pr.ret is not None else ""
+        self.emit(0, f"_LM_{n} = {{}}\n_LC{n} = 0\n_LH{n} = 0", pr.pos)
+        self.emit(0, f"def f_{n}(ctx{params}):", pr.pos)
+        self.emit(1, f"global _LC{n}, _LH{n}, f_{n}", pr.pos)
+        self.emit(1, f"_LC{n} += 1", pr.pos)
+        self.trial(1, pr, f"f_{n}", f"_LC{n}", f"_LH{n}", ALIKE_TRIAL, held=(f"_LM_{n}", work))
+        self.emit(1, f"if _LS.state is not ctx:\n    return {work}", pr.pos)
+        self.emit(1, f"_k = {key}\n_r = _LM_{n}.get(_k, _MISS)\nif _r is not _MISS:", pr.pos)
+        given = {"list": "list(_r)", "map": "dict(_r)"}.get(ret, "_r")
+        self.emit(2, f"_LH{n} += 1\nreturn {given}", pr.pos)
+        self.emit(1, f"_v = {work}", pr.pos)
+        kept = {"list": "tuple(_v)", "map": "dict(_v)"}.get(ret, "_v")
+        self.emit(1, f"if not _LM_{n}:\n    _LS.used.append(_LM_{n})\n_LM_{n}[_k] = {kept}\nreturn _v", pr.pos)
 
     def forget_readers(self, var: str, ind: int, pos: Pos | None) -> None:
         """After a game variable is set: its remembered readers' answers are forgotten."""
@@ -1343,6 +1479,17 @@ class _Gen:
             self.emit(1, f"return {self.expr(st.finish.label)}", st.finish.label.pos)
         for mv in st.moves:
             self.move(st, mv)
+        if n in self.listing_steps:
+            self.emit(0, f"s_{n}_listed = True", st.pos)
+        # a move whose first choices an earlier move of the step lists the same way, asking
+        # nothing that changes the game: the engine may give it that move's (engine.rules_logic)
+        for i, mv in enumerate(st.moves):
+            if not mv.params or not self.leaves_game_alone(mv.params[0].domain):
+                continue
+            same = next((o for o in st.moves[:i] if o.params and _same_tree(o.params[0].domain, mv.params[0].domain)),
+                        None)
+            if same is not None:
+                self.emit(0, f"m_{n}_{mv.name}_first_as = {same.name!r}", mv.pos)
 
     def move(self, st: A.StepDecl, mv: A.MoveDecl) -> None:
         base = f"m_{st.name}_{mv.name}"
@@ -1423,9 +1570,17 @@ class _Gen:
         if n == 2 and not guard and domains[1] == 0:
             self.pairs(base, mv, at_level)
             return
+        name = f"{base}_offers"
+        if n == 2 and all(isinstance(self.info.types.get(id(prm.domain)), ListType) for prm in mv.params):
+            when = self.passes_by_options(guard)
+            if when is not None:
+                self.nested(base, mv, at_level, domains[1] == 0, when)
+                if when == "True":
+                    return
+                name = f"{base}_offers__rows"      # (the rows one by one, with the guard asked)
         # (a lazy move's listing may be given its choices, already worked out: `_given`)
         lazy = n == 1 and all(lv == 1 for lv in levels) and self.leaves_game_alone(list(guard))
-        self.emit(0, f"def {base}_offers(ctx{', _given=None' if lazy else ''}):", mv.pos)
+        self.emit(0, f"def {name}(ctx{', _given=None' if lazy else ''}):", mv.pos)
 
         def resets(depth: int, ind: int) -> None:
             # at the top of the body that binds the first `depth` parameters
@@ -1490,6 +1645,93 @@ class _Gen:
         self.emit(1, f"_d1 = tuple({self.iterable(second.domain)})", second.pos)
         self.emit(1, f"if (_L := _L - len(_i) * len(_d1) * {1 + at_level[2]}) < 0:\n    _spent()", second.pos)
         self.emit(1, "return _pairs(_i, _d1)", mv.pos)
+
+    def nested(self, base: str, mv: A.MoveDecl, at_level: list[int], once: bool, when: str) -> None:
+        """A move of two parameters whose guard passes whenever `when` holds (code that reads
+        only options: "True" for a move with no guard): then its rows are each first choice
+        with each of its own second choices (`_nested`, a sequence counted by the lengths of
+        the second lists, that makes a row only when it is indexed), not a generator the
+        engine makes a list of; else the rows of `{base}_offers__rows`, the guard asked of
+        each. The second list is worked out for each first choice (`once`: the first time
+        only, as it names no first choice) and the budget paid, as the two loops would."""
+        first, second = mv.params
+        self.emit(0, f"def {base}_offers(ctx):", mv.pos)
+        if when != "True":
+            self.emit(1, f"if not ({when}):\n    return list({base}_offers__rows(ctx))", mv.pos)
+        self.emit(1, f"_i = {self.iterable(first.domain)}", first.pos)
+        self.charge(1, "_i", 1 + at_level[1] + self.size(second.domain), first.pos)
+        self.emit(1, "_s = []" + ("\n_d1 = None" if once else ""), mv.pos)
+        self.emit(1, f"for v_{first.name} in _i:", first.pos)
+        if once:
+            self.emit(2, f"if _d1 is None:\n    _d1 = {self.iterable(second.domain)}", second.pos)
+            self.charge(2, "_d1", 1 + at_level[2], second.pos)
+            self.emit(2, "_s.append(_d1)", second.pos)
+        else:
+            self.emit(2, f"_d1 = {self.iterable(second.domain)}", second.pos)
+            self.charge(2, "_d1", 1 + at_level[2], second.pos)
+            self.emit(2, "_s.append(_d1)", second.pos)
+        self.emit(1, "return _nested(_i, _s)", mv.pos)
+
+    # A guard that an option turns off (Bulge's `require not stacking_refuses(to, side,
+    # pieces)`, whose procedure answers `stacking_on_move and overstacks(...)`) passes for
+    # every row when that option is off: the rows are then counted as they are, the guard
+    # not asked of each (`nested`).
+    def passes_by_options(self, guard: tuple[A.Stmt, ...]) -> str | None:
+        """Code reading only options under which every statement of the guard passes with
+        nothing but options read (its tests stop there), or None if there is none: a guard
+        of `require`s only, each of whose tests an option settles."""
+        parts = []
+        for g in guard:
+            if not isinstance(g, A.Require):
+                return None
+            code = self.settled_by_options(g.cond, True)
+            if code is None:
+                return None
+            parts.append(code)
+        return " and ".join(f"({c})" for c in parts) if parts else "True"
+
+    def settled_by_options(self, e: A.Expr, want: bool) -> str | None:
+        """Code reading only options under which `e` comes out `want` having read nothing but
+        options (and literals), stopping where Python's `and`/`or` stop; None if none. A
+        procedure written in place of its call is looked into, if its arguments cost nothing
+        to leave unread (names, literals, fields, lists of them)."""
+        if isinstance(e, A.BoolLit):
+            return "True" if e.value == want else None
+        if isinstance(e, A.Name):
+            if self.info.names.get(id(e)) != "option" or self.info.types.get(id(e)) != BOOL:
+                return None
+            return f"o_{e.name}" if want else f"not o_{e.name}"
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.settled_by_options(e.operand, not want)
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            left = self.settled_by_options(e.left, want)
+            right = self.settled_by_options(e.right, want)
+            if (e.op == "and") == want:
+                # both sides are read, and both must come out `want`
+                return f"({left}) and ({right})" if left is not None and right is not None else None
+            # the left side alone may settle it; the right only once the left is read in full
+            whole = self.settled_by_options(e.left, not want)
+            if right is not None and whole is not None and self.options_only(e.left):
+                return f"({left}) or ({right})" if left is not None else f"({whole}) and ({right})"
+            return left
+        if isinstance(e, A.Call) and isinstance(e.func, A.Name) and e.gen is None \
+                and self.info.calls.get(id(e)) == "procedure" and all(_unread_ok(a) for a in e.args):
+            body = self.inline_body(e.func.name)
+            if body is not None and len(self.subst) < _INLINE_DEPTH:
+                return self.settled_by_options(body, want)
+        return None
+
+    def options_only(self, e: A.Expr) -> bool:
+        """`e` reads nothing but options and literals (truth values, `and`, `or`, `not`)."""
+        if isinstance(e, A.BoolLit):
+            return True
+        if isinstance(e, A.Name):
+            return self.info.names.get(id(e)) == "option" and self.info.types.get(id(e)) == BOOL
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            return self.options_only(e.operand)
+        if isinstance(e, A.BinOp) and e.op in ("and", "or"):
+            return self.options_only(e.left) and self.options_only(e.right)
+        return False
 
     def lazy_offers(self, base: str, prm: A.MoveParam, guard: tuple[A.Stmt, ...]) -> None:
         """A move of one parameter whose guard is a question only (see `leaves_game_alone`)
@@ -3166,21 +3408,53 @@ def _names(node: Any) -> Any:
     return (n for n in _nodes(node) if isinstance(n, A.Name))
 
 
+def _same_tree(a: Any, b: Any) -> bool:
+    """Are two pieces of the rules written the same way (where they are written aside)?"""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (tuple, list)):
+        return len(a) == len(b) and all(_same_tree(x, y) for x, y in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(_same_tree(getattr(a, f.name), getattr(b, f.name))
+                   for f in dataclasses.fields(a) if f.name != "pos")
+    return bool(a == b)
+
+
+def _unread_ok(e: A.Expr) -> bool:
+    """An argument a call written in place may leave unread: working it out makes no call and
+    cannot fail (a name, a literal, a field of one, a list of them)."""
+    if isinstance(e, (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit, A.Name)):
+        return True
+    if isinstance(e, A.Attr):
+        return isinstance(e.obj, A.Name)
+    if isinstance(e, A.ListLit):
+        return all(_unread_ok(i) for i in e.items)
+    return False
+
+
 def _as_expression(body: tuple[A.Stmt, ...]) -> A.Expr | None:
-    """`if c { return a }` ... `return z` as the expression `a if c else (... z)`; None for
-    a body of any other shape."""
+    """`if c { return a }` ... `return z` as the expression `a if c else (... z)`, and an
+    `if` with an `else`, or one whose branch does not return, as the expression of each way
+    through it (the statements after it written into each branch that reaches them:
+    Bulge's `may_move_now`); None for a body of any other shape, or one that grows past
+    twice _INLINE_SIZE so written."""
+    out = _ways(body)
+    return out if out is not None and _count_nodes(out) <= 2 * _INLINE_SIZE else None
+
+
+def _ways(body: tuple[A.Stmt, ...]) -> A.Expr | None:
     if not body:
         return None
-    last = body[-1]
-    if not isinstance(last, A.Return) or last.value is None:
+    st = body[0]
+    if isinstance(st, A.Return):
+        return st.value         # (what follows it is never reached)
+    if not isinstance(st, A.If):
         return None
-    out: A.Expr = last.value
-    for st in reversed(body[:-1]):
-        if not (isinstance(st, A.If) and not st.orelse and len(st.body) == 1 and isinstance(st.body[0], A.Return)
-                and st.body[0].value is not None):
-            return None
-        out = A.IfExpr(st.pos, st.cond, st.body[0].value, out)
-    return out
+    then = _ways(st.body + body[1:])
+    other = _ways(st.orelse + body[1:])
+    if then is None or other is None:
+        return None
+    return A.IfExpr(st.pos, st.cond, then, other)
 
 
 def _bound_in(loop: A.For) -> set[str]:

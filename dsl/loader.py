@@ -404,6 +404,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
 
     asks = set()
     moves = []
+    shared = {ns[f"m_{n}_{mv.name}_first_as"] for mv in st.moves if f"m_{n}_{mv.name}_first_as" in ns}
     for mv in st.moves:
         base = f"m_{n}_{mv.name}"
         mv_asks = base + "_do" in asking
@@ -415,7 +416,7 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
                               fn(base + "_do"), fn(base + "_label"), mv_asks, mv.pos,
                               fn(base + "_candidates"), admits, task(base + "_do_task"),
                               wrap(base + "_offers", first=True) if admits is not None else None,
-                              fn(base + "_prior")))
+                              fn(base + "_prior"), ns.get(base + "_first_as"), mv.name in shared))
     tasks = {}
     for part, blk in (("start", st.start), ("end", st.end), ("finish", st.finish.body if st.finish else None)):
         if blk is not None and f"s_{n}_{part}" in asking:
@@ -424,7 +425,8 @@ def _step_spec(st: A.StepDecl, ns: dict[str, Any], p: Program, wrap: Callable[..
             if t is not None:
                 tasks[part] = t
     return StepSpec(n, fn(f"s_{n}_by"), fn(f"s_{n}_while"), fn(f"s_{n}_start"), fn(f"s_{n}_end"), tuple(moves),
-                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos, tasks)
+                    fn(f"s_{n}_finish"), fn(f"s_{n}_finish_label"), frozenset(asks), st.pos, tasks,
+                    bool(ns.get(f"s_{n}_listed")))
 
 
 def _param_type(prm: A.MoveParam, p: Program) -> Type:
@@ -547,4 +549,5 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         _handlers=handlers,
         _bound={event: tuple(zip(gates[event], fns)) for event, fns in handlers.items()},
         _rebuild=rebuild,
+        listing=ns.get("_LS"),
     )

@@ -144,6 +144,18 @@ class MoveSpec:
     #: `prior(ctx, *args)`: how promising the option is for the move's player, a number
     #: (bigger: more promising; the search player's `prior`), None where the move gives none
     prior: Callable[..., Any] | None = None
+    #: the earlier move of the step whose first parameter has the same choices, written the
+    #: same way, asking nothing that changes the game (Bulge's `attack` and `attack_from`,
+    #: both from `attack_sources(to_attack)`): a listing that has them from that move, as
+    #: its rows' first choices, does not ask for them again (None: there is none)
+    first_as: str | None = None
+    #: a later move of the step takes this move's first choices (`first_as`)
+    shares_firsts: bool = False
+    #: it gives or takes first choices in a listing (`first_as`, `shares_firsts`)
+    shares: bool = field(init=False, default=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "shares", self.first_as is not None or self.shares_firsts)
 
 
 @dataclass(frozen=True)
@@ -175,6 +187,8 @@ class StepSpec:
     pos: Pos
     #: "start", "end", "finish": the block as a task (see TaskSpec), where it asks and can be one
     tasks: Mapping[str, TaskSpec] = field(default_factory=dict)
+    #: its listing remembers what its entries share (begun and ended by CompiledRules.listing)
+    listed: bool = False
 
     def move(self, name: str) -> MoveSpec | None:
         for m in self.moves:
@@ -274,6 +288,9 @@ class CompiledRules:
     _bound: dict[str, tuple[tuple[Callable[..., Any] | None, Callable[..., Any]], ...]] = \
         field(repr=False, default_factory=dict)
     _rebuild: Callable[[Mapping[str, Any]], CompiledRules] | None = field(repr=False, default=None)
+    #: a decision's listing (dsl.runtime.ListingSpan), for the steps that are `listed`; None
+    #: when no step's listing remembers anything
+    listing: Any = field(repr=False, default=None)
 
     def procedure(self, name: str) -> Callable[..., Any]:
         """The procedure ``name`` as ``fn(ctx, *args)``. KeyError if there is none."""

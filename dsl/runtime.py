@@ -31,6 +31,7 @@ from __future__ import annotations
 import functools
 import linecache
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from types import CodeType, MappingProxyType, TracebackType
@@ -463,7 +464,96 @@ class Pairs(Sequence[tuple[Any, Any]]):
                 yield (a, b)
 
 
+class Nested(Sequence[tuple[Any, Any]]):
+    """The rows of a move of two parameters whose second choices depend on the first and
+    that has no guard (or one its options turn off): each first choice with each of its own
+    second choices, in the order the two loops over them would give (Bulge's reinforcements
+    and their entry hexes). Counted from the lengths of the second lists, a row made only
+    when it is indexed (engine.actions.Options draws from it by index, as from the list)."""
+
+    __slots__ = ("firsts", "seconds", "starts", "n")
+
+    def __init__(self, firsts: Sequence[Any], seconds: list[Sequence[Any]]) -> None:
+        self.firsts = firsts
+        self.seconds = seconds
+        starts = []
+        n = 0
+        for s in seconds:
+            starts.append(n)
+            n += len(s)
+        self.starts = starts
+        self.n = n
+
+    def __len__(self) -> int:
+        return self.n
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[Any, Any]: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[Any, Any]]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple[Any, Any] | list[tuple[Any, Any]]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.n))]
+        if i < 0:
+            i += self.n
+        if not 0 <= i < self.n:
+            raise IndexError(i)
+        b = bisect_right(self.starts, i) - 1
+        return (self.firsts[b], self.seconds[b][i - self.starts[b]])
+
+    def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        for a, seconds in zip(self.firsts, self.seconds):
+            for b in seconds:
+                yield (a, b)
+
+
+class ListingSpan:
+    """A decision's listing, through which the compiled rules remember the answers of the
+    procedures its entries share (dsl.compiler `listed_procedures`): the engine gives it the
+    state it lists (`begin`) and takes it away once listed (`end`), which forgets them all.
+    Nothing changes the state meanwhile: only steps whose listing leaves the game alone use it."""
+
+    __slots__ = ("state", "used")
+
+    def __init__(self) -> None:
+        #: the state being listed (None: no listing)
+        self.state: Any = None
+        #: the dicts of answers remembered in this listing
+        self.used: list[dict[Any, Any]] = []
+
+    def begin(self, state: Any) -> None:
+        self.state = state
+
+    def end(self) -> None:
+        self.state = None
+        used = self.used
+        if used:
+            for answers in used:
+                answers.clear()
+            used.clear()
+
+
+def typed_entries(entries: dict[tuple[str, str], Any], kinds: tuple[str, ...]) -> tuple[Any, ...]:
+    """The state's entries (by owner and unit type) of these unit types, in its order: a
+    procedure that looks only at those units reads these (dsl.compiler `piece_reads`)."""
+    return tuple([e for k, e in entries.items() if k[1] in kinds])
+
+
+def untyped(own: set[tuple[str, str]], kinds: tuple[str, ...]) -> bool:
+    """Does the state share (never change in place) each of its entries of these types?"""
+    for k in own:
+        if k[1] in kinds:
+            return False
+    return True
+
+
 HELPERS: dict[str, Any] = {
+    "_typed": typed_entries,
+    "_untyped": untyped,
+    "_listing": ListingSpan,
+    "_nested": Nested,
     "_pairs": Pairs,
     "_EMPTY": MappingProxyType({}),     # (what a primitive's `peek` may give for nothing)
     "_spent": spent,

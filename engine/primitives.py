@@ -573,7 +573,7 @@ def register_core(registry: Any) -> None:
       doc="an owner's pieces", peek="ctx._by.get({0}, _EMPTY).values()", reads="_by _own_by many",
       peek_kinds="ctx.pieces_of_kinds({0}, {kinds})")
     P("all_units", all_units, current=True, params=[], returns="list[Unit]", context=True, doc="every piece in the game",
-      peek="ctx.pieces.values()")
+      peek="ctx.pieces.values()", reads="_bk _own_bk kinds")
     P("set_owner", set_owner, changes=True, params=[("unit", "Unit"), ("owner", "str")], context=True,
       doc="the piece changes hands (captured trucks, commandeered supply)")
     P("mark", mark, changes=True, params=[("unit", "Unit"), ("mark", "str")], context=True, doc="put a mark on a piece")

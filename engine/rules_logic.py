@@ -25,7 +25,7 @@ from typing import Any
 
 from dsl.errors import Refused, RulesRuntimeError
 from dsl.model import MoveSpec, StepSpec, TaskSpec
-from dsl.runtime import Offered
+from dsl.runtime import Nested, Offered
 from dsl.types import ListType, RecordType, Type
 from engine.actions import FIND_FINISH, Action, Decision, IllegalAction, Options, Pending
 from engine.asking import AskPlayer, encode
@@ -41,6 +41,10 @@ MAX_AUTO = 10_000
 FINISH = "finish"
 #: the finish of a step whose rules give it no words of its own
 _FINISH_ACTION = Action(FINISH, {}, label="finish")
+
+
+#: (a listing in which no move shares its first choices: see `_offers`)
+_NO_FIRSTS: dict[str, Any] = {}
 
 
 class RulesLogic(GameLogic):
@@ -223,8 +227,18 @@ class RulesLogic(GameLogic):
                     state.started = (key, "done")
                     continue
                 state.share_entries()
-                blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
-                if ready or self._any_passes(name, blocks):
+                # (the entries of the listing may share answers: dsl.runtime.ListingSpan)
+                span = self.rules.listing if spec.listed else None
+                if span is not None:
+                    span.begin(state)
+                try:
+                    blocks, ready = self._offers(state, spec) if spec.moves else ([], False)
+                    listed = ready or self._any_passes(name, blocks)
+                    player = self._player(state, spec) if listed else ""
+                finally:
+                    if span is not None:
+                        span.end()
+                if listed:
                     finish = None
                     if spec.finish is not None:
                         # (its words made when a player reads them, as the moves' are; a finish
@@ -232,7 +246,7 @@ class RulesLogic(GameLogic):
                         finish = _FINISH_ACTION if spec.finish_label is None else \
                             Action(FINISH, {}, labeler=functools.partial(spec.finish_label, state))
                     # (a step with no finish of its own: the Decision looks among the moves for one)
-                    return Decision(self._player(state, spec), name, self.prompt(state, spec),
+                    return Decision(player, name, self.prompt(state, spec),
                                     Options(blocks, (finish,) if finish is not None else ()), _step_context(name),
                                     finish=finish if finish is not None else FIND_FINISH)
                 if spec.finish is not None:
@@ -283,9 +297,19 @@ class RulesLogic(GameLogic):
         block of rows already checked (then there is an option without asking a guard)?"""
         out: list[tuple[str, Callable[[Any], Action], Any]] = []
         ready = False
+        firsts: dict[str, Any] = _NO_FIRSTS     # (a move's first choices a later one takes: `first_as`)
         for mv in spec.moves:
             if mv.candidates is not None:
-                choices = mv.candidates(state)
+                if mv.shares:
+                    if firsts is _NO_FIRSTS:
+                        firsts = {}
+                    choices = firsts.get(mv.first_as) if mv.first_as is not None else None
+                    if choices is None:
+                        choices = mv.candidates(state)
+                    if mv.shares_firsts:
+                        firsts[mv.name] = choices
+                else:
+                    choices = mv.candidates(state)
                 if not choices:
                     continue
                 if mv.admits is None:
@@ -295,6 +319,10 @@ class RulesLogic(GameLogic):
                     rows = Pending(choices, mv.admits, mv.offers, mv.first, state)
             else:
                 rows = mv.offers(state)
+                if mv.shares_firsts and type(rows) is Nested:
+                    if firsts is _NO_FIRSTS:
+                        firsts = {}
+                    firsts[mv.name] = tuple(rows.firsts)
                 if not rows:
                     continue
                 ready = True

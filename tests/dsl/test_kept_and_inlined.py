@@ -38,6 +38,22 @@ procedure sign(n: int) -> int {
 }
 procedure doubled_tick() -> int { return double(tick()) }
 procedure signs() -> list[int] { return [sign(5), sign(-2), sign(0)] }
+# ways through an `if` with an `else`, and through one that does not return
+procedure band(n: int) -> int {
+    if n > 10 {
+        if n > 100 {
+            return 3
+        }
+    } else if n < 0 {
+        return -1
+    } else {
+        if n == 0 {
+            return 0
+        }
+    }
+    return if n > 10 then 2 else 1
+}
+procedure bands() -> list[int] { return [band(500), band(50), band(-4), band(0), band(7)] }
 procedure ratio(a: int, b: int) -> int { return a % b }
 procedure broken() -> int { return ratio(1, 0) }
 
@@ -127,6 +143,8 @@ def test_a_procedure_written_in_place_of_its_call_means_what_the_call_did() -> N
     source = inspect.getsource(rules.procedure("doubled_tick").__wrapped__)
     assert "p_tick(ctx)" in source and "f_double(" not in source
     assert rules.procedure("signs")(game) == [1, -1, 0]
+    assert rules.procedure("bands")(game) == [3, 2, -1, 0, 1]
+    assert "f_band(" not in inspect.getsource(rules.procedure("bands").__wrapped__)
     with pytest.raises(dsl.RulesRuntimeError, match=r"kept.rules:\d+:\d+: division by zero"):
         rules.procedure("broken")(game)
 
@@ -495,6 +513,53 @@ def test_an_answer_read_from_a_sides_pieces_is_kept_while_they_and_the_turn_are_
     after = state.copy()
     after.turn = 1
     assert ask(after) == ([], 2) and ask(state) == ([red.id], 2)
+
+
+GROUNDED = """
+tag ground
+tag flies
+unit Foot [ground] { }
+unit Plane [flies] { }
+# the spaces that hold ground units: read from every piece, looking only at ground units
+procedure held() -> list[str] {
+    let out: list[str] = []
+    for u in all_units() where u has ground and looked_at(u.space) {
+        if u.space not in out {
+            out += [u.space]
+        }
+    }
+    return sorted(out)
+}
+"""
+
+
+def test_an_answer_read_from_every_piece_of_some_types_is_kept_while_those_are_the_same() -> None:
+    from engine.board import Board, Space
+    from engine.state import GameState
+
+    held, looked = _with_looked_at("grounded.rules", GROUNDED, "held")
+    state = GameState(Board([Space(s, s.upper()) for s in "abc"], [("a", "b", {}), ("b", "c", {})]))
+    foot = state.add_piece("Foot", "red", "a")
+    state.add_piece("Foot", "blue", "b")
+    plane = state.add_piece("Plane", "blue", "b")
+
+    def ask(st: GameState) -> tuple[list[str], int]:
+        looked.clear()
+        return held(st), len(looked)
+
+    assert ask(state) == (["a", "b"], 2) and ask(state) == (["a", "b"], 2)     # (may change in place)
+    state.share_entries()
+    assert ask(state) == (["a", "b"], 2)
+    assert ask(state) == (["a", "b"], 0)                                        # kept
+    later = state.copy()
+    later.update(plane.id, space="c")           # an air unit moved: still kept
+    assert ask(later) == (["a", "b"], 0)
+    later.update(foot.id, space="c")            # a ground unit moved: worked out again
+    assert ask(later) == (["b", "c"], 2)
+    newcomer = state.copy()
+    newcomer.add_piece("Foot", "green", "c")    # a ground unit of another owner came
+    assert ask(newcomer) == (["a", "b", "c"], 3)
+    assert ask(state) == (["a", "b"], 0)        # (the state before is as it was)
 
 
 def test_answers_seldom_found_again_are_no_longer_kept_and_stay_right() -> None:

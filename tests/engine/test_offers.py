@@ -237,3 +237,145 @@ step s {
     assert len(opts) == 6 and made == []
     drawn = opts.sample(random.Random(1))
     assert made == [(drawn["kind"], drawn["to"])] and drawn == opts[opts.index(drawn)]
+
+
+NESTED = """
+option strict: bool = false "a move may not end on a place its piece has been"
+phase p { steps [s] }
+# a piece's places: its own, not every piece's
+procedure places(kind: int) -> list[int] {
+    let none: list[int] = []
+    return seen("places", if kind == 7 then [1, 2] else if kind == 8 then [3] else none)
+}
+procedure refused(kind: int, to: int) -> bool { return strict and ok("guard", to == 2) }
+step s {
+    move go(kind: int in seen("kinds", [7, 8, 9]), to: int in places(kind)) {
+        require not refused(kind, to) else "been there"
+    }
+}
+"""
+
+
+def test_a_move_whose_guard_an_option_turns_off_is_counted_from_its_choices_without_asking_the_guard() -> None:
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    def ok(ctx: Any, tag: str, value: bool) -> bool:
+        log.append(tag)
+        return value
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    rules = dsl.load_rules([("nested.rules", NESTED)], reg)
+    go = rules.steps["s"].moves[0]
+    rows = go.offers(None)
+    # the option is off: the guard is never asked; 9's places are none
+    assert not isinstance(rows, list) and len(rows) == 3 and log == ["kinds", "places", "places", "places"]
+    assert list(rows) == [(7, 1), (7, 2), (8, 3)]                        # the two loops' order
+    assert rows[2] == (8, 3) and rows[-3] == (7, 1) and rows[0:2] == [(7, 1), (7, 2)]
+    with pytest.raises(IndexError):
+        rows[3]
+    opts = Options([("go", lambda row: Action("go", {"kind": row[0], "to": row[1]}), rows)])
+    assert [(a["kind"], a["to"]) for a in opts] == [(7, 1), (7, 2), (8, 3)]
+    # the option on: the guard is asked of each row, and refuses one
+    log.clear()
+    strict = dsl.load_rules([("nested.rules", NESTED)], reg, options={"strict": True})
+    assert strict.steps["s"].moves[0].offers(None) == [(7, 1), (8, 3)] and log.count("guard") == 3
+
+
+SAME_FIRST = """
+phase p { steps [s] }
+step s {
+    move attack(from: int in seen("sources", [1, 2]), to: int in seen("targets", [from + 10])) {
+    }
+    move split(from: int in seen("sources", [1, 2])) {
+        require ok("split", from > 1) else "one target only"
+    }
+    move other(from: int in seen("others", [1, 2])) {
+        require ok("other", from > 1) else "no"
+    }
+}
+"""
+
+
+def test_a_move_whose_first_choices_an_earlier_move_lists_the_same_way_takes_them_from_it() -> None:
+    from pathlib import Path
+
+    from engine.rules import structure_from_rules
+    from engine.rules_logic import RulesLogic
+    from engine.ruleset import RulesetInfo
+
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    def ok(ctx: Any, tag: str, value: bool) -> bool:
+        log.append(tag)
+        return value
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    rules = dsl.load_rules([("same.rules", SAME_FIRST)], reg)
+    logic = RulesLogic(rules, RulesetInfo("same", "Same", Path("."), (), ()), structure_from_rules(rules))
+    blocks, _ = logic._offers(None, rules.steps["s"])
+    opts = Options(blocks)
+    # `split` takes the sources `attack` listed; `other` is written otherwise and asks its own
+    assert log == ["sources", "targets", "targets", "others"]
+    assert [(a.kind, a.args) for a in opts] == [
+        ("attack", {"from": 1, "to": 11}), ("attack", {"from": 2, "to": 12}),
+        ("split", {"from": 2}), ("other", {"from": 2})]
+
+
+LISTED = """
+phase p { steps [s] }
+# asked by the step's player and by both its moves' choices: a loop over loops
+procedure found(n: int) -> list[int] {
+    return [x for x in seen("found", [n, n + 1]) where any(y in [x, 0] where y > 0)]
+}
+procedure who() -> str {
+    return if 2 in found(1) then "Red" else "Blue"
+}
+step s by who() {
+    move a(x: int in found(1)) {
+    }
+    move b(y: int in found(1), z: int in seen("z", [y])) {
+    }
+}
+"""
+
+
+def test_what_a_listings_entries_share_is_worked_out_once_a_listing() -> None:
+    from types import SimpleNamespace
+
+    log: list[str] = []
+
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    rules = dsl.load_rules([("listed.rules", LISTED)], reg)
+    step = rules.steps["s"]
+    assert step.listed and rules.listing is not None
+
+    def listing(state: Any) -> tuple[Any, ...]:
+        return step.by(state), step.moves[0].offers(state), list(step.moves[1].offers(state))
+
+    state, other = SimpleNamespace(), SimpleNamespace()
+    expected = ("Red", [(1,), (2,)], [(1, 1), (2, 2)])
+    assert listing(state) == expected and log.count("found") == 3       # no listing: asked each time
+    log.clear()
+    rules.listing.begin(state)
+    assert listing(state) == expected and log.count("found") == 1       # once in the listing
+    assert listing(other) == expected and log.count("found") == 4       # (another state: asked)
+    rules.listing.end()
+    log.clear()
+    assert listing(state) == expected and log.count("found") == 3       # forgotten at its end
