@@ -168,3 +168,18 @@ def test_an_empty_transport_is_worth_more_where_its_land_units_wait() -> None:
     home = japan_with_transport_in("SZ 60")
     away = japan_with_transport_in("SZ 48")
     assert home > away + 3
+
+
+def test_units_beside_an_attack_join_it_only_as_many_as_it_needs() -> None:
+    # Traced (seed 500, policy alone as the Allies): every Soviet unit beside an attack went
+    # in, one after another (holding one made the attack look weaker by the units it could
+    # have brought), and Germany's counterattack took 17 of them in round 5. The hand-written
+    # player sends the fewest units that win often enough: so a battle set up is judged with
+    # as many of the units beside it as it needs, and more beside it add nothing.
+    def outlook(beside: int) -> float:
+        g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", beside), ("Tank", "Germany", "Ukraine S.S.R.", 1),
+                                       ("Infantry", "USSR", "Caucasus", 2)])
+        g.act("go", u=ids["Germany Tank Ukraine S.S.R."][0])
+        g.choose("Caucasus")
+        return float(g.proc("battle_outlook", "Caucasus"))
+    assert abs(outlook(12) - outlook(6)) < 1
