@@ -4,6 +4,9 @@ the position that misled it, and the option it should now prefer."""
 
 from __future__ import annotations
 
+from clients.search import SearchPlayer
+from engine import flow
+from engine.actions import Action
 from tests.lhtr.play import Play, situation
 
 
@@ -67,3 +70,116 @@ def test_a_power_whose_land_units_must_wait_for_transports_buys_fighters_rather_
         g.state, g.decision = state, decision
     assert gains["Fighter"] > 1
     assert gains["Fighter"] > gains["Tank"]
+
+
+# -- priors over moves: what the hand-written player (rulesets/aarhe/ai) does first -------------------
+def policy_turn(g: Play, step: str, seed: int = 0) -> list[Action]:
+    """Play the power's `step` with the search's default policy alone (its priors, `evaluate`
+    among equals); the actions it chose."""
+    player = SearchPlayer(seed, policy=True)
+    power, chosen = g.power, []
+    while g.decision is not None and g.power == power and g.step == step:
+        action = player.choose(g.rs, g.state, g.decision)
+        chosen.append(action)
+        g.state, g.decision = flow.apply(g.rs, g.state, action)
+    return chosen
+
+
+def test_a_power_spends_its_ipcs_on_a_mix_of_land_units_its_complexes_can_place() -> None:
+    # Traced (seed 500, policy alone against the hand-written Axis): the USSR bought nothing in
+    # round 1 (24 IPCs kept) and a battleship in round 2; Germany kept 85 then 127 IPCs and
+    # bought three battleships. A purchase is one `buy` at a time, judged alone, and three of
+    # the shop's twelve kinds were drawn for each.
+    g = Play.new()
+    g.walk_to("USSR", "purchase", turn=1)
+    bought = [a.get("kind") for a in policy_turn(g, "purchase") if a.kind == "buy"]
+    room = sum(g.proc("room_at", f) for f in g.proc("factories_of", "USSR"))
+    assert g.ipc("USSR") < 3                          # nothing left that would buy an infantry
+    assert 0 < len(bought) <= room
+    assert set(bought) <= {"Infantry", "Artillery", "Tank"}
+    assert len(set(bought)) >= 2                      # a mix, not one kind
+
+
+def test_a_power_that_must_ship_its_land_units_buys_transports_with_them() -> None:
+    # The US builds in the Americas, from which no enemy is reached by land: with no transport
+    # of its own it buys one for each load of land units, not land units alone.
+    g, _ = situation("US", [("IndustrialComplex", "US", "Eastern United States", 1)], step="purchase", ipc=42)
+    assert g.proc("buy_prior", "Transport") > g.proc("buy_prior", "Infantry") > 0
+    bought = [a.get("kind") for a in policy_turn(g, "purchase") if a.kind == "buy"]
+    assert "Transport" in bought
+    assert any(k in ("Infantry", "Artillery", "Tank") for k in bought)
+    # ... but not a ship it could not place: enemy warships in every zone beside its complex
+    g, _ = situation("US", [("IndustrialComplex", "US", "Eastern United States", 1),
+                            ("Battleship", "Germany", "SZ 10", 1)],
+                     step="purchase", ipc=42)
+    assert g.proc("buy_prior", "Transport") < 0
+
+
+def test_every_land_unit_beside_an_enemy_territory_is_weighed_in_combat_move() -> None:
+    # Traced (seed 500, policy alone as the Allies): the USSR attacked nothing in round 1, and
+    # Germany took Caucasus and Karelia, killing 11 to 14 Soviet units. A combat move decision
+    # lists some 40 units; three drawn at random were weighed against ending the step.
+    g = Play.new()
+    g.walk_to("USSR", "combat_move", turn=1)
+    front = [u for u in g.state.pieces_of("USSR") if u.space == "Karelia S.S.R." and u.kind == "Infantry"]
+    assert g.proc("go_prior", g.piece(front[0].id)) > 0
+    aircraft = [u for u in g.state.pieces_of("USSR") if u.kind == "Fighter"]
+    assert g.proc("go_prior", aircraft[0]) == 0       # left to `evaluate` beside the finish
+    policy_turn(g, "combat_move")
+    attacking = [u for u in g.state.pieces_of("USSR") if u.space == "West Russia"]
+    assert len(attacking) >= 5
+
+
+def test_every_unit_bought_is_placed() -> None:
+    # A unit not placed when mobilize ends is lost; options beyond 8 had three drawn and the
+    # finish weighed, and Japan's transports stayed unplaced.
+    g = Play.new()
+    g.walk_to("USSR", "purchase", turn=1)
+    policy_turn(g, "purchase")
+    g.walk_to("USSR", "mobilize", turn=1)
+    waiting = len(g.state.pieces_at(g.proc("pending", "USSR")))
+    assert waiting > 0
+    policy_turn(g, "mobilize")
+    assert g.state.pieces_at(g.proc("pending", "USSR")) == []
+
+
+def test_land_units_cut_off_board_a_transport_beside_them_and_unload_at_the_front() -> None:
+    g, ids = situation("Japan", [("Infantry", "Japan", "Japan", 2), ("Transport", "Japan", "SZ 60", 1),
+                                 ("Infantry", "Japan", "Kwantung", 1)], step="noncombat_move")
+    inf = g.piece(ids["Japan Infantry Japan"][0])
+    at_front = g.piece(ids["Japan Infantry Kwantung"][0])
+    assert g.proc("go_prior", inf) > g.proc("go_prior", at_front) > 0
+    # aboard, the transport sails (an empty one waits to be loaded first) and unloads where the
+    # enemy can be reached by land, not back onto the island
+    g.act("go", u=inf.id)
+    g.choose("SZ 60")
+    t = g.piece(ids["Japan Transport SZ 60"][0])
+    assert g.proc("go_prior", t) > 1
+    assert g.proc("land_prior", t) < 0              # only Japan beside SZ 60
+
+
+def test_an_empty_transport_is_worth_more_where_its_land_units_wait() -> None:
+    # Traced (seed 500, policy alone as the Axis): Japan's transports unloaded once and stayed
+    # where they had, while 15 to 19 land units stood in Japan.
+    def japan_with_transport_in(zone: str) -> float:
+        g, _ = situation("Japan", [("Infantry", "Japan", "Japan", 4), ("IndustrialComplex", "Japan", "Japan", 1),
+                                   ("Transport", "Japan", zone, 1)], step="noncombat_move")
+        return evaluate(g, "Axis")
+    home = japan_with_transport_in("SZ 60")
+    away = japan_with_transport_in("SZ 48")
+    assert home > away + 3
+
+
+def test_units_beside_an_attack_join_it_only_as_many_as_it_needs() -> None:
+    # Traced (seed 500, policy alone as the Allies): every Soviet unit beside an attack went
+    # in, one after another (holding one made the attack look weaker by the units it could
+    # have brought), and Germany's counterattack took 17 of them in round 5. The hand-written
+    # player sends the fewest units that win often enough: so a battle set up is judged with
+    # as many of the units beside it as it needs, and more beside it add nothing.
+    def outlook(beside: int) -> float:
+        g, ids = situation("Germany", [("Infantry", "Germany", "Ukraine S.S.R.", beside), ("Tank", "Germany", "Ukraine S.S.R.", 1),
+                                       ("Infantry", "USSR", "Caucasus", 2)])
+        g.act("go", u=ids["Germany Tank Ukraine S.S.R."][0])
+        g.choose("Caucasus")
+        return float(g.proc("battle_outlook", "Caucasus"))
+    assert abs(outlook(12) - outlook(6)) < 1
