@@ -157,7 +157,7 @@ class SearchPlayer:
     def policy_choice(self, rs: Any, state: GameState, decision: Decision, barred: frozenset[Action]) -> Action:
         """The default policy's option (a choice that led back here before is not made
         again: the step's finish, else the first option not barred, instead)."""
-        moved = DefaultPolicy(self, rs, self.judge(rs)).move(state, decision)
+        moved = DefaultPolicy(self, rs, self.judge(rs), own_dice=True).move(state, decision)
         if moved is not None and moved[0] not in barred:
             return moved[0]
         finish = decision.finish

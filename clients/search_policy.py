@@ -35,9 +35,18 @@ Moved = tuple[Action, GameState, "Decision | None"]
 class DefaultPolicy:
     """One ruleset's default policy for a search player (its priors, its generator)."""
 
-    def __init__(self, player: Any, rs: Any, judge: Judge) -> None:
+    def __init__(self, player: Any, rs: Any, judge: Judge, own_dice: bool = False) -> None:
         self.player, self.rs, self.judge = player, rs, judge
         self.rng: random.Random = player.rng
+        #: roll each option it plays with dice of the player's own: where the state is the
+        #: game's (a decision's own, not a sample's), so that its look ahead never reads the
+        #: game's dice (a battle's outcome would be known before the attack is chosen)
+        self.own_dice = own_dice
+
+    def apply(self, state: GameState, action: Action) -> tuple[GameState, Decision | None]:
+        if self.own_dice:
+            return flow.apply(self.rs, state, action, dice=self.rng.getrandbits(64))
+        return flow.apply(self.rs, state, action)
 
     def move(self, state: GameState, decision: Decision) -> Moved | None:
         """The option the policy plays, and where it leads. Where the rules judge positions,
@@ -54,7 +63,7 @@ class DefaultPolicy:
                 finish = tries == 0 and decision.finish is not None and rng.random() < FINISH_RATE
                 action = decision.finish if finish and decision.finish is not None else decision.sample(rng)
                 try:
-                    return (action, *flow.apply(rs, state, action))
+                    return (action, *self.apply(state, action))
                 except IllegalAction:
                     continue
             return None
@@ -77,7 +86,7 @@ class DefaultPolicy:
         best: tuple[float, Moved] | None = None
         for action in tried:
             try:
-                after = flow.apply(self.rs, state, action)
+                after = self.apply(state, action)
             except IllegalAction:
                 continue
             end = self.judge.outcome(after[0], side)
@@ -108,13 +117,13 @@ class DefaultPolicy:
                     tried = [decision.finish] + [a for a in tried if a != decision.finish]
                 for action in tried:
                     try:
-                        return (action, *flow.apply(self.rs, state, action))
+                        return (action, *self.apply(state, action))
                     except IllegalAction:
                         continue
                 continue
             if len(tried) == 1:
                 try:
-                    return (tried[0], *flow.apply(self.rs, state, tried[0]))
+                    return (tried[0], *self.apply(state, tried[0]))
                 except IllegalAction:
                     continue
             moved = self.greedy(state, tried, side)
