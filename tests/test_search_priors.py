@@ -151,3 +151,41 @@ def test_the_default_policy_alone_plays_a_game_by_its_priors(tmp_path: Path) -> 
         state, _ = play(rs, {"Blue": player}, seed)
         assert (state.result or {}).get("winner") == "Blue"
         assert player.spent and all(samples == 0 for samples, _ in player.spent)
+
+
+#: a gamble: Blue may bet its runner on one die (a 6 wins the game, anything else loses it) or
+#: stand; the rules judge every unfinished position alike
+GAMBLE = """
+step dash {
+    move bet() label "bet on a six" {
+        if roll(1, 6)[0] == 6 {
+            end_game("Blue", "Blue rolled a six")
+        } else {
+            end_game("Red", "Blue rolled less")
+        }
+    }
+    finish "stand" { }
+}
+procedure evaluate(side: str) -> int {
+    return 0
+}
+"""
+
+
+def test_the_default_policy_alone_never_reads_the_games_dice(tmp_path: Path) -> None:
+    """Its look at a bet rolls dice of its own: were it the game's, it would bet exactly when
+    the game's die is about to be a six, and win every bet."""
+    folder = write_game(tmp_path / "gamble", "gamble", turns="turns 1")
+    rules = (folder / "flag.rules").read_text()
+    start = rules.index("step dash")
+    (folder / "flag.rules").write_text(rules[:start] + GAMBLE)
+    rs = plugins.load(folder)
+    bets = won = 0
+    for seed in range(60):
+        state = rs.logic.new_state("line", seed)
+        decision = flow.start(rs, state)
+        action = SearchPlayer(seed, policy=True).choose(rs, state, decision)
+        if action.label == "bet on a six":
+            bets += 1
+            won += (flow.apply(rs, state, action)[0].result or {}).get("winner") == "Blue"
+    assert bets > 3 and won < bets, (bets, won)
