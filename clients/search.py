@@ -47,6 +47,9 @@ SCREEN_SHARE = 0.5
 #: after a screen, the best-looking options searched from the start (and the finish); the
 #: others are drawn best first as the samples grow (progressive widening)
 CANDIDATES = 3
+#: where the moves give priors, the default policy's own option is answered unless another
+#: option's samples beat it by more than this many standard errors of their difference
+STANDS = 1.0
 #: where the rules give no `evaluate`: the share of a decision's time spent playing games to
 #: their end, to learn what goes with winning (clients.search_learn) ...
 LEARN_SHARE = 0.5
@@ -204,7 +207,8 @@ class _Search:
         self.barred = barred
         #: where the moves give priors: the options are drawn best prior first (for the
         #: screen and progressive widening), not at random
-        self.priors = player.priors(rs, decision) if n > ALL_AT_ONCE else None
+        priors = player.priors(rs, decision)
+        self.priors = priors if n > ALL_AT_ONCE else None
         # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end; by
         # prior, the best last, where the moves give priors)
         self.undrawn = list(range(n)) if self.priors is None else best_first(self.priors, self.rng)
@@ -224,6 +228,14 @@ class _Search:
         self.step = player.longest_move.get(decision.kind, 0.0) if player.iterations is None else 0.0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
+        #: where the moves give priors and the rules judge positions: the default policy's
+        #: own option (the rulebook player's), searched from the start and answered unless
+        #: the samples show another better (see `answer`)
+        self.base: Arm | None = None
+        if self.judge.informed and priors is not None:
+            moved = DefaultPolicy(player, rs, self.judge, own_dice=True).move(state, decision)
+            if moved is not None and moved[0] not in barred:
+                self.base = Arm(moved[0])
         if self.judge.informed:
             self.screen()
         if self.finish is not None and not any(a.action == self.finish for a in self.arms):
@@ -231,6 +243,8 @@ class _Search:
         first = CANDIDATES if self.ranked else n if n <= ALL_AT_ONCE else FIRST_DRAW
         for _ in range(first):
             self.draw()
+        if self.base is not None:
+            self.base = self.searched(self.base)
 
     # -- the options searched ------------------------------------------------------------------------
     def screen(self) -> None:
@@ -302,6 +316,20 @@ class _Search:
                 value = self.judge.raw(moved[1], self.side)
         return ("raw", value)
 
+    def searched(self, arm: Arm) -> Arm:
+        """The arm of `arm`'s option among those searched, added if it is not one yet (with
+        its look, if the screen looked at it)."""
+        for a in self.arms:
+            if a.action == arm.action:
+                return a
+        for a in self.ranked:
+            if a.action == arm.action:
+                self.ranked.remove(a)
+                self.arms.append(a)
+                return a
+        self.arms.append(arm)
+        return arm
+
     def next_undrawn(self) -> Action | None:
         """One option never looked at, at random (Fisher-Yates from the end), not the finish."""
         while self.undrawn:
@@ -366,8 +394,30 @@ class _Search:
             player.longest_move[self.decision.kind] = self.seen
         if not self.arms:       # every option drawn was refused: let the rules' own first stand
             return next((a for a in self.options if a not in self.barred), self.options[0])
+        return self.answer().action
+
+    def answer(self) -> Arm:
+        """The option searched best; where the default policy chose one (the moves give
+        priors), that one unless the best beats it by more than STANDS standard errors of the
+        difference of their samples' means: the rulebook player's move is not given up on the
+        noise of a few samples (with many options, the best of a few samples each is mostly
+        the luckiest, and a sample judges one position a few moves on, not the plan)."""
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
-        return best.action
+        base = self.base
+        if base is None or base is best or base not in self.arms or base.n == 0:
+            return best
+        if best.n < 2 or base.n < 2:
+            return base
+        gap = best.mean() - base.mean()
+        noise = math.sqrt(self.spread(best) / best.n + self.spread(base) / base.n)
+        return best if gap > STANDS * noise else base
+
+    def spread(self, arm: Arm) -> float:
+        """The variance of an arm's samples on the search's scale."""
+        t = self.temperature or 1.0
+        values = arm.ends + [Judge.squash(r, self.reference, t) for r in arm.raws]
+        mean = sum(values) / len(values)
+        return sum((v - mean) ** 2 for v in values) / (len(values) - 1)
 
     def sample(self, arm: Arm) -> tuple[str, float] | None:
         """Play the arm's option with dice of the search's own, then the default policy for

@@ -189,3 +189,15 @@ def test_the_default_policy_alone_never_reads_the_games_dice(tmp_path: Path) -> 
             bets += 1
             won += (flow.apply(rs, state, action)[0].result or {}).get("winner") == "Blue"
     assert bets > 3 and won < bets, (bets, won)
+
+
+def test_the_search_keeps_the_rulebook_move_unless_its_samples_show_a_better(tmp_path: Path) -> None:
+    """Where the moves give priors, the default policy's option (the best prior) is answered
+    unless another option's samples beat it beyond their noise: with rules that judge every
+    position alike, no sample can, and the runner runs toward the flag at every seed."""
+    flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
+    rs = plugins.load(game_with(tmp_path, PRIOR, extra=flat))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    chosen = {SearchPlayer(seed, iterations=8).choose(rs, state, decision).label for seed in range(12)}
+    assert chosen == {"run to Field 2 (f2)"}, chosen
