@@ -105,33 +105,3 @@ def test_a_truck_that_came_on_drives_its_supply_to_where_stacks_want_it(bulge: A
     play_axis(bulge, 700, until_turn=4, look=look)
     assert len(drove) > 5
 
-
-def test_evaluate_counts_what_supply_buys_a_stack(bulge: Any) -> None:
-    """A token put beside a stack that has none within reach is worth, to the Axis's
-    `evaluate`, what it buys the stack next turn (3 a token's worth: `supply_bought`), not
-    only how near it stands (main's `evaluate` gave it 2 at most)."""
-    import random
-
-    rs, proc, units = bulge, bulge.rules.procedure, bulge.rules.units
-    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
-    decision = flow.start(rs, state)
-    rng = random.Random(0)
-    while decision.kind != "axis_activation":
-        state, decision = flow.apply(rs, state, rng.choice(decision.options))
-    looked = 0
-    for h in sorted({p.space for p in state.pieces.values() if p.owner == "Axis" and units[p.kind].road_move
-                     and "combat" in units[p.kind].tags and p.space in state.board.spaces}):
-        wants = proc("wants_of")(state, h, "Axis", False)
-        if not wants or wants[0] < 1:
-            continue
-        bare = state.copy()
-        for s in proc("supply_sources")(bare, h, "Axis"):
-            for p in list(bare.pieces_at(s)):
-                if p.owner == "Axis" and "supply" in units[p.kind].tags:
-                    bare.remove(p.id)
-        supplied = bare.copy()
-        supplied.add_piece("Supply", "Axis", h)
-        gain = proc("evaluate")(supplied, "Axis") - proc("evaluate")(bare, "Axis")
-        assert gain >= 3 * wants[0], (h, wants, gain)
-        looked += 1
-    assert looked > 0
