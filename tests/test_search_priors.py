@@ -78,7 +78,8 @@ def test_a_big_decision_is_looked_at_best_prior_first(bulge: Any) -> None:
 def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
     """The Axis's first two turns, played by its priors alone: where a combat unit can enter
     a town the Allies hold with no combat unit in it, the most promising move enters one; a truck
-    off the board comes on with two supply tokens at least, loaded before."""
+    off the board comes on with two supply tokens at least, loaded before (a truck that came on
+    may drive its load on first)."""
     rs = bulge
     state = rs.logic.new_state(rs.info.scenario(None).name, 0)
     decision = flow.start(rs, state)
@@ -110,8 +111,8 @@ def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
                     truck = state.pieces[best.args["truck"]]
                     assert sum("supply" in units[c.kind].tags for c in state.pieces_at(truck.space)
                                if c.carrier == truck.id) >= 2, best.label
-                else:
-                    assert best.kind == "load", best.label
+                else:           # (or a truck that came on drives its load on first)
+                    assert best.kind in ("load", "move"), best.label
             action = best         # (the Axis played by its priors alone, the Allies at random)
         else:
             action = decision.sample(rng)

@@ -1,0 +1,107 @@
+"""Bulge's priors (rules/priors.rules): the plan the search player's default policy plays as the
+Axis, the supply brought by what a token buys each stack next turn. The policy alone
+(`SearchPlayer(seed, policy=True)`: the best prior, `evaluate` among equals) is what is played
+here, against the random player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from clients.players import RandomPlayer
+from clients.search import SearchPlayer
+from engine import flow
+
+
+def play_axis(rs: Any, seed: int, until_turn: int = 99, look: Any = None) -> Any:
+    """A game of the Axis policy against random Allies; `look(state, decision, action)` sees
+    each Axis decision and the policy's answer before it is played."""
+    axis, allies = SearchPlayer(seed, policy=True), RandomPlayer(seed + 1_000_003)
+    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+    decision = flow.start(rs, state)
+    while decision is not None and state.turn <= until_turn:
+        if rs.logic.side_of(decision.player) == "Axis":
+            action = axis.choose(rs, state, decision)
+            if look is not None:
+                look(state, decision, action)
+        else:
+            action = allies.choose(rs, state, decision)
+        state, decision = flow.apply(rs, state, action)
+    return state
+
+
+@pytest.mark.parametrize("seed", [901, 902])
+def test_the_axis_priors_alone_take_the_towns_they_need(bulge: Any, seed: int) -> None:
+    # (main's priors alone won none of seeds 900-919, Axis VP 10-23; these win 18)
+    state = play_axis(bulge, seed)
+    assert state.result is not None and state.result["winner"] == "Axis", state.result
+    assert state.resources.get(("Axis", "vp"), 0) >= bulge.rules.options["victory_vp"]
+
+
+def test_roads_from_a_hex_is_where_a_tank_there_goes_along_the_roads(bulge: Any) -> None:
+    proc = bulge.rules.procedure
+    looked = 0
+
+    def look(state: Any, decision: Any, action: Any) -> None:
+        nonlocal looked
+        if decision.kind != "axis_move":
+            return
+        for u in state.pieces.values():
+            if u.owner == "Axis" and bulge.rules.units[u.kind].road_move and u.space in state.board.spaces:
+                walked = sorted(proc("walk")(state, u, 10000, True))
+                assert sorted(proc("roads_from")(state, u.space, "Axis")) == walked, (state.turn, u.space)
+                looked += 1
+
+    play_axis(bulge, 700, until_turn=2, look=look)
+    assert looked > 50
+
+
+def test_an_off_board_truck_comes_on_with_its_share_of_the_waiting_supply(bulge: Any) -> None:
+    units = bulge.rules.units
+    entered = []
+
+    def look(state: Any, decision: Any, action: Any) -> None:
+        if decision.kind != "axis_reinforce" or action.kind != "enter":
+            return
+        truck = state.pieces[action["truck"]]
+        aboard = sum(1 for c in state.pieces.values() if c.carrier == truck.id and "supply" in units[c.kind].tags)
+        left = [p for p in state.pieces_at(truck.space) if "supply" in units[p.kind].tags and p.carrier is None]
+        trucks = [p for p in state.pieces_at(truck.space) if units[p.kind].capacity > 0]
+        share = min(units[truck.kind].capacity, max(2, -(-(aboard + len(left)) // len(trucks))))
+        assert aboard >= share or not left, (state.turn, aboard, len(left), len(trucks))
+        entered.append(aboard)
+
+    play_axis(bulge, 700, until_turn=4, look=look)
+    assert len(entered) > 10 and max(entered) > 2      # (the old plan: two a truck, the rest left waiting)
+
+
+def test_a_truck_that_came_on_drives_its_supply_to_where_stacks_want_it(bulge: Any) -> None:
+    """When the Axis ends its reinforcements, no truck that came on with supply and may still
+    move stands where its tokens buy less than down its road (main's trucks stayed on the
+    board's edge, their tokens out of every stack's reach)."""
+    proc, units = bulge.rules.procedure, bulge.rules.units
+    checked, drove = 0, set()
+
+    def look(state: Any, decision: Any, action: Any) -> None:
+        nonlocal checked
+        if decision.kind != "axis_reinforce":
+            return
+        for t in state.pieces.values():
+            if t.owner != "Axis" or units[t.kind].capacity == 0 or "entered" not in t.status:
+                continue
+            tokens = sum(1 for c in state.pieces.values() if c.carrier == t.id and "supply" in units[c.kind].tags)
+            if tokens == 0:
+                continue
+            if "has_moved" in t.status:
+                drove.add((state.turn, t.id))
+            if action != decision.finish or not proc("moves_on")(state, t):
+                continue
+            here = proc("delivery")(state, t.space, "Axis", t, tokens)
+            best = max(proc("delivery")(state, h, "Axis", t, tokens) for h in proc("arrival_moves")(state, t))
+            assert best <= here + 1e-9, (state.turn, t.space, here, best)
+            checked += 1
+
+    play_axis(bulge, 700, until_turn=4, look=look)
+    assert len(drove) > 5
+
