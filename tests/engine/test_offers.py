@@ -16,6 +16,23 @@ from engine.game import Game
 from tests.engine.test_rules_logic import duel
 
 
+def logged_registry(log: list[str]) -> dsl.Registry:
+    """Rules' primitives that note in `log` each time they are asked: `seen(tag, xs)` gives
+    back `xs`, `ok(tag, value)` gives back `value` (what a listing asks, and how often)."""
+    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
+        log.append(tag)
+        return xs
+
+    def ok(ctx: Any, tag: str, value: bool) -> bool:
+        log.append(tag)
+        return value
+
+    reg = dsl.Registry()
+    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    return reg
+
+
 def test_options_behave_like_a_list_and_make_each_action_when_it_is_looked_at() -> None:
     made: list[Any] = []
 
@@ -116,17 +133,7 @@ step s {
 def _hoisting_rules() -> tuple[Any, list[str]]:
     log: list[str] = []
 
-    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
-        log.append(tag)
-        return xs
-
-    def ok(ctx: Any, tag: str, value: bool) -> bool:
-        log.append(tag)
-        return value
-
-    reg = dsl.Registry()
-    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
-    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    reg = logged_registry(log)
     return dsl.load_rules([("hoisting.rules", HOISTING)], reg), log
 
 
@@ -202,12 +209,7 @@ def test_a_variable_read_without_a_copy_still_behaves_as_a_copy() -> None:
 def test_a_move_of_every_kind_to_every_place_is_counted_and_drawn_without_making_its_rows() -> None:
     log: list[str] = []
 
-    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
-        log.append(tag)
-        return xs
-
-    reg = dsl.Registry()
-    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg = logged_registry(log)
     rules = dsl.load_rules([("pairs.rules", """
 phase p { steps [s] }
 step s {
@@ -259,17 +261,7 @@ step s {
 def test_a_move_whose_guard_an_option_turns_off_is_counted_from_its_choices_without_asking_the_guard() -> None:
     log: list[str] = []
 
-    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
-        log.append(tag)
-        return xs
-
-    def ok(ctx: Any, tag: str, value: bool) -> bool:
-        log.append(tag)
-        return value
-
-    reg = dsl.Registry()
-    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
-    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    reg = logged_registry(log)
     rules = dsl.load_rules([("nested.rules", NESTED)], reg)
     go = rules.steps["s"].moves[0]
     rows = go.offers(None)
@@ -311,17 +303,7 @@ def test_a_move_whose_first_choices_an_earlier_move_lists_the_same_way_takes_the
 
     log: list[str] = []
 
-    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
-        log.append(tag)
-        return xs
-
-    def ok(ctx: Any, tag: str, value: bool) -> bool:
-        log.append(tag)
-        return value
-
-    reg = dsl.Registry()
-    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
-    reg.primitive("ok", ok, [("tag", "str"), ("value", "bool")], "bool", context=True)
+    reg = logged_registry(log)
     rules = dsl.load_rules([("same.rules", SAME_FIRST)], reg)
     logic = RulesLogic(rules, RulesetInfo("same", "Same", Path("."), (), ()), structure_from_rules(rules))
     blocks, _ = logic._offers(None, rules.steps["s"])
@@ -356,12 +338,7 @@ def test_what_a_listings_entries_share_is_worked_out_once_a_listing() -> None:
 
     log: list[str] = []
 
-    def seen(ctx: Any, tag: str, xs: list[int]) -> list[int]:
-        log.append(tag)
-        return xs
-
-    reg = dsl.Registry()
-    reg.primitive("seen", seen, [("tag", "str"), ("xs", "list[int]")], "list[int]", context=True)
+    reg = logged_registry(log)
     rules = dsl.load_rules([("listed.rules", LISTED)], reg)
     step = rules.steps["s"]
     assert step.listed and rules.listing is not None
