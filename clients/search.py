@@ -96,7 +96,7 @@ class SearchPlayer:
         self.learn = learn
         #: answer every decision with the default policy alone, no samples (what the rules'
         #: knowledge of a game is worth by itself: clients.search_policy)
-        self.policy = policy
+        self.policy_only = policy
         self._judges: dict[int, Judge] = {}
         #: what the last decisions cost: (samples, CPU seconds) each, for benchmarks
         self.spent: list[tuple[int, float]] = []
@@ -144,7 +144,7 @@ class SearchPlayer:
         if n - len(barred) == 1:
             self.answered_at_once += 1
             action = next(a for a in options if a not in barred)
-        elif self.policy:
+        elif self.policy_only:
             action = self.policy_choice(ruleset, state, decision, barred)
             self.spent.append((0, time.process_time() - start))
         else:
