@@ -20,6 +20,7 @@ import dataclasses
 import functools
 import keyword
 import linecache
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -2959,7 +2960,12 @@ class _Gen:
         return tuple(sorted(passing))
 
     def kinds_passing(self, var: str, e: A.Expr) -> set[str] | None:
-        """The unit types for which `e`, a test of the unit `var`'s type or tag, holds."""
+        """The unit types for which `e`, a test of the unit `var`'s type or tag, holds; or of
+        one of its stats against a literal (`t.capacity > 0`, `u.road_move`, `not u.road_move`),
+        where every unit type's value of that stat is a literal: the stat is its type's."""
+        stat = self.stat_test(var, e)
+        if stat is not None:
+            return stat
         if not (isinstance(e, A.Compare) and e.op in ("has", "has not", "is", "is not")
                 and isinstance(e.left, A.Name) and e.left.name == var and isinstance(e.right, A.Name)
                 and self.info.names.get(id(e.left), "local") == "local"
@@ -2973,6 +2979,35 @@ class _Gen:
         else:
             holds = {u.name for u in self.p.units.values() if name in u.tags}
         return holds if e.op in ("has", "is") else set(self.p.units) - holds
+
+    def stat_test(self, var: str, e: A.Expr) -> set[str] | None:
+        """`kinds_passing` for a test of a stat of the unit `var` against a literal."""
+        negated = False
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            negated, e = True, e.operand
+        if isinstance(e, A.Compare) and e.op in _STAT_OPS and isinstance(e.right, _LITERALS):
+            attr, op, value = e.left, e.op, e.right.value
+        else:
+            attr, op, value = e, "==", True
+        if not (isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and attr.obj.name == var
+                and self.info.attrs.get(id(attr)) == "stat"
+                and self.info.names.get(id(attr.obj), "local") == "local"
+                and isinstance(self.info.types.get(id(attr.obj)), RecordType)):
+            return None
+        decl = self.p.stats.get(attr.name)
+        if decl is None:
+            return None
+        holds: set[str] = set()
+        for u in self.p.units.values():
+            f = u.fields.get(attr.name)
+            lit = f.value if f is not None else decl[0].default
+            if not isinstance(lit, _LITERALS) or type(lit.value) is not type(value) and not (
+                    isinstance(lit, (A.IntLit, A.FloatLit)) and isinstance(value, (int, float))
+                    and not isinstance(value, bool) and not isinstance(lit.value, bool)):
+                return None
+            if _STAT_OPS[op](lit.value, value) is not negated:
+                holds.add(u.name)
+        return holds
 
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
@@ -3534,6 +3569,12 @@ def _nested_loop(body: Any) -> bool:
     """Does the code hold a loop inside a loop (its own, not its callees')?"""
     return any(isinstance(n, (A.For, A.Generator)) and any(
         isinstance(m, (A.For, A.Generator)) and m is not n for m in _nodes(n)) for n in _nodes(body))
+
+
+#: the comparisons of a stat with a literal that tell unit types apart (`kinds_passing`)
+_STAT_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_LITERALS = (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)
 
 
 def _count_nodes(node: Any) -> int:
