@@ -8,6 +8,7 @@ and everything else is a flat dict copied one level deep.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -27,6 +28,8 @@ class GameState:
 
     __slots__ = (
         "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_bk", "_own_bk", "_mine", "_marks", "_next_id", "control", "resources",
+        # what changed between two listings, by space (see `share_entries`)
+        "_listed", "_stamp", "_after", "_ctl",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -65,6 +68,11 @@ class GameState:
         # is nothing to do when none carries it, as most phases begin
         self._marks: dict[str, int] = {}
         self._next_id = 1
+        # the listings' stamps (see `share_entries`): none until the first listing
+        self._listed: int | None = None
+        self._stamp: int | None = None
+        self._after: tuple[int, Collection[str]] | None = None
+        self._ctl: Any = _NO_ENTRIES
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
         self.turn = 1
@@ -105,6 +113,16 @@ class GameState:
         new._mine = self._mine = False
         new._own = new._own_by = new._own_bk = _NO_ENTRIES
         new._bk = self._bk
+        # (a copy of a state unchanged since its listing goes on from that listing's stamp; a
+        # state changed since will lose its record of what changed when it next takes its
+        # entries, so neither goes on from it)
+        new._listed = listed = self._listed
+        if listed is None:
+            self._stamp = new._stamp = None
+        else:
+            new._stamp = listed
+        new._after = self._after
+        new._ctl = _NO_ENTRIES
         new._marks = dict(self._marks)
         new._next_id = self._next_id
         new.control = dict(self.control)
@@ -140,6 +158,8 @@ class GameState:
         (a random LHTR game asks some 1,300 questions)."""
         new = self.copy()
         new.task = new.task_base = new.task_decision = new.task_gen = None
+        # (clients change a snapshot as they please, `control` too: it goes on from no listing)
+        new._listed = new._stamp = None
         return new
 
     def view(self) -> GameState:
@@ -159,6 +179,10 @@ class GameState:
         new._bk = self._bk
         new._mine = self._mine = False
         new._own = new._own_by = new._own_bk = _NO_ENTRIES
+        if self._listed is None:
+            self._stamp = None
+        new._listed = new._stamp = new._after = None
+        new._ctl = _NO_ENTRIES
         new._marks = self._marks
         new._next_id = self._next_id
         new.control = self.control
@@ -188,6 +212,8 @@ class GameState:
         for name in GameState.__slots__:
             setattr(self, name, getattr(other, name))
         self._mine = other._mine = False
+        if other._listed is None:
+            self._stamp = other._stamp = None
         self._marks = dict(other._marks)
 
     # -- asking a player in the middle of the rules --------------------------------------------
@@ -213,6 +239,7 @@ class GameState:
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:
         piece = Piece(self._next_id, kind, owner, space, **fields)
+        self._listed = None
         if not self._mine:
             self._take()
         self._next_id += 1
@@ -269,6 +296,7 @@ class GameState:
         """Replace a piece with changed fields (moving it if `space` changes)."""
         old = self.piece(pid)
         new = old.changed(changes)
+        self._listed = None
         if not self._mine:
             self._take()
         if new.status is not old.status:
@@ -299,6 +327,7 @@ class GameState:
         if (name in old.status) is on:
             return old
         new = old.changed_status(old.status | {name} if on else old.status - {name})
+        self._listed = None
         if not self._mine:
             self._take()
         marks = self._marks
@@ -318,6 +347,7 @@ class GameState:
         and marks, so it stays in its owner's entries and only changes space."""
         old = self.piece(pid)
         new = old.changed_space(space)
+        self._listed = None
         if not self._mine:
             self._take()
         if space != old.space:
@@ -335,6 +365,7 @@ class GameState:
         if status == old.status:
             return old
         new = old.changed_status(status)
+        self._listed = None
         if not self._mine:
             self._take()
         self._count_marks(old.status, -1)
@@ -347,6 +378,7 @@ class GameState:
 
     def remove(self, pid: int) -> Piece:
         old = self.piece(pid)
+        self._listed = None
         if not self._mine:
             self._take()
         if old.status:
@@ -376,9 +408,36 @@ class GameState:
         as a copy of the state would. The engine does this before it lists a decision's
         options, so that the answers rules keep by the entries they read (dsl.compiler,
         "answers kept by what they read") are kept from then on: an entry the state shares
-        is never changed again."""
+        is never changed again.
+
+        And stamp the listing: `_listed` is its stamp while nothing changes the state (any
+        change of a piece or of control sets it to None), and `_after` is the stamp of the
+        listing before it (in this state, or in the state it is a copy of) with the spaces
+        whose pieces or control changed since, when that is known: the spaces whose entries
+        the state took to change since then (`_own`), and those whose control it set
+        (`_ctl`). The answers the rules keep by the spaces they read (dsl.compiler, "answers
+        kept by the spaces they read") are given again while none of those spaces changed."""
+        prev = self._stamp
+        if self._listed is not None and prev == self._listed:
+            return      # (listed again, nothing changed: the same stamp)
+        if prev is not None:
+            own = self._own if self._mine else _NO_ENTRIES
+            ctl = self._ctl
+            self._after = (prev, own | ctl if ctl else own)
+        else:
+            self._after = None
+        self._stamp = self._listed = next(_STAMPS)
+        self._ctl = _NO_ENTRIES
         if self._mine:
             self._own, self._own_by, self._own_bk = set(), set(), set()
+
+    def control_changed(self, space: str) -> None:
+        """Note that the control of a space changed (`set_control`; see `share_entries`)."""
+        self._listed = None
+        if self._ctl is _NO_ENTRIES:
+            self._ctl = {space}
+        else:
+            self._ctl.add(space)
 
     def _take(self) -> None:
         """Make the pieces and their indexes this state's own, to change."""
@@ -506,25 +565,28 @@ def _jsonable(value: Any) -> Any:
 #: made without that would fail at once)
 _NO_ENTRIES: Any = frozenset()
 
+#: the stamps of listings (`GameState.share_entries`), never given twice in a process
+_STAMPS = itertools.count(1)
+
 
 def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> dict[int, Piece]:
     """An index's entry (the pieces of a space, an owner...) made the state's own to change:
     `own` holds the keys whose dicts it made itself; the others it shares with its copies."""
-    if key in own:
-        return index[key]
     ids = index.get(key)
+    if key in own and ids is not None:
+        return ids
     ids = index[key] = {} if ids is None else dict(ids)
     own.add(key)
     return ids
 
 
 def _drop(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any, pid: int) -> None:
-    """Take a piece out of an index's entry; an entry left empty goes."""
+    """Take a piece out of an index's entry; an entry left empty goes (its key stays in
+    `own`: the state changed it, see `GameState.share_entries`)."""
     ids = _own_entry(index, own, key)
     del ids[pid]
     if not ids:
         del index[key]
-        own.discard(key)
 
 
 def _piece_id(p: Piece) -> int:
