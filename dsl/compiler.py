@@ -66,6 +66,9 @@ KEEP_FOUND = 8
 #: the same for answers remembered within an entry by units alike (see `alike_keys`): a
 #: shorter trial, as each call of the trial pays for keeping a state's answer
 ALIKE_TRIAL = 32
+#: the same for answers kept by the spaces they read, counted in listings (see
+#: `space_kept_answers`): LHTR's few such calls, about 110 a game, are mostly not found again
+SPACE_TRIAL = 64
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
 #: (in a procedure's variables read: it may read any)
@@ -1161,16 +1164,15 @@ class _Gen:
         # (on a state not listed, or changed since: the work, or for units alike the answer
         # remembered for the entry, as `alike_keys` says)
         unlisted = f"fa_{pr.name}(ctx{params})" if pr.name in self.alike_kept and not fn.endswith("__count") else work
-        self.emit(1, f"if ctx is None or (_s := ctx._listed) is None:\n    return {unlisted}", pr.pos)
+        self.emit(1, f"if ctx is None or ctx._own or (_s := ctx._stamp) is None:\n    return {unlisted}", pr.pos)
         self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = {kept}.get(_k)\n"
                      f"{calls} += 1", pr.pos)
-        self.emit(1, "if _r is not None and (_r[0] == _s or (_a := ctx._after) is not None "
-                     "and _r[0] == _a[0] and _r[1].isdisjoint(_a[1])):", pr.pos)
-        self.emit(2, f"_r[0] = _s\n{hits} += 1\nreturn {'list(_r[2])' if as_list else '_r[2]'}", pr.pos)
-        self.trial(1, pr, fn, calls, hits, KEEP_TRIAL)
+        self.emit(1, "if _r is not None and (_r[0] == _s[0] or _r[0] == _s[1] and _r[1].isdisjoint(_s[2])):", pr.pos)
+        self.emit(2, f"_r[0] = _s[0]\n{hits} += 1\nreturn {'list(_r[2])' if as_list else '_r[2]'}", pr.pos)
+        self.trial(1, pr, fn, calls, hits, SPACE_TRIAL)
         self.emit(1, f"_o = _rsa\n_sp = _set()\n_rsa = _sp.add\n_v = {fn}__work__rec(ctx{params})\n_rsa = _o", pr.pos)
         self.emit(1, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
-        self.emit(1, f"{kept}[_k] = [_s, _fs(_sp), {'tuple(_v)' if as_list else '_v'}]\nreturn _v", pr.pos)
+        self.emit(1, f"{kept}[_k] = [_s[0], _fs(_sp), {'tuple(_v)' if as_list else '_v'}]\nreturn _v", pr.pos)
 
     def recording_renames(self) -> dict[str, str]:
         """For the recording twins (see `recording_twins`): each function of a procedure that

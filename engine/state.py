@@ -28,8 +28,8 @@ class GameState:
 
     __slots__ = (
         "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_bk", "_own_bk", "_mine", "_marks", "_next_id", "control", "resources",
-        # what changed between two listings, by space (see `share_entries`)
-        "_listed", "_stamp", "_after", "_ctl",
+        # the listing the state is at, and what changed since the one before (see `share_entries`)
+        "_stamp",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -68,11 +68,8 @@ class GameState:
         # is nothing to do when none carries it, as most phases begin
         self._marks: dict[str, int] = {}
         self._next_id = 1
-        # the listings' stamps (see `share_entries`): none until the first listing
-        self._listed: int | None = None
-        self._stamp: int | None = None
-        self._after: tuple[int, Collection[str]] | None = None
-        self._ctl: Any = _NO_ENTRIES
+        # the listing's stamp (see `share_entries`): none until the first listing
+        self._stamp: tuple[int, int, Collection[str]] | None = None
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
         self.turn = 1
@@ -115,14 +112,8 @@ class GameState:
         new._bk = self._bk
         # (a copy of a state unchanged since its listing goes on from that listing's stamp; a
         # state changed since will lose its record of what changed when it next takes its
-        # entries, so neither goes on from it)
-        new._listed = listed = self._listed
-        if listed is None:
-            self._stamp = new._stamp = None
-        else:
-            new._stamp = listed
-        new._after = self._after
-        new._ctl = _NO_ENTRIES
+        # entries, so neither goes on from it: see `_take`)
+        new._stamp = None if self._own else self._stamp
         new._marks = dict(self._marks)
         new._next_id = self._next_id
         new.control = dict(self.control)
@@ -159,7 +150,7 @@ class GameState:
         new = self.copy()
         new.task = new.task_base = new.task_decision = new.task_gen = None
         # (clients change a snapshot as they please, `control` too: it goes on from no listing)
-        new._listed = new._stamp = None
+        new._stamp = None
         return new
 
     def view(self) -> GameState:
@@ -179,10 +170,9 @@ class GameState:
         new._bk = self._bk
         new._mine = self._mine = False
         new._own = new._own_by = new._own_bk = _NO_ENTRIES
-        if self._listed is None:
+        if self._own:
             self._stamp = None
-        new._listed = new._stamp = new._after = None
-        new._ctl = _NO_ENTRIES
+        new._stamp = None
         new._marks = self._marks
         new._next_id = self._next_id
         new.control = self.control
@@ -212,7 +202,7 @@ class GameState:
         for name in GameState.__slots__:
             setattr(self, name, getattr(other, name))
         self._mine = other._mine = False
-        if other._listed is None:
+        if other._own:
             self._stamp = other._stamp = None
         self._marks = dict(other._marks)
 
@@ -239,7 +229,6 @@ class GameState:
     # -- pieces -----------------------------------------------------------------------------
     def add_piece(self, kind: str, owner: str, space: str, **fields: Any) -> Piece:
         piece = Piece(self._next_id, kind, owner, space, **fields)
-        self._listed = None
         if not self._mine:
             self._take()
         self._next_id += 1
@@ -296,7 +285,6 @@ class GameState:
         """Replace a piece with changed fields (moving it if `space` changes)."""
         old = self.piece(pid)
         new = old.changed(changes)
-        self._listed = None
         if not self._mine:
             self._take()
         if new.status is not old.status:
@@ -327,7 +315,6 @@ class GameState:
         if (name in old.status) is on:
             return old
         new = old.changed_status(old.status | {name} if on else old.status - {name})
-        self._listed = None
         if not self._mine:
             self._take()
         marks = self._marks
@@ -347,7 +334,6 @@ class GameState:
         and marks, so it stays in its owner's entries and only changes space."""
         old = self.piece(pid)
         new = old.changed_space(space)
-        self._listed = None
         if not self._mine:
             self._take()
         if space != old.space:
@@ -365,7 +351,6 @@ class GameState:
         if status == old.status:
             return old
         new = old.changed_status(status)
-        self._listed = None
         if not self._mine:
             self._take()
         self._count_marks(old.status, -1)
@@ -378,7 +363,6 @@ class GameState:
 
     def remove(self, pid: int) -> Piece:
         old = self.piece(pid)
-        self._listed = None
         if not self._mine:
             self._take()
         if old.status:
@@ -410,37 +394,35 @@ class GameState:
         "answers kept by what they read") are kept from then on: an entry the state shares
         is never changed again.
 
-        And stamp the listing: `_listed` is its stamp while nothing changes the state (any
-        change of a piece or of control sets it to None), and `_after` is the stamp of the
-        listing before it (in this state, or in the state it is a copy of) with the spaces
-        whose pieces or control changed since, when that is known: the spaces whose entries
-        the state took to change since then (`_own`), and those whose control it set
-        (`_ctl`). The answers the rules keep by the spaces they read (dsl.compiler, "answers
-        kept by the spaces they read") are given again while none of those spaces changed."""
-        prev = self._stamp
-        if self._listed is not None and prev == self._listed:
-            return      # (listed again, nothing changed: the same stamp)
+        And stamp the listing: `_stamp` is (its number, the number of the listing before it
+        in this state or in the state it is a copy of, the spaces whose pieces changed since),
+        when that is known: the spaces whose entries the state took to change since then
+        (`_own`: every change of a piece changes its space's entry). While `_own` is empty the
+        state is as it was listed; a change of control forgets the stamp (`control_changed`:
+        some 20 times a Bulge game). The answers the rules keep by the spaces they read
+        (dsl.compiler, "answers kept by the spaces they read") are given again while none of
+        those spaces changed."""
+        own, prev = self._own, self._stamp
         if prev is not None:
-            own = self._own if self._mine else _NO_ENTRIES
-            ctl = self._ctl
-            self._after = (prev, own | ctl if ctl else own)
+            if not own:
+                return      # (listed again, nothing changed: the same stamp)
+            self._stamp = (next(_STAMPS), prev[0], own)
         else:
-            self._after = None
-        self._stamp = self._listed = next(_STAMPS)
-        self._ctl = _NO_ENTRIES
+            self._stamp = (next(_STAMPS), 0, _NO_ENTRIES)
         if self._mine:
             self._own, self._own_by, self._own_bk = set(), set(), set()
+        else:
+            self._own = self._own_by = self._own_bk = _NO_ENTRIES
 
     def control_changed(self, space: str) -> None:
-        """Note that the control of a space changed (`set_control`; see `share_entries`)."""
-        self._listed = None
-        if self._ctl is _NO_ENTRIES:
-            self._ctl = {space}
-        else:
-            self._ctl.add(space)
+        """Note that the control of a space changed (`set_control`): the state goes on from
+        no listing (see `share_entries`)."""
+        self._stamp = None
 
     def _take(self) -> None:
         """Make the pieces and their indexes this state's own, to change."""
+        if self._own:
+            self._stamp = None      # (changed since its listing, then copied: see `copy`)
         self.pieces = dict(self.pieces)
         self._at = dict(self._at)
         self._by = dict(self._by)
@@ -572,9 +554,12 @@ _STAMPS = itertools.count(1)
 def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> dict[int, Piece]:
     """An index's entry (the pieces of a space, an owner...) made the state's own to change:
     `own` holds the keys whose dicts it made itself; the others it shares with its copies."""
+    if key in own:
+        try:
+            return index[key]
+        except KeyError:    # (an entry left empty, its key still in `own`: see `_drop`)
+            pass
     ids = index.get(key)
-    if key in own and ids is not None:
-        return ids
     ids = index[key] = {} if ids is None else dict(ids)
     own.add(key)
     return ids
