@@ -524,6 +524,9 @@ class _Gen:
             self.emit(0, "def _kv(ctx, kept, key, fn, *args):", None)
             self.emit(1, f"if len(kept) >= {KEPT_MAX}:\n    kept.clear()\n"
                          "_r = kept[key] = tuple(fn(ctx, *args))\nreturn _r", None)
+            self.emit(0, "def _kvs(ctx, kept, key, fn, *args):", None)
+            self.emit(1, f"if len(kept) >= {KEPT_MAX}:\n    kept.clear()\n"
+                         "_r = kept[key] = fn(ctx, *args)\nreturn _r", None)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         # a list of powers (`turn order [turn_order]`) is spliced in where it stands
         powers = ", ".join(("*" if isinstance(self.info.types.get(id(n)), ListType) else "") + self.expr(n)
@@ -3491,6 +3494,16 @@ class _Gen:
             spec = self.reg.primitives[name]
             if spec.inline and spec.context and all(self.cheap(a) for a in e.args):
                 return spec.inline.format(*args)   # (a hot primitive, without the call)
+            free = [a for a in e.args if not isinstance(a, (A.StrLit, A.IntLit, A.BoolLit))]
+            if spec.board and spec.context and not spec.peek and spec.params and not self.in_lambda \
+                    and spec.returns in ("str", "int", "float") and len(free) <= 1 \
+                    and all(self.cheap(a) for a in free) and not any(t.startswith("fn(") for _, t in spec.params):
+                # (a board primitive's text or number, kept for each argument that is not a
+                # literal, one dict for each call's literals, as its lists are: see `board_lists`)
+                combo = (name, tuple(code if a not in free else "" for a, code in zip(e.args, args)))
+                held = self.board_lists_used.setdefault(combo, f"_KV{len(self.board_lists_used)}")
+                key = self.expr(free[0]) if free else "()"
+                return f"({held}[{key}] if {key} in {held} else _kvs(ctx, {held}, {key}, p_{name}, {', '.join(args)}))"
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
