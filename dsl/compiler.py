@@ -1063,20 +1063,20 @@ class _Gen:
     # side of the front line) is asked of every hex a side holds at each activation decision,
     # and an activation changes the marks of one hex's units; `entry_hexes(u)` reads the
     # control and units of a board edge's hexes at every reinforcement decision, and a
-    # placement changes one hex. Which spaces it read is noted while it is worked out
-    # (dsl.runtime.space_work: the state's tables of pieces by space and of control are read
-    # through a recorder); the engine stamps each listing, and a state knows the stamp of the
-    # listing before it and the spaces whose pieces or control changed since
-    # (engine.state, `share_entries`). An answer is given again when it was worked out at
-    # this listing's stamp, or at the one before and none of its spaces is among those that
-    # changed (then it takes this stamp); on a state changed since its listing (a move's own
-    # code) it is worked out afresh and not kept. Only a procedure that goes round a loop
-    # inside a loop (its own or a callee's: a few look-ups cost what checking them would),
-    # given text, numbers or truth values, or a unit it reads only fields of (`alike_keys`),
-    # that calls nothing that keeps or remembers answers by other means (a kept answer given
-    # by it would read no space); one kept so within another's work notes its spaces in the
-    # other's. Whether answers are found again the compiler cannot tell: the keep-or-stop
-    # count of the kept answers (`KEEP_TRIAL`, `KEEP_FOUND`) applies.
+    # placement changes one hex. Which spaces it read is noted while it is worked out, by a
+    # recording twin of its work (see `recording_twins`); the engine stamps each listing, and
+    # a state knows the number of the listing before it and the spaces whose pieces changed
+    # since (engine.state, `share_entries`; a change of control forgets the stamp). An answer
+    # is given again when it was worked out at this listing, or at the one before and none
+    # of its spaces is among those that changed (then it takes this listing's number); on a
+    # state changed since its listing (a move's own code) it is worked out afresh and not
+    # kept (one given a unit alike in what it reads is remembered for the entry there, by
+    # `fa_NAME`, as `alike_keys` says). Only a procedure that goes round a loop inside a loop
+    # (its own or a callee's: a few look-ups cost what checking them would), given text,
+    # numbers or truth values, or a unit it reads only fields of (`alike_keys`), that calls
+    # nothing that keeps or remembers answers by other means (inside a recording twin the
+    # twins of the procedures it calls are called, and nothing kept is given). Whether answers are found again the compiler cannot tell: one that, of its
+    # first SPACE_TRIAL calls in listings, found fewer than one in KEEP_FOUND stops keeping.
     def space_kept_procedures(self) -> dict[str, list[str]]:
         """The procedures kept by the spaces they read, with their keys' code."""
         found: dict[str, list[str]] = {}
