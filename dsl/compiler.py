@@ -1170,12 +1170,12 @@ class _Gen:
         self.emit(1, f"if ctx is None or ctx._own or (_s := ctx._stamp) is None:\n    return {unlisted}", pr.pos)
         self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = {kept}.get(_k)\n"
                      f"{calls} += 1", pr.pos)
-        self.emit(1, "if _r is not None and (_r[0] == _s[0] or _r[0] == _s[1] and _r[1].isdisjoint(_s[2])):", pr.pos)
+        self.emit(1, "if _r is not None and (_r[0] == _s[0] or _r[0] == _s[1] and _s[2].isdisjoint(_r[1])):", pr.pos)
         self.emit(2, f"_r[0] = _s[0]\n{hits} += 1\nreturn {'list(_r[2])' if as_list else '_r[2]'}", pr.pos)
         self.trial(1, pr, fn, calls, hits, SPACE_TRIAL)
         self.emit(1, f"_o = _rsa\n_sp = _set()\n_rsa = _sp.add\n_v = {fn}__work__rec(ctx{params})\n_rsa = _o", pr.pos)
         self.emit(1, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
-        self.emit(1, f"{kept}[_k] = [_s[0], _fs(_sp), {'tuple(_v)' if as_list else '_v'}]\nreturn _v", pr.pos)
+        self.emit(1, f"{kept}[_k] = [_s[0], tuple(_sp), {'tuple(_v)' if as_list else '_v'}]\nreturn _v", pr.pos)
 
     def recording_renames(self) -> dict[str, str]:
         """For the recording twins (see `recording_twins`): each function of a procedure that
