@@ -16,10 +16,12 @@ helpers that keep their sizes within the limits.
 from __future__ import annotations
 
 import ast as pyast
+import copy
 import dataclasses
 import functools
 import keyword
 import linecache
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -64,6 +66,9 @@ KEEP_FOUND = 8
 #: the same for answers remembered within an entry by units alike (see `alike_keys`): a
 #: shorter trial, as each call of the trial pays for keeping a state's answer
 ALIKE_TRIAL = 32
+#: the same for answers kept by the spaces they read, counted in listings (see
+#: `space_kept_answers`): LHTR's few such calls, about 110 a game, are mostly not found again
+SPACE_TRIAL = 64
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
 #: (in a procedure's variables read: it may read any)
@@ -90,6 +95,8 @@ class Artifact:
     costs: dict[str, tuple[int, Pos | None]]
     #: the blocks that may ask a player (`m_STEP_MOVE_do`, `s_STEP_start`...): they run as tasks
     asking: frozenset[str] = frozenset()
+    #: the recording twins of the procedures kept by the spaces they read (`recording_twins`)
+    recording: CodeType | None = None
 
 
 class _Gen:
@@ -177,6 +184,20 @@ class _Gen:
                     or pr.body and isinstance(pr.body[-1], A.Return) and isinstance(pr.body[-1].value, A.ListComp))):
                 self.alike[name] = keys
         self.remembered |= set(self.alike)
+        #: procedures whose answers are kept from one listing to the next by the spaces they
+        #: read (see `space_reads`): the code of each argument's part of the key
+        self._space_pure: dict[str, bool] = {}
+        self._reach: dict[str, frozenset[str]] = {}
+        self.space_kept: dict[str, list[str]] = self.space_kept_procedures() if REMEMBER else {}
+        #: (those of them given a unit alike in what they read: on a state not listed, their
+        #: answers are remembered for the entry as `alike` says, by `fa_NAME`)
+        self.alike_kept = {name: self.alike[name] for name in self.space_kept if name in self.alike}
+        for name in self.space_kept:
+            self.alike.pop(name, None)
+            self.remembered.discard(name)
+            # (written as a call, to be kept)
+            self._inline[name] = None
+            self._searched[(name, False)] = self._searched[(name, True)] = None
         self.readers: dict[str, list[str]] = {}
         for name in sorted(self.remembered):
             reads = self.callee_var_reads(name)
@@ -203,7 +224,6 @@ class _Gen:
                 self.tracking |= self.tracked_callees(pr.body)
         #: procedures remembered through one decision's listing (see `listed_procedures`),
         #: and the steps whose listing remembers them
-        self._reach: dict[str, frozenset[str]] = {}
         self.listed, self.listing_steps = self.listed_procedures() if REMEMBER else (set(), set())
         for name in self.listed:
             self._inline[name] = None       # (written as a call, to be remembered)
@@ -401,6 +421,9 @@ class _Gen:
             elif pr.name in self.walkers:
                 self.remembered_answers(pr, params, "f")
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
+            elif pr.name in self.space_kept:
+                self.space_kept_answers(pr, params, f"f_{pr.name}", self.space_kept[pr.name])
+                self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
             elif pr.name in self.alike:
                 self.remembered_answers(pr, params, "f", self.alike[pr.name])
                 self.emit(0, f"def f_{pr.name}__work(ctx{params}):", pr.pos)
@@ -419,6 +442,11 @@ class _Gen:
             self.function_body(pr.body, 1, pr.params)
             self.emitting = None
             self.costs[f"f_{pr.name}"] = (self.callee_cost(pr.name), pr.pos)
+        for name, keys in sorted(self.alike_kept.items()):
+            pr = p.procedures[name]
+            params = "".join(f", v_{prm.name}" for prm in pr.params)
+            self.emit(0, f"fa_{name}__work = f_{name}__work", pr.pos)
+            self.remembered_answers(pr, params, "fa", keys)
         self.emit(0, "def _forget(ctx):", None)
         self.emit(1, "global _KB\n_KB = ctx.board", None)
         for name in sorted(self.kept):
@@ -427,6 +455,10 @@ class _Gen:
             self.emit(1, f"_P_{name}.clear()", None)
         for name in sorted(self.var_kept):
             self.emit(1, f"_V_{name}.clear()", None)
+        for name in sorted(self.space_kept):
+            self.emit(1, f"_S_f_{name}.clear()", None)
+            if name in self.counted:
+                self.emit(1, f"_S_f_{name}__count.clear()", None)
         forget_at = len(self.lines)
         for compiled, pr in p.base_versions:
             params = "".join(f", v_{prm.name}" for prm in pr.params)
@@ -492,6 +524,9 @@ class _Gen:
             self.emit(0, "def _kv(ctx, kept, key, fn, *args):", None)
             self.emit(1, f"if len(kept) >= {KEPT_MAX}:\n    kept.clear()\n"
                          "_r = kept[key] = tuple(fn(ctx, *args))\nreturn _r", None)
+            self.emit(0, "def _kvs(ctx, kept, key, fn, *args):", None)
+            self.emit(1, f"if len(kept) >= {KEPT_MAX}:\n    kept.clear()\n"
+                         "_r = kept[key] = fn(ctx, *args)\nreturn _r", None)
         names = ", ".join(self.expr(n) for n in p.turns.names) if p.turns else ""
         # a list of powers (`turn order [turn_order]`) is spliced in where it stands
         powers = ", ".join(("*" if isinstance(self.info.types.get(id(n)), ListType) else "") + self.expr(n)
@@ -936,7 +971,8 @@ class _Gen:
         so (it reads anything else of the game, is given or answers anything but text,
         numbers, truth values or a list of those or of units, or reads no entry that holds
         many pieces, as an owner's does, and goes round no loop)."""
-        if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered:
+        if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered \
+                or pr.name in self.space_kept:
             return None
         if not all(_plain(prm.type) for prm in pr.params):
             return None
@@ -1018,6 +1054,141 @@ class _Gen:
                               for _, own, k in reads if own)
         self.kept_wrapper(pr, params, "P", [f"v_{prm.name}" for prm in pr.params], now,
                           " and ".join(same + [shared]), keep=shared)
+
+    # ------------------------------------------------------------------ answers kept by the spaces they read
+    # A procedure that reads of the game only the pieces of spaces (`units_at(s)`) and who
+    # controls them (`controller(s)`), and the fields and marks of those pieces, keeps its
+    # answer from one listing to the next while none of the spaces it read has changed.
+    # Bulge's `supply_in_reach(h, side)` (the hex and those of its neighbours on the side's
+    # side of the front line) is asked of every hex a side holds at each activation decision,
+    # and an activation changes the marks of one hex's units; `entry_hexes(u)` reads the
+    # control and units of a board edge's hexes at every reinforcement decision, and a
+    # placement changes one hex. Which spaces it read is noted while it is worked out, by a
+    # recording twin of its work (see `recording_twins`); the engine stamps each listing, and
+    # a state knows the number of the listing before it and the spaces whose pieces changed
+    # since (engine.state, `share_entries`; a change of control forgets the stamp). An answer
+    # is given again when it was worked out at this listing, or at the one before and none
+    # of its spaces is among those that changed (then it takes this listing's number); on a
+    # state changed since its listing (a move's own code) it is worked out afresh and not
+    # kept (one given a unit alike in what it reads is remembered for the entry there, by
+    # `fa_NAME`, as `alike_keys` says). Only a procedure that goes round a loop inside a loop
+    # (its own or a callee's: a few look-ups cost what checking them would), given text,
+    # numbers or truth values, or a unit it reads only fields of (`alike_keys`), that calls
+    # nothing that keeps or remembers answers by other means (inside a recording twin the
+    # twins of the procedures it calls are called, and nothing kept is given). Whether answers are found again the compiler cannot tell: one that, of its
+    # first SPACE_TRIAL calls in listings, found fewer than one in KEEP_FOUND stops keeping.
+    def space_kept_procedures(self) -> dict[str, list[str]]:
+        """The procedures kept by the spaces they read, with their keys' code."""
+        found: dict[str, list[str]] = {}
+        unit = self.unit_rec.name if self.unit_rec is not None else None
+        for name, pr in sorted(self.p.procedures.items()):
+            if pr.ret is None or name in self.p.interactive or name in self.kept \
+                    or (name in self.remembered and name not in self.alike):
+                continue
+            ret = pr.ret
+            if not (_plain(ret, lists=True) or ret.name == "list" and len(ret.args) == 1 and ret.args[0].name == unit
+                    and not ret.args[0].args):
+                continue
+            if name in self.alike:
+                keys = self.alike[name]
+            elif all(_plain(prm.type) for prm in pr.params):
+                keys = [f"v_{prm.name}" for prm in pr.params]
+            else:
+                continue
+            if self.board_only(name) or not self.callee_leaves_game_alone(name) or not self.loops_over_loops(pr.body) \
+                    or not self.space_pure(name):
+                continue
+            found[name] = keys
+        # (a callee remembered for an entry gives answers that read nothing: only one kept
+        # by the spaces it reads may be called)
+        while True:
+            drop = {name for name in found if any(
+                c in self.alike and c not in found for c in self.reached(self.p.procedures[name].body))}
+            if not drop:
+                return found
+            for name in drop:
+                del found[name]
+
+    def space_pure(self, name: str) -> bool:
+        """Does the procedure read of the game only spaces' pieces and control (and the
+        fields and marks of those pieces), itself and through what it calls?"""
+        if name in self._space_pure:
+            return self._space_pure[name]
+        self._space_pure[name] = False        # (recursion is refused: see _memo)
+        d = self._decls.get(name)
+        ok = isinstance(d, A.TableDecl) and self.board_only(name) or isinstance(d, A.ProcedureDecl) \
+            and name not in self.p.interactive and name not in self.walkers \
+            and (name not in self.remembered or name in self.alike) \
+            and name not in getattr(self, "piece_kept", ()) and name not in getattr(self, "var_kept", ()) \
+            and self.callee_leaves_game_alone(name) and self.reads_spaces_only(d.body)
+        self._space_pure[name] = ok
+        return ok
+
+    def reads_spaces_only(self, body: Any) -> bool:
+        for n in _nodes(body):
+            if isinstance(n, A.Name):
+                kind = self.info.names.get(id(n))
+                if kind == "var" or (kind == "procref" and not self.board_only(n.name)):
+                    return False
+            if not isinstance(n, A.Call):
+                continue
+            if not isinstance(n.func, A.Name) or id(n) in self.info.partials:
+                return False
+            kind, name = self.info.calls.get(id(n)), n.func.name
+            if kind == "builtin":
+                if name == "choose":
+                    return False
+                continue
+            if kind == "primitive":
+                spec = self.reg.primitives[name]
+                inline = spec.inline.replace("ctx.pieces.get({0}.id, {0})", "").replace("ctx.control.get(", "") \
+                    .replace("ctx.board", "")
+                if not (spec.board or spec.reads == "_at _own" or spec.inline and "ctx" not in inline):
+                    return False
+                continue
+            if kind == "table" or kind in ("procedure", "base") and self.board_only(self.callee(n) or ""):
+                continue
+            if kind not in ("procedure", "base") or not self.space_pure(self.callee(n) or ""):
+                return False
+        return True
+
+    def space_kept_answers(self, pr: A.ProcedureDecl, params: str, fn: str, parts: list[str]) -> None:
+        """`fn` (`f_NAME`, or its counting twin): the answer kept for these arguments while
+        no space it read has changed since (see above), or worked out afresh by the work's
+        recording twin (`fn__work__rec`, see `recording_twins`), which notes the spaces it
+        reads in `_rsa`'s set, and kept when the state is as it was listed."""
+        kept, calls, hits = f"_S_{fn}", f"_SC_{fn}", f"_SH_{fn}"
+        key = {0: "()", 1: "".join(parts)}.get(len(parts), f"({', '.join(parts)})")
+        as_list = pr.ret is not None and pr.ret.name == "list" and not fn.endswith("__count")
+        work = f"{fn}__work(ctx{params})"
+        self.emit(0, f"{kept} = {{}}\n{calls} = 0\n{hits} = 0", pr.pos)
+        self.emit(0, f"def {fn}(ctx{params}):", pr.pos)
+        self.emit(1, f"global {calls}, {hits}, {fn}, _rsa", pr.pos)
+        # (on a state not listed, or changed since: the work, or for units alike the answer
+        # remembered for the entry, as `alike_keys` says)
+        unlisted = f"fa_{pr.name}(ctx{params})" if pr.name in self.alike_kept and not fn.endswith("__count") else work
+        self.emit(1, f"if ctx is None or ctx._own or (_s := ctx._stamp) is None:\n    return {unlisted}", pr.pos)
+        self.emit(1, f"if ctx.board is not _KB:\n    _forget(ctx)\n_k = {key}\n_r = {kept}.get(_k)\n"
+                     f"{calls} += 1", pr.pos)
+        self.emit(1, "if _r is not None and (_r[0] == _s[0] or _r[0] == _s[1] and _s[2].isdisjoint(_r[1])):", pr.pos)
+        self.emit(2, f"_r[0] = _s[0]\n{hits} += 1\nreturn {'list(_r[2])' if as_list else '_r[2]'}", pr.pos)
+        self.trial(1, pr, fn, calls, hits, SPACE_TRIAL)
+        self.emit(1, f"_o = _rsa\n_sp = _set()\n_rsa = _sp.add\n_v = {fn}__work__rec(ctx{params})\n_rsa = _o", pr.pos)
+        self.emit(1, f"if len({kept}) >= {KEPT_MAX}:\n    {kept}.clear()", pr.pos)
+        self.emit(1, f"{kept}[_k] = [_s[0], tuple(_sp), {'tuple(_v)' if as_list else '_v'}]\nreturn _v", pr.pos)
+
+    def recording_renames(self) -> dict[str, str]:
+        """For the recording twins (see `recording_twins`): each function of a procedure that
+        reads only spaces, called from one, and the twin that a twin calls in its place."""
+        out: dict[str, str] = {}
+        if not self.space_kept:
+            return out
+        for name, pure in self._space_pure.items():
+            if not pure or name.startswith("t:") or self.board_only(name):
+                continue
+            for fn in (f"f_{name}", f"f_{name}__count"):
+                out[fn] = f"{fn}__work__rec" if name in self.space_kept else f"{fn}__rec"
+        return out
 
     # ------------------------------------------------------------------ walks kept by the variables they read
     # A procedure that walks the board (a loop inside a loop: Bulge's `walk`, breadth first
@@ -1116,7 +1287,7 @@ class _Gen:
         """For a procedure that walks and reads only variables (see above): the variables
         it reads, its Unit parameters, and those whose marks it reads; else None."""
         if pr.ret is None or pr.name in self.p.interactive or pr.name in self.kept or pr.name in self.remembered \
-                or pr.name in self.walkers or pr.name in self.piece_kept:
+                or pr.name in self.walkers or pr.name in self.piece_kept or pr.name in self.space_kept:
             return None
         unit = self.unit_rec.name if self.unit_rec is not None else None
         units = [prm.name for prm in pr.params if prm.type.name == unit and not prm.type.args]
@@ -1210,7 +1381,12 @@ class _Gen:
     # not), one that found fewer than one in KEEP_FOUND stops remembering.
     def listed_procedures(self) -> tuple[set[str], set[str]]:
         """The procedures remembered through a listing, and the steps that remember them."""
-        others = self.kept | self.remembered | set(self.piece_kept) | set(self.var_kept) | self.p.interactive
+        others = self.kept | self.remembered | set(self.piece_kept) | set(self.var_kept) | self.p.interactive \
+            | set(self.space_kept)
+        # (nor one that a procedure kept by the spaces it reads calls: a remembered answer
+        # given within its work would read no space)
+        for name in self.space_kept:
+            others |= self.reached(self.p.procedures[name].body)
         listed: set[str] = set()
         steps: set[str] = set()
         for st in self.p.steps.values():
@@ -2500,7 +2676,12 @@ class _Gen:
     def count_twin(self, pr: A.ProcedureDecl) -> None:
         """The counting twin of a procedure that only builds its list (see `countable`)."""
         params = "".join(f", v_{prm.name}" for prm in pr.params)
-        self.emit(0, f"def f_{pr.name}__count(ctx{params}, _bound):", pr.pos)
+        if pr.name in self.space_kept:
+            self.space_kept_answers(pr, params + ", _bound", f"f_{pr.name}__count",
+                                    self.space_kept[pr.name] + ["_bound"])
+            self.emit(0, f"def f_{pr.name}__count__work(ctx{params}, _bound):", pr.pos)
+        else:
+            self.emit(0, f"def f_{pr.name}__count(ctx{params}, _bound):", pr.pos)
         self.emitting = pr.name
         self.counting = self.countable(pr.name)
         if self.counting == _COMPREHENSION:
@@ -2959,7 +3140,12 @@ class _Gen:
         return tuple(sorted(passing))
 
     def kinds_passing(self, var: str, e: A.Expr) -> set[str] | None:
-        """The unit types for which `e`, a test of the unit `var`'s type or tag, holds."""
+        """The unit types for which `e`, a test of the unit `var`'s type or tag, holds; or of
+        one of its stats against a literal (`t.capacity > 0`, `u.road_move`, `not u.road_move`),
+        where every unit type's value of that stat is a literal: the stat is its type's."""
+        stat = self.stat_test(var, e)
+        if stat is not None:
+            return stat
         if not (isinstance(e, A.Compare) and e.op in ("has", "has not", "is", "is not")
                 and isinstance(e.left, A.Name) and e.left.name == var and isinstance(e.right, A.Name)
                 and self.info.names.get(id(e.left), "local") == "local"
@@ -2973,6 +3159,35 @@ class _Gen:
         else:
             holds = {u.name for u in self.p.units.values() if name in u.tags}
         return holds if e.op in ("has", "is") else set(self.p.units) - holds
+
+    def stat_test(self, var: str, e: A.Expr) -> set[str] | None:
+        """`kinds_passing` for a test of a stat of the unit `var` against a literal."""
+        negated = False
+        if isinstance(e, A.UnaryOp) and e.op == "not":
+            negated, e = True, e.operand
+        if isinstance(e, A.Compare) and e.op in _STAT_OPS and isinstance(e.right, _LITERALS):
+            attr, op, value = e.left, e.op, e.right.value
+        else:
+            attr, op, value = e, "==", True
+        if not (isinstance(attr, A.Attr) and isinstance(attr.obj, A.Name) and attr.obj.name == var
+                and self.info.attrs.get(id(attr)) == "stat"
+                and self.info.names.get(id(attr.obj), "local") == "local"
+                and isinstance(self.info.types.get(id(attr.obj)), RecordType)):
+            return None
+        decl = self.p.stats.get(attr.name)
+        if decl is None:
+            return None
+        holds: set[str] = set()
+        for u in self.p.units.values():
+            f = u.fields.get(attr.name)
+            lit = f.value if f is not None else decl[0].default
+            if not isinstance(lit, _LITERALS) or type(lit.value) is not type(value) and not (
+                    isinstance(lit, (A.IntLit, A.FloatLit)) and isinstance(value, (int, float))
+                    and not isinstance(value, bool) and not isinstance(lit.value, bool)):
+                return None
+            if _STAT_OPS[op](lit.value, value) is not negated:
+                holds.add(u.name)
+        return holds
 
     def target(self, t: A.Expr) -> str:
         if isinstance(t, A.Name):
@@ -3279,6 +3494,16 @@ class _Gen:
             spec = self.reg.primitives[name]
             if spec.inline and spec.context and all(self.cheap(a) for a in e.args):
                 return spec.inline.format(*args)   # (a hot primitive, without the call)
+            free = [a for a in e.args if not isinstance(a, (A.StrLit, A.IntLit, A.BoolLit))]
+            if spec.board and spec.context and not spec.peek and spec.params and not self.in_lambda \
+                    and spec.returns in ("str", "int", "float") and len(free) <= 1 \
+                    and all(self.cheap(a) for a in free) and not any(t.startswith("fn(") for _, t in spec.params):
+                # (a board primitive's text or number, kept for each argument that is not a
+                # literal, one dict for each call's literals, as its lists are: see `board_lists`)
+                combo = (name, tuple(code if a not in free else "" for a, code in zip(e.args, args)))
+                held = self.board_lists_used.setdefault(combo, f"_KV{len(self.board_lists_used)}")
+                key = self.expr(free[0]) if free else "()"
+                return f"({held}[{key}] if {key} in {held} else _kvs(ctx, {held}, {key}, p_{name}, {', '.join(args)}))"
             if spec.context:
                 args.insert(0, "ctx")
             return f"p_{name}({', '.join(args)})"
@@ -3536,6 +3761,12 @@ def _nested_loop(body: Any) -> bool:
         isinstance(m, (A.For, A.Generator)) and m is not n for m in _nodes(n)) for n in _nodes(body))
 
 
+#: the comparisons of a stat with a literal that tell unit types apart (`kinds_passing`)
+_STAT_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_LITERALS = (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)
+
+
 def _count_nodes(node: Any) -> int:
     return sum(1 for _ in _nodes(node))
 
@@ -3566,7 +3797,101 @@ def compile_program(program: Program, fingerprint: str) -> Artifact:
         raise
     lines = source.splitlines(keepends=True)
     linecache.cache[filename] = (len(source), None, lines, filename)
-    return Artifact(source, code, filename, g.linemap, program, g.costs, frozenset(g.asking))
+    recording = recording_twins(source, g.recording_renames(), filename)
+    return Artifact(source, code, filename, g.linemap, program, g.costs, frozenset(g.asking), recording)
+
+
+# A procedure kept by the spaces it reads (see `_Gen.space_kept_answers`) is worked out, when
+# its answer is not kept, by a recording twin of its work: the same code, in which every read
+# of the pieces of a space or of its control (`ctx._at.get(s, ...)`, `ctx.control.get(s,
+# ...)`, `p_units_at(ctx, s)`) first adds the space to a set (`_rsa`, that set's `add`: a C
+# call), and every call of a procedure that reads only spaces calls that procedure's twin
+# (the work of one that is kept: inside a recording, nothing kept is given). The twins are
+# made from the generated code (Python's own syntax trees), each keeping its lines, so that
+# an error in one is placed in the rules as the original's is.
+_READ_TABLES = ("_at", "control")
+_READ_CALLS = ("p_units_at", "p_controller")
+
+
+def recording_twins(source: str, renames: dict[str, str], filename: str) -> CodeType | None:
+    """The code of the recording twins `renames` asks for (see above), or None for none."""
+    if not renames:
+        return None
+    starts: dict[str, int] = {}
+    lines = source.splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith("def f_"):
+            starts[line[4:line.index("(")]] = i
+    wanted = {twin: (twin[:-len("__rec")]) for twin in renames.values()}
+    made: list[pyast.stmt] = []
+    todo = sorted(t for t, src in wanted.items() if src in starts and src.endswith("__work"))
+    done: set[str] = set()
+    while todo:
+        twin = todo.pop()
+        if twin in done:
+            continue
+        done.add(twin)
+        src = wanted.get(twin, twin[:-len("__rec")])
+        i = starts[src]
+        j = i + 1
+        while j < len(lines) and (not lines[j].strip() or lines[j][0] in " \t"):
+            j += 1
+        tree = pyast.parse("".join(lines[i:j]))
+        pyast.increment_lineno(tree, i)
+        fn = tree.body[0]
+        assert isinstance(fn, pyast.FunctionDef)
+        fn.name = twin
+        recorder = _Recorder(renames)
+        recorder.visit(fn)
+        if recorder.unknown:
+            raise AssertionError(f"{src} reads the state otherwise than by space: no recording twin")
+        made.append(fn)
+        todo.extend(t for t in recorder.called if t not in done and wanted.get(t, "") in starts)
+    module = pyast.Module(body=made, type_ignores=[])
+    pyast.fix_missing_locations(module)
+    return compile(module, filename, "exec", dont_inherit=True, optimize=2)
+
+
+class _Recorder(pyast.NodeTransformer):
+    """Makes a function a recording twin (see `recording_twins`)."""
+
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+        self.called: set[str] = set()
+        self.unknown = False
+
+    def visit_Name(self, node: pyast.Name) -> pyast.AST:
+        twin = self.renames.get(node.id)
+        if twin is not None and isinstance(node.ctx, pyast.Load):
+            self.called.add(twin)
+            return pyast.copy_location(pyast.Name(twin, pyast.Load()), node)
+        return node
+
+    def visit_Attribute(self, node: pyast.Attribute) -> pyast.AST:
+        if isinstance(node.value, pyast.Name) and node.value.id == "ctx" and node.attr in _READ_TABLES:
+            self.unknown = True     # (read otherwise than by `get`: see visit_Call)
+        self.generic_visit(node)
+        return node
+
+    def visit_Call(self, node: pyast.Call) -> pyast.AST:
+        f = node.func
+        at = None
+        if isinstance(f, pyast.Attribute) and f.attr == "get" and isinstance(f.value, pyast.Attribute) \
+                and isinstance(f.value.value, pyast.Name) and f.value.value.id == "ctx" \
+                and f.value.attr in _READ_TABLES and node.args:
+            at = 0
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+        elif isinstance(f, pyast.Name) and f.id in _READ_CALLS and len(node.args) >= 2:
+            at = 1
+            self.generic_visit(node)
+        else:
+            self.generic_visit(node)
+            return node
+        space = node.args[at]
+        noted = pyast.Call(pyast.Name("_rsa", pyast.Load()), [space], [])
+        node.args[at] = pyast.copy_location(pyast.BoolOp(pyast.Or(), [noted, copy.deepcopy(space)]), space)
+        return node
 
 
 def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, Any]:
@@ -3582,6 +3907,7 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns["_KB"] = None         # the board whose answers are kept
     ns["_G"] = 0             # the generation of remembered answers (see _Gen.remembers)
     ns["_AU"] = []           # the dicts of remembered answers that hold some (see dsl.runtime)
+    ns["_rsa"] = None        # where a recording twin notes the spaces it reads (see _Gen.space_kept_answers)
     ns["_UT"] = unit_type_class(list(p.stats))
     ns["_later"] = functools.partial(Later, ns=ns, where=(artifact.filename, artifact.linemap))
     for name, spec in reg.primitives.items():
@@ -3594,6 +3920,8 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
             ns[f"_od_{name}"] = dict(frozen)    # (read by `_Gen.looked_up` alone)
     try:
         exec(artifact.code, ns)
+        if artifact.recording is not None:
+            exec(artifact.recording, ns)
     except RulesRuntimeError as exc:
         raise exc.with_pos(_module_pos(exc, artifact)) from None
     # the remembered answers (see _Gen.remembers): forgotten when the entry that asked them

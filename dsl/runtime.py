@@ -598,6 +598,7 @@ HELPERS: dict[str, Any] = {
     "tuple": tuple,
     "dict": dict,
     "_fs": frozenset,
+    "_set": set,
     "KeyError": KeyError,
 }
 

@@ -8,6 +8,7 @@ and everything else is a flat dict copied one level deep.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -27,6 +28,8 @@ class GameState:
 
     __slots__ = (
         "board", "rules", "pieces", "_at", "_own", "_by", "_own_by", "_bk", "_own_bk", "_mine", "_marks", "_next_id", "control", "resources",
+        # the listing the state is at, and what changed since the one before (see `share_entries`)
+        "_stamp",
         "turn", "power_index", "phase_index", "step_index", "data", "rng",
         "result", "events", "_loaded",
         # rules-language state: game variables, which step's `start` has run, a move or
@@ -65,6 +68,8 @@ class GameState:
         # is nothing to do when none carries it, as most phases begin
         self._marks: dict[str, int] = {}
         self._next_id = 1
+        # the listing's stamp (see `share_entries`): none until the first listing
+        self._stamp: tuple[int, int, Collection[str]] | None = None
         self.control: dict[str, str] = {}
         self.resources: dict[tuple[str, str], int] = {}
         self.turn = 1
@@ -105,6 +110,10 @@ class GameState:
         new._mine = self._mine = False
         new._own = new._own_by = new._own_bk = _NO_ENTRIES
         new._bk = self._bk
+        # (a copy of a state unchanged since its listing goes on from that listing's stamp; a
+        # state changed since will lose its record of what changed when it next takes its
+        # entries, so neither goes on from it: see `_take`)
+        new._stamp = None if self._own else self._stamp
         new._marks = dict(self._marks)
         new._next_id = self._next_id
         new.control = dict(self.control)
@@ -140,6 +149,8 @@ class GameState:
         (a random LHTR game asks some 1,300 questions)."""
         new = self.copy()
         new.task = new.task_base = new.task_decision = new.task_gen = None
+        # (clients change a snapshot as they please, `control` too: it goes on from no listing)
+        new._stamp = None
         return new
 
     def view(self) -> GameState:
@@ -159,6 +170,9 @@ class GameState:
         new._bk = self._bk
         new._mine = self._mine = False
         new._own = new._own_by = new._own_bk = _NO_ENTRIES
+        if self._own:
+            self._stamp = None
+        new._stamp = None
         new._marks = self._marks
         new._next_id = self._next_id
         new.control = self.control
@@ -188,6 +202,8 @@ class GameState:
         for name in GameState.__slots__:
             setattr(self, name, getattr(other, name))
         self._mine = other._mine = False
+        if other._own:
+            self._stamp = other._stamp = None
         self._marks = dict(other._marks)
 
     # -- asking a player in the middle of the rules --------------------------------------------
@@ -376,12 +392,37 @@ class GameState:
         as a copy of the state would. The engine does this before it lists a decision's
         options, so that the answers rules keep by the entries they read (dsl.compiler,
         "answers kept by what they read") are kept from then on: an entry the state shares
-        is never changed again."""
+        is never changed again.
+
+        And stamp the listing: `_stamp` is (its number, the number of the listing before it
+        in this state or in the state it is a copy of, the spaces whose pieces changed since),
+        when that is known: the spaces whose entries the state took to change since then
+        (`_own`: every change of a piece changes its space's entry). While `_own` is empty the
+        state is as it was listed; a change of control forgets the stamp (`control_changed`:
+        some 20 times a Bulge game). The answers the rules keep by the spaces they read
+        (dsl.compiler, "answers kept by the spaces they read") are given again while none of
+        those spaces changed."""
+        own, prev = self._own, self._stamp
+        if prev is not None:
+            if not own:
+                return      # (listed again, nothing changed: the same stamp)
+            self._stamp = (next(_STAMPS), prev[0], own)
+        else:
+            self._stamp = (next(_STAMPS), 0, _NO_ENTRIES)
         if self._mine:
             self._own, self._own_by, self._own_bk = set(), set(), set()
+        else:
+            self._own = self._own_by = self._own_bk = _NO_ENTRIES
+
+    def control_changed(self, space: str) -> None:
+        """Note that the control of a space changed (`set_control`): the state goes on from
+        no listing (see `share_entries`)."""
+        self._stamp = None
 
     def _take(self) -> None:
         """Make the pieces and their indexes this state's own, to change."""
+        if self._own:
+            self._stamp = None      # (changed since its listing, then copied: see `copy`)
         self.pieces = dict(self.pieces)
         self._at = dict(self._at)
         self._by = dict(self._by)
@@ -506,12 +547,18 @@ def _jsonable(value: Any) -> Any:
 #: made without that would fail at once)
 _NO_ENTRIES: Any = frozenset()
 
+#: the stamps of listings (`GameState.share_entries`), never given twice in a process
+_STAMPS = itertools.count(1)
+
 
 def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> dict[int, Piece]:
     """An index's entry (the pieces of a space, an owner...) made the state's own to change:
     `own` holds the keys whose dicts it made itself; the others it shares with its copies."""
     if key in own:
-        return index[key]
+        try:
+            return index[key]
+        except KeyError:    # (an entry left empty, its key still in `own`: see `_drop`)
+            pass
     ids = index.get(key)
     ids = index[key] = {} if ids is None else dict(ids)
     own.add(key)
@@ -519,12 +566,12 @@ def _own_entry(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any) -> d
 
 
 def _drop(index: dict[Any, dict[int, Piece]], own: set[Any], key: Any, pid: int) -> None:
-    """Take a piece out of an index's entry; an entry left empty goes."""
+    """Take a piece out of an index's entry; an entry left empty goes (its key stays in
+    `own`: the state changed it, see `GameState.share_entries`)."""
     ids = _own_entry(index, own, key)
     del ids[pid]
     if not ids:
         del index[key]
-        own.discard(key)
 
 
 def _piece_id(p: Piece) -> int:

@@ -103,7 +103,7 @@ def wargame_register(registry: Any, info: Any) -> None:
     P = registry.primitive
     P("roads", roads, board=True, params=[("hex", "str")], returns="list[str]", context=True,
       doc="the hexes a road leads to from a hex (over bridges, never across a river barrier)")
-    P("edge_hexes", edge_hexes, params=[("edge", "str")], returns="list[str]", context=True,
+    P("edge_hexes", edge_hexes, board=True, params=[("edge", "str")], returns="list[str]", context=True,
       doc="the full hexes on one edge of the board (N, S, E, W)")
     P("turn_name", turn_name, params=[("turn", "int")], returns="str", context=True,
       doc="the name the turn sequence gives a turn (`turns ... named [...]`), else its number")
