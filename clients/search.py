@@ -114,8 +114,13 @@ class SearchPlayer:
     def priors(self, rs: Any, decision: Decision) -> list[float] | None:
         """How promising each option of the decision is for its player, by the moves' own
         `prior` (docs/rules-language.md, "Knowledge for the computer player"): an option of
-        a move with none, the finish and a question's answers count 0. None where no move of
-        the decision's step gives a prior (the search then plays as it would without)."""
+        a move with none and the finish count 0. A question's answers, by the rules' prior on
+        them (`let x = choose(...) prior EXPR`: the question's prompt carries it, read on the
+        state asked on). None where no move of the decision's step gives a prior, or for a
+        question without one (the search then plays as it would without)."""
+        if decision.kind == "choose":
+            weigh = getattr(decision.prompt, "priors", None)
+            return None if weigh is None else weigh(decision.asked_on)
         key = (id(rs.rules), decision.kind)
         has = self._prior_steps.get(key)
         if has is None:

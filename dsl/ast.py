@@ -147,6 +147,9 @@ class Let(Stmt):
     name: str
     type: TypeExpr | None
     value: Expr
+    #: `let x = choose(...) prior EXPR`: how promising each answer (`x`) is for the player
+    #: asked (the search player's prior over a question's answers), or None
+    prior: Expr | None = None
 
 
 @dataclass(frozen=True, slots=True)

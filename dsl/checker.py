@@ -318,7 +318,9 @@ class _Checker:
         #: procedures that change the game themselves (a changing primitive called, a game
         #: variable set): where, first; and the calls a move's prior makes (see check_priors)
         self.changers: dict[str, Pos] = {}
-        self.prior_calls: list[tuple[str, Pos]] = []
+        self.prior_calls: list[tuple[str, Pos, str]] = []
+        #: whose prior is being checked ("a move's prior", "a question's prior")
+        self.prior_what = "a move's prior"
         self.stats_read: set[str] = set()
         self.tags_read: set[str] = set()
 
@@ -813,22 +815,44 @@ class _Checker:
         if t != ANY and not is_numeric(t):
             self.err(prior.pos, f"a move's prior must be a number (bigger: more promising), got `{t}`")
 
+    def check_answer_prior(self, st: A.Let, t: Type, scopes: list[dict[str, Type]]) -> None:
+        """`let x = choose(...) prior EXPR`: a number for each answer, read with `x` standing
+        for it, that must not change the game (as a move's prior)."""
+        v = st.value
+        if not (isinstance(v, A.Call) and isinstance(v.func, A.Name) and v.func.name == "choose"
+                and self.lookup_local(scopes, "choose") is None and self.value_kind("choose") == "builtin"):
+            self.err(st.prior.pos if st.prior is not None else st.pos,
+                     f"a `prior` after `let {st.name} = ...` weighs the answers of a question: the value must be "
+                     "a call of `choose`", f"write `let {st.name} = choose(player, prompt, options) prior ...`")
+        saved = self.context
+        self.context, self.prior_what = "prior", "a question's prior"
+        assert st.prior is not None
+        pt = self.expr(st.prior, scopes)
+        self.context, self.prior_what = saved, "a move's prior"
+        if pt != ANY and not is_numeric(pt):
+            self.err(st.prior.pos, f"a question's prior must be a number for each answer `{st.name}` "
+                                   f"(bigger: more promising), got `{pt}`")
+
     def check_priors(self) -> None:
         """A prior is read for every option the search player weighs: it may call nothing that
         changes the game (a primitive that moves, marks or rolls, a game variable set, a player
         asked), directly or through the procedures it calls."""
         changing = self.callers_of(set(self.changers))
-        for callee, pos in self.prior_calls:
+        asking = self.callers_of({k for k, v in self.calls.items() if any(c == "choose" for c, _ in v)})
+        for callee, pos, what in self.prior_calls:
             why = None
             spec = self.reg.primitives.get(callee)
-            if spec is not None and spec.changes:
+            if (callee == "choose" or callee in asking) and ("prior", callee, pos) not in self.call_sites:
+                # (one in a procedure's question: a move's is said by check_interactive)
+                why = "`choose` asks a player" if callee == "choose" else f"`{callee}` asks a player (it calls `choose`)"
+            elif spec is not None and spec.changes:
                 why = f"`{callee}` changes the game"
             elif callee in self.changers:
                 why = f"`{callee}` changes the game (at {self.changers[callee]})"
             elif callee in changing:
                 why = f"`{callee}` changes the game (through the procedures it calls)"
             if why is not None:
-                self.err(pos, f"{why}, which a move's prior, a query, cannot do",
+                self.err(pos, f"{why}, which {what}, a query, cannot do",
                          "a prior only reads the game: compute it with procedures that change nothing")
 
     def asks(self, node: Any) -> bool:
@@ -1257,6 +1281,8 @@ class _Checker:
                     self.err(st.value.pos, f"`{st.name}` is declared `{want}` but the value is `{t}`")
                 t = want
             self.new_local(st.name, st.pos, t, scopes)
+            if st.prior is not None:
+                self.check_answer_prior(st, t, scopes)
             return False
         if isinstance(st, A.Assign):
             self.assign(st, scopes)
@@ -1639,7 +1665,7 @@ class _Checker:
 
     def note_call(self, callee: str, pos: Pos) -> None:
         if self.context == "prior":
-            self.prior_calls.append((callee, pos))
+            self.prior_calls.append((callee, pos, self.prior_what))
         if self.current and self.current[0] in ("procedure", "table"):
             self.calls.setdefault(self.current[1], []).append((callee, pos))
         ctx = self.context
@@ -1676,7 +1702,7 @@ class _Checker:
             if spec.changes:
                 self.note_change(e.pos)
                 if self.context == "prior":
-                    self.prior_calls.append((name, e.pos))
+                    self.prior_calls.append((name, e.pos, self.prior_what))
             params = [(n, self.reg.type_of(t)) for n, t in spec.params]
             ret = self.reg.type_of(spec.returns)
         elif k == "procedure":

@@ -33,7 +33,7 @@ from .checker import Program
 from .errors import Pos, RulesRuntimeError
 from .model import unit_type_class
 from .registry import Registry
-from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, frozen_value
+from .runtime import BUDGET, FREE_ITEMS, HELPERS, Later, Weigh, frozen_value
 from .types import ANY, BOOL, FLOAT, INT, STR, UNIT_TYPE, ListType, MapType, RecordType, Type
 
 #: the list of a counting twin whose procedure returns a comprehension (not a rules name)
@@ -145,6 +145,8 @@ class _Gen:
         self._quiet: dict[int, tuple[Any, bool]] = {}
         self._changed: dict[int, tuple[Any, set[str]]] = {}
         self._decls: dict[str, Any] = {}
+        #: `let x = choose(...) prior EXPR`: the `choose` call's id -> its let (see `answer_prior`)
+        self.answer_priors: dict[int, A.Let] = {}
         for pr in program.procedures.values():
             self._decls[pr.name] = pr
         for compiled, pr in program.base_versions:
@@ -2016,6 +2018,19 @@ class _Gen:
             kept = cache[id(self.block)] = (self.block, work(self.block))
         return kept[1]
 
+    def answer_prior(self, let: A.Let, prompt: str, options: str) -> list[str]:
+        """The prompt and options of `let x = choose(...) prior EXPR`: the prompt carries the
+        prior of each answer to the question the engine puts to the player (`dsl.runtime.Asked`:
+        a `str` to everything else), worked out only when a computer player asks for it, on
+        the state asked on (a closure: it reads the block's locals as they stand while the
+        block waits for its answer). A question without a prior is compiled as before."""
+        assert let.prior is not None
+        q = self.temp()
+        self.in_lambda += 1
+        value = self.expr(let.prior)
+        self.in_lambda -= 1
+        return [f"_asked({prompt}, ({q} := {options}), _weigh(lambda ctx, v_{let.name}: {value}))", q]
+
     def captured(self, e: A.Expr) -> list[str] | None:
         """The locals a `choose`'s labels read, to be bound when it asks so that the labels can
         be made later (when a player reads them, if ever); None when they must be made now: a
@@ -2189,6 +2204,8 @@ class _Gen:
             self.stmt(st, indent)
 
     def stmt(self, st: A.Stmt, ind: int) -> None:
+        if isinstance(st, A.Let) and st.prior is not None:
+            self.answer_priors[id(st.value)] = st
         if self.in_task:
             if isinstance(st, A.Let) and self.whole_call(st.value):
                 self.emit(ind, f"v_{st.name}, ctx = {self.task_call(st.value)}", st.pos)
@@ -3481,6 +3498,9 @@ class _Gen:
                     self.in_lambda += 1
                     args[4] = f"lambda: {self.expr(e.args[4])}"
                     self.in_lambda -= 1
+                let = self.answer_priors.get(id(e))
+                if let is not None:
+                    args[1:3] = self.answer_prior(let, args[1], args[2])
                 return f"ctx.choose({', '.join(args)})"
             if name == "int":
                 return f"_int({args[0]})"
@@ -3910,6 +3930,7 @@ def instantiate(artifact: Artifact, option_values: dict[str, Any]) -> dict[str, 
     ns["_rsa"] = None        # where a recording twin notes the spaces it reads (see _Gen.space_kept_answers)
     ns["_UT"] = unit_type_class(list(p.stats))
     ns["_later"] = functools.partial(Later, ns=ns, where=(artifact.filename, artifact.linemap))
+    ns["_weigh"] = functools.partial(Weigh, ns=ns, where=(artifact.filename, artifact.linemap))
     for name, spec in reg.primitives.items():
         ns[f"p_{name}"] = spec.fn
     for name, c in reg.constants.items():

@@ -298,6 +298,7 @@ class _ToAst(Transformer):
     step_while = step_by
     move_label = step_by
     move_prior = step_by
+    let_prior = step_by
     move_else = step_by
     repeat_while = step_by
 
@@ -356,8 +357,8 @@ class _ToAst(Transformer):
 
     @v_args(meta=True)
     def let_stmt(self, meta: Any, items: list[Any]) -> A.Let:
-        name, typ, value = items
-        return A.Let(Pos(self.file, meta.line, meta.column), str(name), typ, value)
+        name, typ, value, prior = items
+        return A.Let(Pos(self.file, meta.line, meta.column), str(name), typ, value, prior)
 
     def assign_stmt(self, items: list[Any]) -> A.Assign:
         target, op, value = items

@@ -374,6 +374,49 @@ class Later:
         return translate_errors(self.fn, *self.where, ns=self.ns)(ctx)
 
 
+class Weigh:
+    """A question's prior (`let x = choose(...) prior EXPR`) for one answer, given the state
+    asked on and the answer; made as an entry into the rules, as `Later` is."""
+
+    __slots__ = ("fn", "ns", "where")
+
+    def __init__(self, fn: Callable[[Any, Any], Any], ns: dict[str, Any], where: tuple[str, list[Pos | None]]) -> None:
+        self.fn, self.ns, self.where = fn, ns, where
+
+    def __call__(self, ctx: Any, answer: Any) -> Any:
+        return translate_errors(self.fn, *self.where, ns=self.ns)(ctx, answer)
+
+
+class Asked(str):
+    """The prompt of a question whose answers the rules weigh (`let x = choose(...) prior
+    EXPR`): a `str` to the engine and the players, and to a computer player that asks for
+    it, how promising each option is (`priors(state)`, on the state asked on; a list as long
+    as the options, made once)."""
+
+    options: Sequence[Any]
+    weigh: Weigh | Sequence[Any]
+    made: list[float] | None
+
+    def __new__(cls, prompt: str, options: Sequence[Any] = (), weigh: Weigh | Sequence[Any] = ()) -> Asked:
+        self = super().__new__(cls, prompt)
+        self.options, self.weigh = options, weigh
+        self.made = None
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copied or saved, it is the prompt alone (the prior is read on the question as asked)
+        return (str, (str(self),))
+
+    def priors(self, state: Any) -> list[float]:
+        if self.made is None:
+            weigh = self.weigh
+            if isinstance(weigh, Weigh):
+                self.made = [float(weigh(state, o)) for o in self.options]
+            else:
+                self.made = [float(p) for p in weigh]
+        return self.made
+
+
 class BoardQuestion(functools.partial):  # type: ignore[type-arg]
     """A procedure that reads only the board (and the rules' options and constants), passed to
     a primitive with the game state and its other given arguments: its answer for a space is
@@ -577,6 +620,7 @@ HELPERS: dict[str, Any] = {
     "_find": find,
     "_sortby": sort_by,
     "_choose": choose_in_task,
+    "_asked": Asked,
     "_rounds": rounds,
     "_endless": endless,
     "_refuse": refuse,

@@ -183,3 +183,54 @@ def test_units_beside_an_attack_join_it_only_as_many_as_it_needs() -> None:
         g.choose("Caucasus")
         return float(g.proc("battle_outlook", "Caucasus"))
     assert abs(outlook(12) - outlook(6)) < 1
+
+
+# -- priors over a question's answers: where a unit moves (`step_prior`, move_one's question) ----------
+def answer_priors(g: Play) -> dict[str, float]:
+    """The priors of the question open now, by answer."""
+    assert g.decision is not None and g.decision.kind == "choose"
+    priors = SearchPlayer(0).priors(g.rs, g.decision)
+    assert priors is not None
+    return {a.args["choice"]: p for a, p in zip(g.decision.options, priors)}
+
+
+def test_in_non_combat_move_a_land_unit_goes_to_land_the_enemy_would_take_and_does_not_leave_it() -> None:
+    # Traced (seed 500, policy alone as the Allies): after the USSR's round-1 moves Caucasus
+    # held two tanks and two artillery, and Germany took it and Karelia; a unit's destination
+    # (a question) had no prior, so `evaluate` one look ahead weighed three of its steps.
+    g, ids = situation("USSR", [("Infantry", "USSR", "Kazakh S.S.R.", 1), ("Infantry", "USSR", "Caucasus", 1),
+                                ("Tank", "Germany", "Ukraine S.S.R.", 4)], step="noncombat_move")
+    g.act("go", u=ids["USSR Infantry Kazakh S.S.R."][0])
+    priors = answer_priors(g)
+    assert priors["Caucasus"] == max(priors.values()) > 0
+    assert priors["Kazakh S.S.R."] == 0                      # staying: the step's finish's worth
+    chosen = SearchPlayer(0, policy=True).choose(g.rs, g.state, g.decision)
+    assert chosen.args["choice"] == "Caucasus"
+    # the infantry that holds Caucasus stays there: without it the Germans would take it
+    g, ids = situation("USSR", [("Infantry", "USSR", "Caucasus", 2), ("Infantry", "Germany", "Ukraine S.S.R.", 2)],
+                       step="noncombat_move")
+    g.act("go", u=ids["USSR Infantry Caucasus"][0])
+    priors = answer_priors(g)
+    assert max(priors.values()) == priors["Caucasus"] == 0
+    assert all(p < 0 for s, p in priors.items() if s != "Caucasus")
+
+
+def test_in_combat_move_an_aircraft_flies_to_a_battle_it_can_join_and_come_back_from() -> None:
+    # Traced (lkp, policy alone as the Allies): a fighter or bomber was never sent into an
+    # attack: its first step changed nothing `evaluate` sees.
+    g, ids = situation("USSR", [("Infantry", "USSR", "Karelia S.S.R.", 3), ("Fighter", "USSR", "Kazakh S.S.R.", 1),
+                                ("Infantry", "Germany", "West Russia", 1)])
+    fighter = ids["USSR Fighter Kazakh S.S.R."][0]
+    assert g.proc("go_prior", g.piece(fighter)) == 0          # no battle yet
+    for u in ids["USSR Infantry Karelia S.S.R."]:
+        g.act("go", u=u)
+        g.choose("West Russia")
+    assert g.proc("air_targets", g.piece(fighter)) == ["West Russia"]
+    assert g.proc("go_prior", g.piece(fighter)) > 0
+    g.act("go", u=fighter)
+    priors = answer_priors(g)
+    toward = [s for s, p in priors.items() if p > 0]
+    def flight(s: str) -> int:
+        return int(g.proc("nearest", s, ["West Russia"], "air"))
+    assert toward and all(flight(s) < flight("Kazakh S.S.R.") for s in toward)
+    assert priors["Kazakh S.S.R."] == 0
