@@ -105,3 +105,51 @@ def test_a_truck_that_came_on_drives_its_supply_to_where_stacks_want_it(bulge: A
     play_axis(bulge, 700, until_turn=4, look=look)
     assert len(drove) > 5
 
+
+
+def play_against_heuristic(rs: Any, side: str, seed: int, until_turn: int = 99, look: Any = None) -> Any:
+    """A game of `side`'s policy alone against the hand-written player; `look(state, decision,
+    action)` sees each of the policy's decisions and its answer before it is played."""
+    from clients import seats
+
+    players, _ = seats.available_players(rs)
+    policy, other = SearchPlayer(seed, policy=True), seats.build(players["heuristic"], seed + 1_000_003)
+    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+    decision = flow.start(rs, state)
+    while decision is not None and state.turn <= until_turn:
+        if rs.logic.side_of(decision.player) == side:
+            action = policy.choose(rs, state, decision)
+            if look is not None:
+                look(state, decision, action)
+        else:
+            action = other.choose(rs, state, decision)
+        state, decision = flow.apply(rs, state, action)
+    return state
+
+
+@pytest.mark.parametrize("seed", [700, 702])
+def test_the_allied_priors_alone_hold_against_the_hand_written_axis(bulge: Any, seed: int) -> None:
+    # (main's Allied priors lost both: the hand-written Axis took 26 VP by turn 7 and 25 by
+    # turn 5, walking into the towns the Allied units had left to close up to the front)
+    state = play_against_heuristic(bulge, "Allies", seed)
+    assert state.result is not None and state.result["winner"] == "Allies", state.result
+
+
+def test_the_last_unit_in_a_threatened_town_stays_and_a_second_may_go(table: Any) -> None:
+    """An Allied unit alone in Bastogne, an Axis stack with a supply token two hexes off: its
+    way forward into contact is worth less than holding the town (main's priors: 2 or 3, it
+    went); with a second unit there, one may go."""
+    t = table(step="allies_move")
+    proc, board = t.rs.rules.procedure, t.state.board
+    town = t.hex("Bastogne")
+    near = set(board.neighbours(town))
+    axis_at = next(m for n in sorted(near) for m in sorted(board.neighbours(n))
+                   if m != town and m not in near and not board.spaces[m].get("partial"))
+    t.put("Axis", axis_at, Infantry=2, Supply=1)
+    t.state.control[town] = "Allies"
+    (unit,) = t.put_active("Allies", town, Infantry=1)
+    to = next(n for n in sorted(near) if axis_at in board.neighbours(n) and not board.spaces[n].get("vp"))
+    piece = t.state.pieces[unit]
+    assert proc("move_promise")(t.state, "Allies", [piece], to) < 0
+    t.put_active("Allies", town, Infantry=1)
+    assert proc("move_promise")(t.state, "Allies", [piece], to) > 0
