@@ -153,3 +153,20 @@ def test_the_last_unit_in_a_threatened_town_stays_and_a_second_may_go(table: Any
     assert proc("move_promise")(t.state, "Allies", [piece], to) < 0
     t.put_active("Allies", town, Infantry=1)
     assert proc("move_promise")(t.state, "Allies", [piece], to) > 0
+
+
+def test_a_stack_in_contact_keeps_its_last_tokens_for_its_attack(table: Any) -> None:
+    """Activating a hex in contact with the enemy spends a token its next attack needs: with
+    fewer than four within reach the prior says rather end the step (main's: 0, the finish's
+    worth, and the policy's `evaluate` then paid for it: 14 such activations in seed 700's
+    first three turns against the hand-written Allies)."""
+    t = table(step="axis_activation")
+    proc, board = t.rs.rules.procedure, t.state.board
+    front = t.hex("Clervaux")
+    ours = next(n for n in sorted(board.neighbours(front)) if not board.spaces[n].get("partial"))
+    t.put("Allies", front, Infantry=1)
+    t.state.control[ours] = "Axis"
+    t.put("Axis", ours, Infantry=2, Supply=2)
+    assert proc("activation_promise")(t.state, ours, "Axis", False) < 0
+    t.put("Axis", ours, Supply=2)
+    assert proc("activation_promise")(t.state, ours, "Axis", False) == 0
