@@ -12,6 +12,7 @@ import pytest
 from clients.players import RandomPlayer
 from clients.search import SearchPlayer
 from engine import flow
+from engine.primitives import distance
 
 
 def play_axis(rs: Any, seed: int, until_turn: int = 99, look: Any = None) -> Any:
@@ -170,3 +171,31 @@ def test_a_stack_in_contact_keeps_its_last_tokens_for_its_attack(table: Any) -> 
     assert proc("activation_promise")(t.state, ours, "Axis", False) < 0
     t.put("Axis", ours, Supply=2)
     assert proc("activation_promise")(t.state, ours, "Axis", False) == 0
+
+
+def test_a_unit_behind_the_front_closes_on_the_enemy_towns(table: Any) -> None:
+    """Of two steps west, both out of contact, the one nearer Bastogne (4 VP, the only town the
+    Allies hold here) is the more promising (main's priors: both 1, westward by the map's
+    columns)."""
+    t = table(step="axis_move")
+    proc, board = t.rs.rules.procedure, t.state.board
+    town = t.hex("Bastogne")
+    for h in board.spaces:
+        if board.spaces[h].get("vp") and h != town:
+            t.state.control[h] = "Axis"
+    t.state.control[town] = "Allies"
+
+    def dist(h: str) -> int:
+        return distance(t.state, h, town)
+
+    def west(h: str) -> list[str]:
+        return [n for n in board.neighbours(h) if board.spaces[n].get("col", 0) < board.spaces[h].get("col", 0)
+                and not board.spaces[n].get("partial")]
+
+    start = next(h for h in sorted(board.spaces) if dist(h) == 3 and not board.spaces[h].get("partial")
+                 and {dist(n) for n in west(h)} >= {2, 3})
+    (unit,) = t.put_active("Axis", start, Infantry=1)
+    piece = t.state.pieces[unit]
+    near = next(n for n in west(start) if dist(n) == 2)
+    far = next(n for n in west(start) if dist(n) == 3)
+    assert proc("move_promise")(t.state, "Axis", [piece], near) > proc("move_promise")(t.state, "Axis", [piece], far)
