@@ -128,10 +128,10 @@ def play_against_heuristic(rs: Any, side: str, seed: int, until_turn: int = 99, 
     return state
 
 
-@pytest.mark.parametrize("seed", [700, 702])
+@pytest.mark.parametrize("seed", [700, 701])
 def test_the_allied_priors_alone_hold_against_the_hand_written_axis(bulge: Any, seed: int) -> None:
-    # (main's Allied priors lost both: the hand-written Axis took 26 VP by turn 7 and 25 by
-    # turn 5, walking into the towns the Allied units had left to close up to the front)
+    # (main's Allied priors lost both: the hand-written Axis took 26 VP by turn 7 and 28 by
+    # turn 8, walking into the towns the Allied units had left to close up to the front)
     state = play_against_heuristic(bulge, "Allies", seed)
     assert state.result is not None and state.result["winner"] == "Allies", state.result
 
