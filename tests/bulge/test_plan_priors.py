@@ -12,6 +12,7 @@ import pytest
 from clients.players import RandomPlayer
 from clients.search import SearchPlayer
 from engine import flow
+from engine.primitives import distance
 
 
 def play_axis(rs: Any, seed: int, until_turn: int = 99, look: Any = None) -> Any:
@@ -105,3 +106,96 @@ def test_a_truck_that_came_on_drives_its_supply_to_where_stacks_want_it(bulge: A
     play_axis(bulge, 700, until_turn=4, look=look)
     assert len(drove) > 5
 
+
+
+def play_against_heuristic(rs: Any, side: str, seed: int, until_turn: int = 99, look: Any = None) -> Any:
+    """A game of `side`'s policy alone against the hand-written player; `look(state, decision,
+    action)` sees each of the policy's decisions and its answer before it is played."""
+    from clients import seats
+
+    players, _ = seats.available_players(rs)
+    policy, other = SearchPlayer(seed, policy=True), seats.build(players["heuristic"], seed + 1_000_003)
+    state = rs.logic.new_state(rs.info.scenario(None).name, seed)
+    decision = flow.start(rs, state)
+    while decision is not None and state.turn <= until_turn:
+        if rs.logic.side_of(decision.player) == side:
+            action = policy.choose(rs, state, decision)
+            if look is not None:
+                look(state, decision, action)
+        else:
+            action = other.choose(rs, state, decision)
+        state, decision = flow.apply(rs, state, action)
+    return state
+
+
+@pytest.mark.parametrize("seed", [700, 701])
+def test_the_allied_priors_alone_hold_against_the_hand_written_axis(bulge: Any, seed: int) -> None:
+    # (main's Allied priors lost both: the hand-written Axis took 26 VP by turn 7 and 28 by
+    # turn 8, walking into the towns the Allied units had left to close up to the front)
+    state = play_against_heuristic(bulge, "Allies", seed)
+    assert state.result is not None and state.result["winner"] == "Allies", state.result
+
+
+def test_the_last_unit_in_a_threatened_town_stays_and_a_second_may_go(table: Any) -> None:
+    """An Allied unit alone in Bastogne, an Axis stack with a supply token two hexes off: its
+    way forward into contact is worth less than holding the town (main's priors: 2 or 3, it
+    went); with a second unit there, one may go."""
+    t = table(step="allies_move")
+    proc, board = t.rs.rules.procedure, t.state.board
+    town = t.hex("Bastogne")
+    near = set(board.neighbours(town))
+    axis_at = next(m for n in sorted(near) for m in sorted(board.neighbours(n))
+                   if m != town and m not in near and not board.spaces[m].get("partial"))
+    t.put("Axis", axis_at, Infantry=2, Supply=1)
+    t.state.control[town] = "Allies"
+    (unit,) = t.put_active("Allies", town, Infantry=1)
+    to = next(n for n in sorted(near) if axis_at in board.neighbours(n) and not board.spaces[n].get("vp"))
+    piece = t.state.pieces[unit]
+    assert proc("move_promise")(t.state, "Allies", [piece], to) < 0
+    t.put_active("Allies", town, Infantry=1)
+    assert proc("move_promise")(t.state, "Allies", [piece], to) > 0
+
+
+def test_a_stack_in_contact_keeps_its_last_tokens_for_its_attack(table: Any) -> None:
+    """Activating a hex in contact with the enemy spends a token its next attack needs: with
+    fewer than four within reach the prior says rather end the step (main's: 0, the finish's
+    worth, and the policy's `evaluate` then paid for it: 14 such activations in seed 700's
+    first three turns against the hand-written Allies)."""
+    t = table(step="axis_activation")
+    proc, board = t.rs.rules.procedure, t.state.board
+    front = t.hex("Clervaux")
+    ours = next(n for n in sorted(board.neighbours(front)) if not board.spaces[n].get("partial"))
+    t.put("Allies", front, Infantry=1)
+    t.state.control[ours] = "Axis"
+    t.put("Axis", ours, Infantry=2, Supply=2)
+    assert proc("activation_promise")(t.state, ours, "Axis", False) < 0
+    t.put("Axis", ours, Supply=2)
+    assert proc("activation_promise")(t.state, ours, "Axis", False) == 0
+
+
+def test_a_unit_behind_the_front_closes_on_the_enemy_towns(table: Any) -> None:
+    """Of two steps west, both out of contact, the one nearer Bastogne (4 VP, the only town the
+    Allies hold here) is the more promising (main's priors: both 1, westward by the map's
+    columns)."""
+    t = table(step="axis_move")
+    proc, board = t.rs.rules.procedure, t.state.board
+    town = t.hex("Bastogne")
+    for h in board.spaces:
+        if board.spaces[h].get("vp") and h != town:
+            t.state.control[h] = "Axis"
+    t.state.control[town] = "Allies"
+
+    def dist(h: str) -> int:
+        return distance(t.state, h, town)
+
+    def west(h: str) -> list[str]:
+        return [n for n in board.neighbours(h) if board.spaces[n].get("col", 0) < board.spaces[h].get("col", 0)
+                and not board.spaces[n].get("partial")]
+
+    start = next(h for h in sorted(board.spaces) if dist(h) == 3 and not board.spaces[h].get("partial")
+                 and {dist(n) for n in west(h)} >= {2, 3})
+    (unit,) = t.put_active("Axis", start, Infantry=1)
+    piece = t.state.pieces[unit]
+    near = next(n for n in west(start) if dist(n) == 2)
+    far = next(n for n in west(start) if dist(n) == 3)
+    assert proc("move_promise")(t.state, "Axis", [piece], near) > proc("move_promise")(t.state, "Axis", [piece], far)
