@@ -106,6 +106,8 @@ class SearchPlayer:
         self.circles = Circles()
         #: (rules, step) -> does a move of the step give a prior (see `priors`)
         self._prior_steps: dict[tuple[int, str], bool] = {}
+        #: the last decision whose priors were asked for, and its priors (see `priors`)
+        self._last_priors: tuple[Decision | None, list[float] | None] = (None, None)
         #: a decision's kind -> the longest move of the default policy the last decision of
         #: that kind saw (CPU seconds; a budget of time only): a step's start may walk the
         #: board, and a sample stops before a move that long would pass the deadline
@@ -117,7 +119,17 @@ class SearchPlayer:
         a move with none and the finish count 0. A question's answers, by the rules' prior on
         them (`let x = choose(...) prior EXPR`: the question's prompt carries it, read on the
         state asked on). None where no move of the decision's step gives a prior, or for a
-        question without one (the search then plays as it would without)."""
+        question without one (the search then plays as it would without). Worked out once
+        for a decision: the search and its default policy both ask for the decision searched
+        (a big decision's priors can take a large share of a small budget)."""
+        last, known = self._last_priors
+        if decision is last:
+            return known
+        priors = self._priors(rs, decision)
+        self._last_priors = (decision, priors)
+        return priors
+
+    def _priors(self, rs: Any, decision: Decision) -> list[float] | None:
         if decision.kind == "choose":
             weigh = getattr(decision.prompt, "priors", None)
             return None if weigh is None else weigh(decision.asked_on)
