@@ -419,10 +419,12 @@ class _Search:
         priors), that one unless the best beats it by more than STANDS standard errors of the
         difference of their samples' means: the rulebook player's move is not given up on the
         noise of a few samples (with many options, the best of a few samples each is mostly
-        the luckiest, and a sample judges one position a few moves on, not the plan)."""
+        the luckiest, and a sample judges one position a few moves on, not the plan). Where the
+        time ran out before the default policy's option was sampled (a big decision whose priors
+        and screen took the budget), it stands: nothing was seen against it."""
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
         base = self.base
-        if base is None or base is best or base not in self.arms or base.n == 0:
+        if base is None or base is best or base not in self.arms:
             return best
         if best.n < 2 or base.n < 2:
             return base

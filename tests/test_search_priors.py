@@ -201,3 +201,15 @@ def test_the_search_keeps_the_rulebook_move_unless_its_samples_show_a_better(tmp
     decision = flow.start(rs, state)
     chosen = {SearchPlayer(seed, iterations=8).choose(rs, state, decision).label for seed in range(12)}
     assert chosen == {"run to Field 2 (f2)"}, chosen
+
+
+def test_the_rulebook_move_stands_where_the_budget_ran_out_before_it_was_sampled(tmp_path: Path) -> None:
+    """A budget spent before the default policy's option has a sample of its own (a big
+    decision whose priors and screen take the time) is no evidence against it: the option
+    that happened to be sampled does not win by default."""
+    flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
+    rs = plugins.load(game_with(tmp_path, PRIOR, extra=flat))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    chosen = {SearchPlayer(seed, iterations=1).choose(rs, state, decision).label for seed in range(12)}
+    assert chosen == {"run to Field 2 (f2)"}, chosen
