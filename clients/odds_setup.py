@@ -106,7 +106,7 @@ def set_up(rs: Any, attacking: str, defending: str, where: str | None = None, or
     if kinds_sp not in ("land", "sea"):
         raise OddsError(f"{board.titles.get(space, space)} is no land territory or sea zone")
     if kinds_sp == "land":
-        state.control[space] = defender
+        state.set_control(space, defender)
     for kind, n in a_force.items():
         for _ in range(n):
             state.add_piece(kind, attacker, space)
@@ -158,7 +158,7 @@ def _fitting(board: Any, state: Any, fights_in: Any, a_force: dict[str, int], d_
             continue
         sid = spaces[0].id
         if want == "land":
-            state.control[sid] = defender
+            state.set_control(sid, defender)
         if all(_probe(state, fights_in, k, attacker, sid) or not _fights_anywhere(board, state, fights_in, k, attacker)
                for k in a_force) and \
            all(_probe(state, fights_in, k, defender, sid) or not _fights_anywhere(board, state, fights_in, k, defender)

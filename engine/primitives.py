@@ -364,8 +364,7 @@ def unit_reach(state: GameState, unit: Piece, budget: int, cost: Any, stops: Any
 
 def set_control(state: GameState, space: str, owner: str) -> None:
     if state.control.get(space) != owner:
-        state.control[space] = owner
-        state.control_changed(space)
+        state.set_control(space, owner)
         state.emit("control", space=space, owner=owner)
 
 

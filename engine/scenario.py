@@ -138,10 +138,10 @@ def set_up(state: GameState, sc: ScenarioFile, rules: Any, name: str = "scenario
         for s in board.spaces.values():
             owner = s.get(sc.control_from)
             if owner:
-                state.control[s.id] = str(owner)
+                state.set_control(s.id, str(owner))
     for sid, owner in sc.control.items():
         if placed(sid, ("control", sid), f"control of `{sid}`"):
-            state.control[sid] = owner
+            state.set_control(sid, owner)
     for owner, stock in sc.resources.items():
         for res, amount in stock.items():
             if amount < 0:

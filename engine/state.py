@@ -398,7 +398,7 @@ class GameState:
         in this state or in the state it is a copy of, the spaces whose pieces changed since),
         when that is known: the spaces whose entries the state took to change since then
         (`_own`: every change of a piece changes its space's entry). While `_own` is empty the
-        state is as it was listed; a change of control forgets the stamp (`control_changed`:
+        state is as it was listed; a change of control forgets the stamp (`set_control`:
         some 20 times a Bulge game). The answers the rules keep by the spaces they read
         (dsl.compiler, "answers kept by the spaces they read") are given again while none of
         those spaces changed."""
@@ -414,9 +414,11 @@ class GameState:
         else:
             self._own = self._own_by = self._own_bk = _NO_ENTRIES
 
-    def control_changed(self, space: str) -> None:
-        """Note that the control of a space changed (`set_control`): the state goes on from
-        no listing (see `share_entries`)."""
+    def set_control(self, space: str, owner: str) -> None:
+        """Give a space's control to `owner`. Every change of control goes through here: the
+        state then goes on from no listing (see `share_entries`), so that no answer kept by
+        the spaces it read outlives it."""
+        self.control[space] = owner
         self._stamp = None
 
     def _take(self) -> None:
