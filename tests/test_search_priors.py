@@ -191,15 +191,21 @@ def test_the_default_policy_alone_never_reads_the_games_dice(tmp_path: Path) -> 
     assert bets > 3 and won < bets, (bets, won)
 
 
-def test_the_search_keeps_the_rulebook_move_unless_its_samples_show_a_better(tmp_path: Path) -> None:
-    """Where the moves give priors, the default policy's option (the best prior) is answered
-    unless another option's samples beat it beyond their noise: with rules that judge every
-    position alike, no sample can, and the runner runs toward the flag at every seed."""
+def first_choices_on_a_flat_board(tmp_path: Path, iterations: int) -> set[str]:
+    """The search's first choice at 12 seeds, in the race with priors toward the flag and
+    rules that judge every position alike."""
     flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
     rs = plugins.load(game_with(tmp_path, PRIOR, extra=flat))
     state = rs.logic.new_state("line", 0)
     decision = flow.start(rs, state)
-    chosen = {SearchPlayer(seed, iterations=8).choose(rs, state, decision).label for seed in range(12)}
+    return {SearchPlayer(seed, iterations=iterations).choose(rs, state, decision).label for seed in range(12)}
+
+
+def test_the_search_keeps_the_rulebook_move_unless_its_samples_show_a_better(tmp_path: Path) -> None:
+    """Where the moves give priors, the default policy's option (the best prior) is answered
+    unless another option's samples beat it beyond their noise: with rules that judge every
+    position alike, no sample can, and the runner runs toward the flag at every seed."""
+    chosen = first_choices_on_a_flat_board(tmp_path, iterations=8)
     assert chosen == {"run to Field 2 (f2)"}, chosen
 
 
@@ -207,9 +213,5 @@ def test_the_rulebook_move_stands_where_the_budget_ran_out_before_it_was_sampled
     """A budget spent before the default policy's option has a sample of its own (a big
     decision whose priors and screen take the time) is no evidence against it: the option
     that happened to be sampled does not win by default."""
-    flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
-    rs = plugins.load(game_with(tmp_path, PRIOR, extra=flat))
-    state = rs.logic.new_state("line", 0)
-    decision = flow.start(rs, state)
-    chosen = {SearchPlayer(seed, iterations=1).choose(rs, state, decision).label for seed in range(12)}
+    chosen = first_choices_on_a_flat_board(tmp_path, iterations=1)
     assert chosen == {"run to Field 2 (f2)"}, chosen

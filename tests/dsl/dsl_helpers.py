@@ -1,8 +1,10 @@
 """Helpers shared by the rules-language tests: a host registry like the engine's, a fake
-dice primitive, pieces and a context object."""
+dice primitive, pieces and a context object, a game state's pieces changed at random."""
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,3 +76,25 @@ def with_looked_at(name: str, source: str, procedure: str) -> tuple[Any, list[st
     register_core(reg)
     reg.primitive("looked_at", looked_at, [("space", "str")], "bool", context=True, board=True)
     return load_rules([(name, source)], reg).procedure(procedure), looked
+
+
+def churned(state: Any, kinds: list[str], steps: int, seed: int, field: str, values: list[str],
+            mark: str) -> Iterator[Any]:
+    """The state after each of `steps` random changes of its pieces (one added, a kind, a
+    `field` or a mark changed, or the state copied), for tests that ask the compiled rules
+    and a plain reading of the pieces the same question after every change."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        ids = sorted(state.pieces)
+        what = rng.randrange(5)
+        if what == 0 or not ids:
+            state.add_piece(rng.choice(kinds), rng.choice(["red", "blue"]), "a")
+        elif what == 1:
+            state.update(rng.choice(ids), kind=rng.choice(kinds))
+        elif what == 2:
+            state.update(rng.choice(ids), **{field: rng.choice(values)})
+        elif what == 3:
+            state.update(rng.choice(ids), status=frozenset([mark]) if rng.random() < 0.5 else frozenset())
+        else:
+            state = state.copy()
+        yield state

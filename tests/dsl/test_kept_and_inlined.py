@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from dsl_helpers import churned
 from dsl_helpers import with_looked_at as _with_looked_at
 
 import dsl
@@ -425,8 +426,6 @@ procedure all_fly(p: str) -> bool { return all(u has flies for u in units_of(p))
 
 
 def test_a_loop_over_units_of_some_types_meets_the_same_units_in_the_same_order() -> None:
-    import random
-
     from engine.board import Board, Space
     from engine.primitives import register_core
     from engine.state import GameState
@@ -437,21 +436,8 @@ def test_a_loop_over_units_of_some_types_meets_the_same_units_in_the_same_order(
     p = rules.procedure
     kinds = ["Plane", "Boat", "Ferry", "Foot", "Horse", "Cart", "Gun", "Tower"]
     tags = {"Plane": "flies", "Boat": "floats", "Ferry": "floats"}
-    state = GameState(Board([Space("a", "A"), Space("gone", "Gone")], [("a", "gone", {})]), rules)
-    rng = random.Random(4)
-    for _ in range(120):
-        ids = sorted(state.pieces)
-        what = rng.randrange(5)
-        if what == 0 or not ids:
-            state.add_piece(rng.choice(kinds), rng.choice(["red", "blue"]), "a")
-        elif what == 1:
-            state.update(rng.choice(ids), kind=rng.choice(kinds))
-        elif what == 2:
-            state.update(rng.choice(ids), owner=rng.choice(["red", "blue"]))
-        elif what == 3:
-            state.update(rng.choice(ids), status=frozenset(["sunk"]) if rng.random() < 0.5 else frozenset())
-        else:
-            state = state.copy()
+    start = GameState(Board([Space("a", "A"), Space("gone", "Gone")], [("a", "gone", {})]), rules)
+    for state in churned(start, kinds, 120, seed=4, field="owner", values=["red", "blue"], mark="sunk"):
         for who in ("red", "blue"):
             mine = [u for u in state.pieces.values() if u.owner == who]
             afloat = [u.id for u in mine if tags.get(u.kind) == "floats" and "sunk" not in u.status]

@@ -4,7 +4,7 @@ compiler does for speed, which a rules file must never notice."""
 
 from __future__ import annotations
 
-import random
+from dsl_helpers import churned
 
 import dsl
 
@@ -48,21 +48,8 @@ def test_a_loop_that_first_compares_a_stat_with_a_number_goes_through_those_type
     kinds = ["Foot", "Horse", "Cart", "Truck", "Gun", "Tower", "Wall", "Gate"]
     seats = {"Cart": 2, "Truck": 6}
     heavy = {"Truck", "Gun"}
-    state = GameState(Board([Space("a", "A"), Space("gone", "Gone")], [("a", "gone", {})]), rules)
-    rng = random.Random(7)
-    for _ in range(150):
-        ids = sorted(state.pieces)
-        what = rng.randrange(5)
-        if what == 0 or not ids:
-            state.add_piece(rng.choice(kinds), rng.choice(["red", "blue"]), "a")
-        elif what == 1:
-            state.update(rng.choice(ids), kind=rng.choice(kinds))
-        elif what == 2:
-            state.update(rng.choice(ids), space=rng.choice(["a", "gone"]))
-        elif what == 3:
-            state.update(rng.choice(ids), status=frozenset(["broken"]) if rng.random() < 0.5 else frozenset())
-        else:
-            state = state.copy()
+    start = GameState(Board([Space("a", "A"), Space("gone", "Gone")], [("a", "gone", {})]), rules)
+    for state in churned(start, kinds, 150, seed=7, field="space", values=["a", "gone"], mark="broken"):
         for who in ("red", "blue"):
             mine = [u for u in state.pieces.values() if u.owner == who]
             assert p("carriers")(state, who) == [u.id for u in mine if seats.get(u.kind, 0) > 0 and u.space != "gone"]
