@@ -265,6 +265,20 @@ def test_bulge_axis_activates_hexes_rather_than_end_its_movement_at_once() -> No
     assert activated >= 5, activated
 
 
+def test_bulge_allies_bring_their_reinforcements_on_rather_than_end_the_turn_at_once() -> None:
+    # the Allies' reinforcement step is the turn's last: `evaluate` counted the Axis's
+    # activated hexes until the turn's end, so ending the turn looked a gain, and the search
+    # loaded one token and ended it; they count while the Axis moves, and the Axis's push
+    # is toward the towns upkeep will not give it (not the towns it holds now)
+    bulge, state, decision = _bulge_at("allies_reinforce")
+    search, played = SearchPlayer(0, iterations=20), []
+    while decision is not None and decision.kind == "allies_reinforce":
+        action = search.choose(bulge, state, decision)
+        played.append(action.kind)
+        state, decision = flow.apply(bulge, state, action)
+    assert played.count("enter") >= 3, played
+
+
 def test_a_small_decision_is_looked_at_too_and_only_its_best_looking_options_are_searched_at_first(river: Any) -> None:
     from clients.search import CANDIDATES, _Search
 
