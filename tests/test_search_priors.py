@@ -17,8 +17,6 @@ from engine import flow, plugins
 from tests.dsl.test_priors import PRIOR, game_with
 from tests.test_search import play, write_game
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def bulge() -> Any:
@@ -120,8 +118,8 @@ def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
     assert seen == {"axis_move", "axis_reinforce"}
 
 
-def test_where_no_move_gives_a_prior_the_search_sees_none() -> None:
-    rs = plugins.load(ROOT / "examples" / "river-crossing")
+def test_where_no_move_gives_a_prior_the_search_sees_none(tmp_path: Path) -> None:
+    rs = plugins.load(write_game(tmp_path / "plain", "plain"))    # (the flag race without a prior)
     state = rs.logic.new_state(rs.info.scenario(None).name, 0)
     decision = flow.start(rs, state)
     player = SearchPlayer(0)
