@@ -234,3 +234,58 @@ def test_in_combat_move_an_aircraft_flies_to_a_battle_it_can_join_and_come_back_
         return int(g.proc("nearest", s, ["West Russia"], "air"))
     assert toward and all(flight(s) < flight("Kazakh S.S.R.") for s in toward)
     assert priors["Kazakh S.S.R."] == 0
+
+
+# -- the Allies against the hand-written Axis (lka2) ---------------------------------------------------
+def test_land_units_waiting_at_home_for_transports_have_transports_bought_for_them() -> None:
+    # Traced (seed 540, policy alone as the Allies against the hand-written Axis): at round 8 the
+    # UK had 35 land units in the United Kingdom and two transports, the US some 40 in the
+    # Americas: a transport was bought only when the land units bought that turn filled the
+    # empty ones, and those already waiting were not counted.
+    g, _ = situation("US", [("IndustrialComplex", "US", "Eastern United States", 1),
+                            ("Infantry", "US", "Eastern United States", 8), ("Transport", "US", "SZ 10", 1)],
+                     step="purchase", ipc=42)
+    assert g.proc("buy_prior", "Transport") > g.proc("buy_prior", "Infantry") > 0
+    bought = [a.get("kind") for a in policy_turn(g, "purchase") if a.kind == "buy"]
+    ships = bought.count("Transport")
+    assert ships >= 2
+    assert len(bought) - ships >= ships - 1         # never more transports than what else it buys, and one
+
+
+def test_a_loaded_transport_unloads_near_a_victory_city_at_stake_not_at_any_front() -> None:
+    # Traced (seed 540, the same runs): once shipped, the UK's and the US's land units were
+    # unloaded on the first friendly coast from which the enemy was reached by land (Algeria,
+    # Anglo Egypt, Trans-Jordan), far from Karelia and India, where the game was being lost.
+    def loaded(zone: str) -> tuple[Play, int]:
+        g, ids = situation("US", [("Transport", "US", zone, 1), ("Infantry", "US", zone, 2)],
+                           control={"Karelia S.S.R.": "Germany", "Algeria": "US"}, step="noncombat_move")
+        t = ids[f"US Transport {zone}"][0]
+        for u in ids[f"US Infantry {zone}"]:
+            g.state.update(u, carrier=t)
+        return g, t
+    g, t = loaded("SZ 12")                          # beside Algeria only: a front, but no city near
+    assert g.proc("unload_targets", g.piece(t), False) == ["Algeria"]
+    assert g.proc("land_prior", g.piece(t)) < 0
+    coasts = g.proc("front_coasts", "US")
+    assert "SZ 4" in coasts and "SZ 12" not in coasts
+    g, t = loaded("SZ 4")                           # beside Archangel, next to Karelia
+    assert g.proc("land_prior", g.piece(t)) > 0
+
+
+def test_a_threatened_complex_has_infantry_bought_and_placed_there_first() -> None:
+    # Traced (seed 540, the same runs): the UK placed three units a round at India's complex in
+    # a mix of tanks, artillery and infantry, and Japan took India in round 1 to 4 of every
+    # game. A defence is its dice times its hits: an infantry gives twice a tank's for its cost.
+    pieces = [("IndustrialComplex", "USSR", "Russia", 1), ("IndustrialComplex", "USSR", "Caucasus", 1),
+              ("Infantry", "USSR", "Russia", 15), ("Infantry", "USSR", "Caucasus", 1)]
+    g, _ = situation("USSR", pieces, step="purchase", ipc=24)
+    assert not g.proc("threatened", "Caucasus", "USSR", -1)
+    calm = g.proc("buy_prior", "Infantry") - g.proc("buy_prior", "Tank")
+    g, _ = situation("USSR", [*pieces, ("Tank", "Germany", "Ukraine S.S.R.", 6)], step="purchase", ipc=24)
+    assert g.proc("threatened", "Caucasus", "USSR", -1) and not g.proc("threatened", "Russia", "USSR", -1)
+    assert g.proc("buy_prior", "Infantry") - g.proc("buy_prior", "Tank") > calm + 1
+    bought = [a.get("kind") for a in policy_turn(g, "purchase") if a.kind == "buy"]
+    assert bought[:4] == ["Infantry"] * 4            # as many as Caucasus's complex can place
+    g.walk_to("USSR", "mobilize", turn=1)
+    placed = [a.get("at") for a in policy_turn(g, "mobilize") if a.kind == "place"]
+    assert placed[:4] == ["Caucasus"] * 4
