@@ -140,7 +140,7 @@ class SearchPlayer:
             has = self._prior_steps[key] = spec is not None and any(m.prior is not None for m in spec.moves)
         if not has:
             return None
-        return [prior_of(a) for a in decision.options]
+        return priors_of(rs, decision.options)
 
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
@@ -185,6 +185,35 @@ class SearchPlayer:
         if finish is not None and finish not in barred:
             return finish
         return next(a for a in decision.options if a not in barred)
+
+
+def priors_of(rs: Any, options: Sequence[Action]) -> list[float]:
+    """Each option's prior (`prior_of`), worked out in one call into the rules where the
+    rules can (`CompiledRules.weigh`): a question the priors of a decision share (a power's
+    landing grounds, the towns at stake) is then answered once, not once an option."""
+    weigh: Any = getattr(rs.rules, "weigh", None)
+    calls: list[tuple[Any, tuple[Any, ...]]] = []
+    where: list[int] = []
+    listed: Any = None
+    for i, action in enumerate(options):
+        offer = action.offer
+        if offer is None or not isinstance(offer[1], tuple):
+            continue
+        state, (mv, args) = offer
+        entry = getattr(mv, "prior", None)
+        if entry is None:
+            continue
+        prior = getattr(entry, "__wrapped__", None)
+        if prior is None or weigh is None or (listed is not None and state is not listed):
+            return [prior_of(a) for a in options]
+        listed = state
+        calls.append((prior, args))
+        where.append(i)
+    priors = [0.0] * len(options)
+    if calls:
+        for i, p in zip(where, weigh(listed, calls)):
+            priors[i] = float(p)
+    return priors
 
 
 def prior_of(action: Action) -> float:

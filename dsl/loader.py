@@ -31,7 +31,7 @@ from .model import (
 )
 from .parser import parse_module, too_deep
 from .registry import Registry
-from .runtime import translate_errors, whole_number
+from .runtime import priors_together, translate_errors, whole_number
 from .types import BOOL, FLOAT, INT, STR, ListType, MapType, Type
 
 __all__ = ["load_rules", "check_rules", "coerce_option", "RulesSource"]
@@ -550,4 +550,5 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         _bound={event: tuple(zip(gates[event], fns)) for event, fns in handlers.items()},
         _rebuild=rebuild,
         listing=ns.get("_LS"),
+        weigh=translate_errors(priors_together, artifact.filename, artifact.linemap, ns=ns, on_state=True),
     )

@@ -291,6 +291,10 @@ class CompiledRules:
     #: a decision's listing (dsl.runtime.ListingSpan), for the steps that are `listed`; None
     #: when no step's listing remembers anything
     listing: Any = field(repr=False, default=None)
+    #: `weigh(state, calls)`: the priors of a decision's options in one call into the rules
+    #: (dsl.runtime `priors_together`; `calls` pairs each option's move's `prior.__wrapped__`
+    #: with the option's arguments)
+    weigh: Any = field(repr=False, default=None)
 
     def procedure(self, name: str) -> Callable[..., Any]:
         """The procedure ``name`` as ``fn(ctx, *args)``. KeyError if there is none."""

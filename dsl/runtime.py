@@ -386,6 +386,20 @@ class Weigh:
     def __call__(self, ctx: Any, answer: Any) -> Any:
         return translate_errors(self.fn, *self.where, ns=self.ns)(ctx, answer)
 
+    def each(self, ctx: Any, answers: Sequence[Any]) -> list[Any]:
+        """The prior of every answer, in one call into the rules (see `priors_together`)."""
+        fn = self.fn
+        return translate_errors(lambda c, xs: [fn(c, x) for x in xs], *self.where, ns=self.ns)(ctx, answers)
+
+
+def priors_together(ctx: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    """The priors of a decision's options (`calls`: each option's compiled prior and its
+    arguments), worked out in one call into the rules, as the priors of a question's answers
+    are (`Weigh.each`): what the rules remember within a call (dsl.compiler, "answers
+    remembered") is then worked out once for them all, not again for each option (LHTR's
+    landing grounds of a power, asked by the prior of every unload)."""
+    return [fn(ctx, *args) for fn, args in calls]
+
 
 class Asked(str):
     """The prompt of a question whose answers the rules weigh (`let x = choose(...) prior
@@ -411,7 +425,7 @@ class Asked(str):
         if self.made is None:
             weigh = self.weigh
             if isinstance(weigh, Weigh):
-                self.made = [float(weigh(state, o)) for o in self.options]
+                self.made = [float(p) for p in weigh.each(state, self.options)]
             else:
                 self.made = [float(p) for p in weigh]
         return self.made

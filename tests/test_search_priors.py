@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from clients.search import SearchPlayer, _Search, best_first, prior_of
+from clients.search import SearchPlayer, _Search, best_first, prior_of, priors_of
 from clients.search_policy import DefaultPolicy
+from dsl.errors import RulesRuntimeError
 from engine import flow, plugins
 from tests.dsl.test_priors import PRIOR, game_with
 from tests.test_search import play, write_game
@@ -213,3 +214,31 @@ def test_the_rulebook_move_stands_where_the_budget_ran_out_before_it_was_sampled
     that happened to be sampled does not win by default."""
     chosen = first_choices_on_a_flat_board(tmp_path, iterations=1)
     assert chosen == {"run to Field 2 (f2)"}, chosen
+
+
+def test_a_decisions_priors_read_in_one_call_are_each_options_own(bulge: Any) -> None:
+    """The priors of a decision's options are read in one call into the rules (what the
+    rules remember within a call, such as a walk of the board, is then worked out once for
+    them all): each is what the option's own prior gives."""
+    rs = bulge
+    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
+    decision = flow.start(rs, state)
+    rng = random.Random(1)
+    seen = set()
+    while decision is not None and state.turn <= 2:
+        if decision.kind in ("axis_move", "axis_activation", "axis_reinforce", "attacks") and len(decision.options) > 3:
+            together = priors_of(rs, decision.options)
+            assert together == [prior_of(a) for a in decision.options], decision.kind
+            if len(set(together)) > 1:
+                seen.add(decision.kind)
+        state, decision = flow.apply(rs, state, decision.sample(rng))
+    assert seen == {"axis_move", "axis_activation", "axis_reinforce", "attacks"}
+
+
+def test_a_prior_that_fails_is_reported_at_its_line_when_read_with_the_others(tmp_path: Path) -> None:
+    rs = plugins.load(game_with(tmp_path, 'prior 10 // (distance(to, "f4") - 2)'))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    with pytest.raises(RulesRuntimeError) as failed:
+        SearchPlayer(0).priors(rs, decision)
+    assert "flag.rules:" in str(failed.value) and "zero" in str(failed.value)
