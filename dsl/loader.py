@@ -550,5 +550,5 @@ def _build(artifact: Artifact, specs: dict[str, OptionSpec], values: dict[str, A
         _bound={event: tuple(zip(gates[event], fns)) for event, fns in handlers.items()},
         _rebuild=rebuild,
         listing=ns.get("_LS"),
-        weigh=translate_errors(priors_together, artifact.filename, artifact.linemap, ns=ns, on_state=True),
+        weigh=translate_errors(priors_together(ns), artifact.filename, artifact.linemap, ns=ns, on_state=True),
     )

@@ -387,18 +387,36 @@ class Weigh:
         return translate_errors(self.fn, *self.where, ns=self.ns)(ctx, answer)
 
     def each(self, ctx: Any, answers: Sequence[Any]) -> list[Any]:
-        """The prior of every answer, in one call into the rules (see `priors_together`)."""
-        fn = self.fn
-        return translate_errors(lambda c, xs: [fn(c, x) for x in xs], *self.where, ns=self.ns)(ctx, answers)
+        """The prior of every answer, in one call into the rules (see `priors_together`), each
+        with the steps a call of its own would have."""
+        fn, ns, b = self.fn, self.ns, BUDGET
+
+        def weigh(c: Any, xs: Sequence[Any]) -> list[Any]:
+            out = []
+            for x in xs:
+                ns["_L"] = b.steps
+                out.append(fn(c, x))
+            return out
+        return translate_errors(weigh, *self.where, ns=ns)(ctx, answers)
 
 
-def priors_together(ctx: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
-    """The priors of a decision's options (`calls`: each option's compiled prior and its
-    arguments), worked out in one call into the rules, as the priors of a question's answers
-    are (`Weigh.each`): what the rules remember within a call (dsl.compiler, "answers
-    remembered") is then worked out once for them all, not again for each option (LHTR's
-    landing grounds of a power, asked by the prior of every unload)."""
-    return [fn(ctx, *args) for fn, args in calls]
+def priors_together(ns: dict[str, Any]) -> Callable[..., list[Any]]:
+    """`weigh(ctx, calls)`: the priors of a decision's options (`calls`: each option's compiled
+    prior and its arguments), worked out in one call into the rules of `ns`, as the priors of a
+    question's answers are (`Weigh.each`): what the rules remember within a call (dsl.compiler,
+    "answers remembered") is then worked out once for them all, not again for each option
+    (LHTR's landing grounds of a power, asked by the prior of every unload). Each prior has the
+    steps a call of its own would have (a decision of hundreds of options would otherwise
+    share one call's budget)."""
+    b = BUDGET
+
+    def weigh(ctx: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+        out = []
+        for fn, args in calls:
+            ns["_L"] = b.steps
+            out.append(fn(ctx, *args))
+        return out
+    return weigh
 
 
 class Asked(str):

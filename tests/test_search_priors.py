@@ -13,6 +13,7 @@ import pytest
 
 from clients.search import SearchPlayer, _Search, best_first, prior_of, priors_of
 from clients.search_policy import DefaultPolicy
+from dsl import limits, set_limits
 from dsl.errors import RulesRuntimeError
 from engine import flow, plugins
 from tests.dsl.test_priors import PRIOR, game_with
@@ -242,3 +243,28 @@ def test_a_prior_that_fails_is_reported_at_its_line_when_read_with_the_others(tm
     with pytest.raises(RulesRuntimeError) as failed:
         SearchPlayer(0).priors(rs, decision)
     assert "flag.rules:" in str(failed.value) and "zero" in str(failed.value)
+
+
+def test_each_prior_read_with_the_others_has_the_steps_of_a_call_of_its_own(bulge: Any) -> None:
+    """A decision of hundreds of options reads its priors in one call into the rules, but the
+    rules' step budget (`wargame --rules-budget`) is each prior's, as when read one by one:
+    with a budget each prior fits alone and all of them together do not, they are all read."""
+    rs = bulge
+    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
+    decision = flow.start(rs, state)
+    rng = random.Random(0)
+    while not (decision.kind == "axis_move" and len(decision.options) > 100):
+        state, decision = flow.apply(rs, state, decision.sample(rng))
+    spec = rs.rules.steps["axis_move"].move("move")
+    assert spec.prior is not None
+    rules = spec.prior.__wrapped__.__globals__
+    alone, used = [], []
+    for a in decision.options:
+        alone.append(prior_of(a))
+        used.append(limits().steps - rules["_L"])
+    assert sum(used) > 2 * max(used)
+    old = set_limits(steps=max(used) + 10)
+    try:
+        assert priors_of(rs, decision.options) == alone
+    finally:
+        set_limits(steps=old.steps)
