@@ -58,7 +58,11 @@ class RulesOdds:
         self.decision_seconds = decision_seconds
         self._kept: dict[Any, Any] = {}
         self._turn: Any = None
-        self._decision: int | None = None       # id() of the state the last question was about
+        #: the state the last question was about, held: an id() would be given again to
+        #: another state once this one is gone, and a question about that state taken for
+        #: one of this decision (its scratch state, its clock, its answers of one attack)
+        self._decision: Any = None
+        self._question = 0                      # the decisions asked about so far
         self._spent = 0.0
         self._empty: GameState | None = None
         #: answers worked out and how: exact, sampled (for benchmarks and tests)
@@ -84,7 +88,7 @@ class RulesOdds:
 
     def attack(self, rs: Any, state: Any, dice: int, where: str, defenders: Sequence[Any]) -> AttackChance:
         self._new_question(state)
-        key = ("attack", id(rs), id(state), where, dice, tuple(u.id for u in defenders))
+        key = ("attack", id(rs), self._question, where, dice, tuple(u.id for u in defenders))
         got = self._kept.get(key)
         if got is None:
             got = self._kept[key] = self._attack(rs, state, dice, where, defenders)
@@ -94,8 +98,9 @@ class RulesOdds:
     def _new_question(self, state: Any) -> None:
         """A question about another state is another decision: its clock starts again. A new
         turn (the units' positions, the turn's own rules) empties the cache."""
-        if id(state) != self._decision:
-            self._decision = id(state)
+        if state is not self._decision:
+            self._decision = state
+            self._question += 1
             self._spent = 0.0
             self._empty = None
         turn = (state.turn, state.power_index)
