@@ -498,7 +498,7 @@ def scorch(ai: HeuristicPlayer, v: View, d: Decision) -> Action | None:
         # the units that could still be placed there would defend it
         kinds = {v.state.pieces[o2.get("u")].kind for o2 in d.options
                  if o2.kind == "place" and o2.get("at") == s and o2.get("u") in v.state.pieces}
-        waiting = sum(v.defence_p(u) for pool in pools for u in v.state.pieces_at(pool)
+        waiting = sum(v.defence_p(u) for pool in sorted(pools) for u in v.state.pieces_at(pool)
                       if u.owner == v.me and u.kind in kinds and "land" in v.tags(u))
         if doomed(v, s, extra=waiting):
             return o
