@@ -131,6 +131,8 @@ class HeuristicPlayer:
         self.battle_odds = odds
         #: layers.convoy_relief's answers in this game
         self._relief: dict[Any, float] = {}
+        #: layers.mean_of's answers in this game
+        self._means: dict[Any, float] = {}
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, ruleset: Any, state: GameState, decision: Decision) -> Action:
