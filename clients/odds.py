@@ -94,6 +94,8 @@ class Outcome:
     #: the same for the defender's chance
     defender_interval: tuple[float, float] | None = None
     runs: int = 0
+    #: sampled: the rule runs spent first on an exact answer given up past its budget
+    tried: int = 0
     note: str = ""
 
 
@@ -269,22 +271,25 @@ def _costs(battle: Battle) -> Callable[[str], int] | None:
 
 
 def odds(battle: Battle, samples: int | None = None, seed: int = 0, retreat_after: int | None = None,
-         budget: int = BUDGET, fallback_samples: int = 2_000, fallback_seconds: float = FALLBACK_SECONDS) -> Outcome:
+         budget: int = BUDGET, fallback_samples: int = 2_000,
+         fallback_seconds: float | None = FALLBACK_SECONDS) -> Outcome:
     """Exact when the battle can be enumerated within `budget` rule runs (and no `samples`
     are asked for), else `fallback_samples` battles sampled through the same rules (fewer if
-    they would take more than `fallback_seconds` of CPU). A battle whose states and dice,
+    they would take more than `fallback_seconds` of CPU; None: all of them). A battle whose states and dice,
     counted roughly (((attackers + 1) * (defenders + 1)) ** 2 rule runs), are far past the
     budget is sampled without trying."""
     if samples is None:
         a, d = battle.sides(battle.state)
         guess = ((sum(a.values()) + 1) * (sum(d.values()) + 1)) ** 2
         why = f"too large to enumerate within {budget:,} rule runs"
+        tried = 0
         if guess <= 4 * budget:
             try:
                 return exact(battle, budget, retreat_after)
             except chance.TooManyOutcomes:
-                pass
+                tried = budget
         out = sampled(battle, fallback_samples, seed, retreat_after, fallback_seconds)
         out.note = why
+        out.tried = tried
         return out
     return sampled(battle, samples, seed, retreat_after)

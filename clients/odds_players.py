@@ -8,11 +8,14 @@ decision, so an answer must be quick: a battle is worked out exactly when it tak
 runs, else sampled through the same rules with a few battles (both fewer once the decision
 has used its share of time), and every answer is kept for the turn (the same forces in the same
 space are asked again and again while a player plans).
+
+A decision's time is counted from the work its odds did (rule runs and battles sampled, at
+the rates below), never read from a clock: the same game and seed give the same answers on
+any machine, under any load, in any process (`wargame simulate`'s workers, `play --seed`).
 """
 
 from __future__ import annotations
 
-import time
 import zlib
 from collections import Counter
 from collections.abc import Sequence
@@ -23,7 +26,8 @@ from clients.odds_policy import policy
 from engine.odds_protocol import AttackChance, BattleChance
 from engine.state import GameState
 
-#: CPU seconds a decision's odds may take before they are answered with few rule runs
+#: CPU seconds a decision's odds may take before they are answered with few rule runs (as
+#: counted from their work: RUNS_COUNTED, BATTLES_COUNTED)
 DECISION_SECONDS = 0.3
 #: rule runs an exact answer may take, and battles sampled when a battle is larger (fewer as
 #: the decision's time runs out: the rules run some 6,000 rounds or 250 battles of a
@@ -39,15 +43,22 @@ FEW_SAMPLES = 10
 #: many rule runs ...
 ATTACK_EXACT_DICE = 3
 ATTACK_RUNS = 2_000
-#: ... and sampled so many times when it has more dice
+#: ... and sampled so many times when it has more dice (an attack's answer takes no share of
+#: the decision's time)
 ATTACK_SAMPLES = 200
+#: what a decision's odds count as the CPU seconds they took: so many rule runs (of an exact
+#: answer, or spent on one given up) and battles sampled a second, as measured in LHTR and
+#: AARHE games (a decision's time is shared out by the lower figures above)
+RUNS_COUNTED = 12_000
+BATTLES_COUNTED = 1_500
 #: answers kept before the cache is emptied
 MOST_KEPT = 20_000
 
 
 class RulesOdds:
     """engine.odds_protocol.BattleOdds through the rules: exact where small, sampled
-    otherwise, each answer kept for the turn, each decision's odds held to a time budget."""
+    otherwise, each answer kept for the turn, each decision's odds held to a time budget
+    counted from their work."""
 
     def __init__(self, exact_runs: int = EXACT_RUNS, samples: int = SAMPLES, few_runs: int = FEW_RUNS,
                  few_samples: int = FEW_SAMPLES, decision_seconds: float = DECISION_SECONDS) -> None:
@@ -58,7 +69,11 @@ class RulesOdds:
         self.decision_seconds = decision_seconds
         self._kept: dict[Any, Any] = {}
         self._turn: Any = None
-        self._decision: int | None = None       # id() of the state the last question was about
+        #: the state the last question was about, held: an id() would be given again to
+        #: another state once this one is gone, and a question about that state taken for
+        #: one of this decision (its scratch state, its clock, its answers of one attack)
+        self._decision: Any = None
+        self._question = 0                      # the decisions asked about so far
         self._spent = 0.0
         self._empty: GameState | None = None
         #: answers worked out and how: exact, sampled (for benchmarks and tests)
@@ -84,7 +99,7 @@ class RulesOdds:
 
     def attack(self, rs: Any, state: Any, dice: int, where: str, defenders: Sequence[Any]) -> AttackChance:
         self._new_question(state)
-        key = ("attack", id(rs), id(state), where, dice, tuple(u.id for u in defenders))
+        key = ("attack", id(rs), self._question, where, dice, tuple(u.id for u in defenders))
         got = self._kept.get(key)
         if got is None:
             got = self._kept[key] = self._attack(rs, state, dice, where, defenders)
@@ -94,8 +109,9 @@ class RulesOdds:
     def _new_question(self, state: Any) -> None:
         """A question about another state is another decision: its clock starts again. A new
         turn (the units' positions, the turn's own rules) empties the cache."""
-        if id(state) != self._decision:
-            self._decision = id(state)
+        if state is not self._decision:
+            self._decision = state
+            self._question += 1
             self._spent = 0.0
             self._empty = None
         turn = (state.turn, state.power_index)
@@ -116,7 +132,6 @@ class RulesOdds:
 
     def _battle(self, rs: Any, state: Any, attackers: Sequence[Any], where: str, defenders: Sequence[Any],
                 key: Any) -> BattleChance:
-        began = time.process_time()
         rules = rs.rules
         s = self._scratch(state)
         for u in attackers:
@@ -135,10 +150,11 @@ class RulesOdds:
         runs = max(self.few_runs, min(self.exact_runs, int(left * RUNS_A_SECOND)))
         samples = max(self.few_samples, min(self.samples, int(left * BATTLES_A_SECOND)))
         seed = zlib.crc32(repr(key[2:]).encode())
-        out = odds.odds(fight, budget=runs, fallback_samples=samples, seed=seed,
-                        fallback_seconds=self.decision_seconds)
+        out = odds.odds(fight, budget=runs, fallback_samples=samples, seed=seed, fallback_seconds=None)
         self.counts["exact" if out.exact else "sampled"] += 1
-        self._spent += time.process_time() - began
+        # the time it took, counted from its work (a clock would make the same game play
+        # otherwise on another machine, or in another run on this one)
+        self._spent += (out.runs if out.exact else out.tried) / RUNS_COUNTED + out.battles / BATTLES_COUNTED
         a_loss = out.attacker_cost_lost if out.attacker_cost_lost is not None else out.attacker_losses
         d_loss = out.defender_cost_lost if out.defender_cost_lost is not None else out.defender_losses
         return BattleChance(out.attacker_wins, out.attacker_wins + out.both_destroyed,
@@ -146,7 +162,6 @@ class RulesOdds:
                             [(p, left) for p, left in out.attacker_survivors if left], out.exact)
 
     def _attack(self, rs: Any, state: Any, dice: int, where: str, defenders: Sequence[Any]) -> AttackChance:
-        began = time.process_time()
         s = state.snapshot()
         s.answers, s.answer_i = (), 0
         s.events.clear()
@@ -156,7 +171,6 @@ class RulesOdds:
         out = odds_attack.odds(attack, budget=ATTACK_RUNS, seed=dice) if dice <= ATTACK_EXACT_DICE else \
             odds_attack.odds(attack, samples=ATTACK_SAMPLES, seed=dice)
         self.counts[out["method"]] += 1
-        self._spent += time.process_time() - began
         fates = {pid: (u["destroyed"], u["retreats"], u["untouched"])
                  for (pid, _), u in zip(attack.defending, out["defenders"])}
         return AttackChance(fates, out["hex_cleared"], out["method"] == "exact")

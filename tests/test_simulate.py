@@ -156,6 +156,27 @@ def test_the_same_seeds_give_the_same_games_in_one_process_and_in_two(capsys, tm
     assert records[("base", 0)]["options"] == {"hit_on": "2"}
 
 
+def test_the_hand_written_player_plays_the_same_game_in_every_process(tmp_path):
+    """`simulate`'s workers, and `wargame play --seed`, are processes of their own, each with
+    its own string hash seed and memory: the hand-written AARHE player (its battle odds from
+    the rules, held to a budget a decision) plays a seed's game alike in every one. (Seed 541
+    over two rounds played 901 to 968 actions, one run to the next, while the odds' budget was
+    read from the CPU clock and a decision was known by its state's id().)"""
+    games = []
+    for hash_seed in ("1", "2"):
+        out_file = tmp_path / f"hash{hash_seed}.jsonl"
+        argv = [sys.executable, "-m", "clients", "simulate", "aarhe", "--games", "1", "--seed", "541",
+                "--max-turns", "2", "--workers", "1", "--json", "--out", str(out_file)]
+        done = subprocess.run(argv, capture_output=True, cwd=ROOT, timeout=300,
+                              env={**os.environ, "PYTHONHASHSEED": hash_seed})
+        assert done.returncode == 0, done.stderr.decode()
+        games.append(games_of(out_file)[1])
+    assert games[0] == games[1]
+    record = games[0][("tried", 541)]
+    assert "error" not in record and record["turns"] == 2 and record["players"] == {"Allies": "heuristic",
+                                                                                   "Axis": "heuristic"}
+
+
 def test_a_dask_cluster_plays_the_same_games(capsys, tmp_path):
     distributed = pytest.importorskip("dask.distributed")
     here, there = tmp_path / "here.jsonl", tmp_path / "there.jsonl"

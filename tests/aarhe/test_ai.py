@@ -370,3 +370,22 @@ def test_a_german_warship_in_a_convoy_zone_is_worth_what_it_costs_the_uk(kind: s
     g.add(kind, "Germany", zone)
     assert layers.convoy_relief(View(g.rs, g.state, "UK"), zone) == relief
     assert layers.convoy_relief(View(g.rs, g.state, "Germany"), zone) == 0
+
+
+def test_a_bombers_mean_damage_is_its_own_games() -> None:
+    """What a raid takes on average is worked out once a turn, and kept by the game's player:
+    a game played before in the same process (a simulation's worker plays one after
+    another), whose bombers had Heavy Bombers at the same turn, does not lend it its mean."""
+    from rulesets.aarhe.ai import layers
+    from rulesets.aarhe.ai.world import View
+
+    means = []
+    for techs in (("UK/Heavy Bombers",), ()):
+        g, ids = at_aarhe("UK", [("Bomber", "UK", "United Kingdom", 1),
+                                 ("IndustrialComplex", "Germany", "Western Europe", 1)], step="declare_missions")
+        g.state.vars["techs"] = techs
+        ai = HeuristicPlayer(0, odds=RulesOdds())
+        bomber = g.piece(ids["UK Bomber United Kingdom"][0])
+        means.append(layers.bombing_value(View(g.rs, g.state, "UK"), bomber, "sbr", "Western Europe", ai._means))
+    heavy, plain = means
+    assert plain == pytest.approx(3.5, abs=0.3) and heavy > plain + 1.0

@@ -40,12 +40,15 @@ def option(v: View, name: str, default: Any) -> Any:
     return v.options.get(name, default)
 
 
-def mean_of(v: View, proc: str, u: Piece, post: Any = None) -> float:
+def mean_of(v: View, proc: str, u: Piece, post: Any = None, cache: dict[Any, float] | None = None) -> float:
     """What the rules' procedure `proc(u)`, which rolls dice, gives on average: played on a
-    copy of the game with private dice (the game's own dice are not touched). Worked out once
-    a turn for each kind and owner (a technology may change it from one turn to the next)."""
-    key = (id(v.rules), proc, u.kind, u.owner, v.state.turn, v.state.power_index, post is not None)
-    cache = _MEANS
+    copy of the game with private dice (the game's own dice are not touched). With a `cache`
+    (one game's: a technology or advantage of another game, played before in the same
+    process, is not this one's), worked out once a turn for each kind and owner (a technology
+    may change it from one turn to the next)."""
+    key = (proc, u.kind, u.owner, v.state.turn, v.state.power_index, post is not None)
+    if cache is None:
+        cache = {}
     if key in cache:
         return cache[key]
     scratch = v.state.copy()
@@ -61,9 +64,6 @@ def mean_of(v: View, proc: str, u: Piece, post: Any = None) -> float:
         cache.clear()
     cache[key] = total / SAMPLES
     return cache[key]
-
-
-_MEANS: dict[Any, float] = {}
 
 
 def aa_value(v: View, where: str) -> int:
@@ -86,17 +86,18 @@ def upkeep_map(v: View) -> dict[str, float]:
     if not v.rules.has_procedure("upkeep_at"):
         return {}
     key = (id(v.rules), v.state.turn)
-    got = _UPKEEP.get(key)
-    if got is None:
-        fn = v.proc("upkeep_at")
-        got = {s: float(c) for s in v.geo.land if (c := int(fn(v.state, s))) > 0}
-        if len(_UPKEEP) > 16:
-            _UPKEEP.clear()
-        _UPKEEP[key] = got
+    kept = _UPKEEP.get(key)
+    if kept is not None and kept[0] is v.rules:     # (not other rules given a freed one's id())
+        return kept[1]
+    fn = v.proc("upkeep_at")
+    got = {s: float(c) for s in v.geo.land if (c := int(fn(v.state, s))) > 0}
+    if len(_UPKEEP) > 16:
+        _UPKEEP.clear()
+    _UPKEEP[key] = (v.rules, got)
     return got
 
 
-_UPKEEP: dict[Any, dict[str, float]] = {}
+_UPKEEP: dict[Any, tuple[Any, dict[str, float]]] = {}
 
 
 def convoy_relief(v: View, z: str, cache: dict[Any, float] | None = None) -> float:
@@ -238,9 +239,10 @@ def cheapest_first(costs: list[float], hits: float) -> float:
     return out
 
 
-def bombing_value(v: View, u: Piece, kind: str, where: str) -> float:
+def bombing_value(v: View, u: Piece, kind: str, where: str, means: dict[Any, float] | None = None) -> float:
     """Expected income taken by one more bomber on a `kind` mission (sbr, night) over `where`,
-    less the expected cost of the bombers lost to AA fire and interceptors."""
+    less the expected cost of the bombers lost to AA fire and interceptors (`means`: the
+    game's cache of `mean_of`)."""
     owner = v.control.get(where, "")
     value = int(v.call("ipc_value", where))
     done = int(v.call("damage_on", where, owner)) if v.rules.has_procedure("damage_on") else 0
@@ -265,13 +267,13 @@ def bombing_value(v: View, u: Piece, kind: str, where: str) -> float:
     loss_share = min(1.0, loss_share)
     bombers = [p for p in flying if mission_kind_of(v, p) != "escort" or p is u]
     if kind == "night" and v.rules.has_procedure("night_raid_damage"):
-        each = [mean_of(v, "night_raid_damage", b) for b in bombers]
+        each = [mean_of(v, "night_raid_damage", b, cache=means) for b in bombers]
     elif kind == "night":
         # a layer without AARHE's procedure: its option, if it has one, else the seed's 50%
         share = int(option(v, "night_bombing_share", 50))
-        each = [mean_of(v, "raid_damage", b, post=lambda r: r * share // 100) for b in bombers]
+        each = [mean_of(v, "raid_damage", b, post=lambda r: r * share // 100, cache=means) for b in bombers]
     else:
-        each = [mean_of(v, "raid_damage", b) for b in bombers]
+        each = [mean_of(v, "raid_damage", b, cache=means) for b in bombers]
     with_u = min(float(cap), sum(each) * (1.0 - loss_share))
     without = 0.0
     if len(bombers) > 1:
@@ -336,7 +338,7 @@ def declare_missions(ai: HeuristicPlayer, v: View, d: Decision, fresh: bool) -> 
         if u is None or not isinstance(to, str) or u.id in ai.plan.busy:
             continue
         if kind in ("sbr", "night"):
-            value = bombing_value(v, u, kind, to)
+            value = bombing_value(v, u, kind, to, ai._means)
         elif kind == "counter_air":
             value = counter_air_value(v, u, to)
         else:
@@ -498,7 +500,7 @@ def scorch(ai: HeuristicPlayer, v: View, d: Decision) -> Action | None:
         # the units that could still be placed there would defend it
         kinds = {v.state.pieces[o2.get("u")].kind for o2 in d.options
                  if o2.kind == "place" and o2.get("at") == s and o2.get("u") in v.state.pieces}
-        waiting = sum(v.defence_p(u) for pool in pools for u in v.state.pieces_at(pool)
+        waiting = sum(v.defence_p(u) for pool in sorted(pools) for u in v.state.pieces_at(pool)
                       if u.owner == v.me and u.kind in kinds and "land" in v.tags(u))
         if doomed(v, s, extra=waiting):
             return o

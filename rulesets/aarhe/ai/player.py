@@ -131,6 +131,8 @@ class HeuristicPlayer:
         self.battle_odds = odds
         #: layers.convoy_relief's answers in this game
         self._relief: dict[Any, float] = {}
+        #: layers.mean_of's answers in this game
+        self._means: dict[Any, float] = {}
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, ruleset: Any, state: GameState, decision: Decision) -> Action:
@@ -329,7 +331,8 @@ class HeuristicPlayer:
             return []
         transport = min(carriers, key=lambda k: price[k])
         geo = v.geo
-        home = {z for f in factories for z in geo.coast.get(f, ())}
+        # (in a defined order: the danger below is a sum of floats in the walk's order)
+        home = sorted({z for f in factories for z in geo.coast.get(f, ())})
         near = bfs(home, geo.sea_nb, limit=2)
         mine = [p for p in v.mine if "carries_land" in v.tags(p) and p.space in near]
         waiting = sum(1 for f in factories for p in v.at.get(f, ())
@@ -477,7 +480,7 @@ class HeuristicPlayer:
         battles = []
         # a sea zone is worth the convoy raids its enemy ships cost the side each turn
         relief: dict[str, float] = {}
-        for t in targets:
+        for t in sorted(targets):
             defs = v.defenders(t)
             if not defs:
                 continue
