@@ -77,9 +77,11 @@ def test_a_big_decision_is_looked_at_best_prior_first(bulge: Any) -> None:
 
 def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
     """The Axis's first two turns, played by its priors alone: where a combat unit can enter
-    a town the Allies hold with no combat unit in it, the most promising move enters one; a truck
-    off the board comes on with two supply tokens at least, loaded before (a truck that came on
-    may drive its load on first)."""
+    a VP town the Allies hold with no combat unit in it and room for it, the most promising
+    move is a combat unit's (into such a town, or where the plan values it more: a tank on to
+    its blitz hex), or a truck's load, which moves nothing (not a truck's move, not the end
+    of the step); a truck off the board comes on with two supply tokens at least, loaded
+    before (a truck that came on may drive its load on first)."""
     rs = bulge
     state = rs.logic.new_state(rs.info.scenario(None).name, 0)
     decision = flow.start(rs, state)
@@ -89,8 +91,10 @@ def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
 
     town_open = rs.rules.procedure("open_town")      # (a town of the other side, no combat unit in it)
 
-    def open_town(h: str) -> bool:
-        return bool(town_open(state, h, "Axis"))
+    def open_town(h: str) -> bool:       # (one that carries VP, with room for one more unit)
+        ours = sum(1 for p in state.pieces_at(h) if p.owner == "Axis" and "combat" in units[p.kind].tags)
+        return bool(town_open(state, h, "Axis")) and bool(state.board.space(h).get("vp")) \
+            and ours < rs.rules.options["stacking_limit"]
 
     def combat(a: Any) -> bool:
         return "combat" in units[state.pieces[a.args["pieces"][0]].kind].tags
@@ -102,7 +106,7 @@ def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
             if decision.kind == "axis_move" and any(a.kind == "move" and open_town(a.args["to"]) and combat(a)
                                                     for a in decision.options):
                 seen.add(decision.kind)
-                assert best.kind == "move" and open_town(best.args["to"]), best.label
+                assert best.kind == "load" or (best.kind == "move" and combat(best)), best.label
             if decision.kind == "axis_reinforce" and any(a.kind == "enter" for a in decision.options) \
                     and any(a.kind == "load" and "supply" in units[state.pieces[a.args["piece"]].kind].tags
                             for a in decision.options):
