@@ -387,17 +387,9 @@ class Weigh:
         return translate_errors(self.fn, *self.where, ns=self.ns)(ctx, answer)
 
     def each(self, ctx: Any, answers: Sequence[Any]) -> list[Any]:
-        """The prior of every answer, in one call into the rules (see `priors_together`), each
-        with the steps a call of its own would have."""
-        fn, ns, b = self.fn, self.ns, BUDGET
-
-        def weigh(c: Any, xs: Sequence[Any]) -> list[Any]:
-            out = []
-            for x in xs:
-                ns["_L"] = b.steps
-                out.append(fn(c, x))
-            return out
-        return translate_errors(weigh, *self.where, ns=ns)(ctx, answers)
+        """The prior of every answer, in one call into the rules (see `priors_together`)."""
+        calls = [(self.fn, (x,)) for x in answers]
+        return translate_errors(priors_together(self.ns), *self.where, ns=self.ns)(ctx, calls)
 
 
 def priors_together(ns: dict[str, Any]) -> Callable[..., list[Any]]:
