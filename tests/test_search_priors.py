@@ -58,13 +58,19 @@ def test_a_prior_toward_the_goal_wins_the_race_the_search_alone_does_not(tmp_pat
     assert wins["primed"] == 4 and wins["plain"] < 4, wins
 
 
-def test_a_big_decision_is_looked_at_best_prior_first(bulge: Any) -> None:
-    rs = bulge
+def big_axis_move(rs: Any) -> tuple[Any, Any]:
+    """A Bulge Axis movement decision of more than 100 options, reached by random play."""
     state = rs.logic.new_state(rs.info.scenario(None).name, 0)
     decision = flow.start(rs, state)
     rng = random.Random(0)
     while not (decision.kind == "axis_move" and len(decision.options) > 100):
         state, decision = flow.apply(rs, state, decision.sample(rng))
+    return state, decision
+
+
+def test_a_big_decision_is_looked_at_best_prior_first(bulge: Any) -> None:
+    rs = bulge
+    state, decision = big_axis_move(rs)
     player = SearchPlayer(0, iterations=16)
     priors = player.priors(rs, decision)
     assert priors is not None and len(set(priors)) > 2
@@ -254,11 +260,7 @@ def test_each_prior_read_with_the_others_has_the_steps_of_a_call_of_its_own(bulg
     rules' step budget (`wargame --rules-budget`) is each prior's, as when read one by one:
     with a budget each prior fits alone and all of them together do not, they are all read."""
     rs = bulge
-    state = rs.logic.new_state(rs.info.scenario(None).name, 0)
-    decision = flow.start(rs, state)
-    rng = random.Random(0)
-    while not (decision.kind == "axis_move" and len(decision.options) > 100):
-        state, decision = flow.apply(rs, state, decision.sample(rng))
+    state, decision = big_axis_move(rs)
     spec = rs.rules.steps["axis_move"].move("move")
     assert spec.prior is not None
     rules = spec.prior.__wrapped__.__globals__
