@@ -11,6 +11,7 @@ from the game's. The same seed and the same iteration budget give the same play.
 
 from __future__ import annotations
 
+import gc
 import math
 import random
 import time
@@ -19,7 +20,8 @@ from typing import Any
 
 from clients.search_cycles import Circles
 from clients.search_judge import Judge
-from clients.search_policy import BEYOND, DefaultPolicy
+from clients.search_policy import BEYOND, DefaultPolicy, Moved
+from dsl.runtime import OutOfTime
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.state import GameState
@@ -108,12 +110,16 @@ class SearchPlayer:
         self._prior_steps: dict[tuple[int, str], bool] = {}
         #: the last decision whose priors were asked for, and its priors (see `priors`)
         self._last_priors: tuple[Decision | None, list[float] | None] = (None, None)
-        #: a decision's kind -> the longest move of the default policy the last decision of
-        #: that kind saw (CPU seconds; a budget of time only): a step's start may walk the
-        #: board, and a sample stops before a move that long would pass the deadline
-        self.longest_move: dict[str, float] = {}
+        #: a decision's kind -> the longest the default policy took to move on a decision of
+        #: that kind in the last search that moved on one (CPU seconds; a budget of time
+        #: only): the priors of a big decision may take tens of milliseconds, and a sample
+        #: or a look stops before a move that long would pass the deadline
+        self.move_time: dict[str, float] = {}
+        #: a decision's kind -> the longest look of the last screen of a decision of that kind
+        #: (the screen stops before a look that long would pass its share of the time)
+        self.look_time: dict[str, float] = {}
 
-    def priors(self, rs: Any, decision: Decision) -> list[float] | None:
+    def priors(self, rs: Any, decision: Decision, deadline: float | None = None) -> list[float] | None:
         """How promising each option of the decision is for its player, by the moves' own
         `prior` (docs/rules-language.md, "Knowledge for the computer player"): an option of
         a move with none and the finish count 0. A question's answers, by the rules' prior on
@@ -121,15 +127,16 @@ class SearchPlayer:
         state asked on). None where no move of the decision's step gives a prior, or for a
         question without one (the search then plays as it would without). Worked out once
         for a decision: the search and its default policy both ask for the decision searched
-        (a big decision's priors can take a large share of a small budget)."""
+        (a big decision's priors can take a large share of a small budget). OutOfTime where
+        the CPU clock passes `deadline` first (nothing is kept then)."""
         last, known = self._last_priors
         if decision is last:
             return known
-        priors = self._priors(rs, decision)
+        priors = self._priors(rs, decision, deadline)
         self._last_priors = (decision, priors)
         return priors
 
-    def _priors(self, rs: Any, decision: Decision) -> list[float] | None:
+    def _priors(self, rs: Any, decision: Decision, deadline: float | None) -> list[float] | None:
         if decision.kind == "choose":
             weigh = getattr(decision.prompt, "priors", None)
             return None if weigh is None else weigh(decision.asked_on)
@@ -140,7 +147,7 @@ class SearchPlayer:
             has = self._prior_steps[key] = spec is not None and any(m.prior is not None for m in spec.moves)
         if not has:
             return None
-        return priors_of(rs, decision.options)
+        return priors_of(rs, decision.options, deadline)
 
     def judge(self, rs: Any) -> Judge:
         j = self._judges.get(id(rs.rules))
@@ -157,6 +164,8 @@ class SearchPlayer:
             self.answered_at_once += 1
             return options[0]
         start = time.process_time()
+        if self.iterations is None and not self.policy_only:
+            keep_loaded()
         barred = self.circles.barred(state, decision)
         if n - len(barred) == 1:
             self.answered_at_once += 1
@@ -187,10 +196,30 @@ class SearchPlayer:
         return next(a for a in decision.options if a not in barred)
 
 
-def priors_of(rs: Any, options: Sequence[Action]) -> list[float]:
+def keep_loaded() -> None:
+    """Once a process: the objects alive at a timed search's first decision (the loaded rules,
+    their compiled code and map: some 80,000 in Bulge) are moved out of the garbage
+    collector's reach (`gc.freeze`, after a collection). Python's full collection goes through
+    every object it tracks, and with these it took tens of milliseconds at unforeseen moments
+    of a decision (docs/architecture.md, "Time"); they live as long as the game anyway."""
+    global _KEPT
+    if not _KEPT:
+        _KEPT = True
+        gc.collect()
+        gc.freeze()
+
+
+#: whether `keep_loaded` has run in this process
+_KEPT = False
+
+
+def priors_of(rs: Any, options: Sequence[Action], deadline: float | None = None) -> list[float]:
     """Each option's prior (`prior_of`), worked out in one call into the rules where the
     rules can (`CompiledRules.weigh`): a question the priors of a decision share (a power's
-    landing grounds, the towns at stake) is then answered once, not once an option."""
+    landing grounds, the towns at stake) is then answered once, not once an option. Raises
+    OutOfTime where the CPU clock passes `deadline` before every prior is read (the rules
+    look at the clock as they go: a big decision's priors can take a small budget several
+    times over)."""
     weigh: Any = getattr(rs.rules, "weigh", None)
     calls: list[tuple[Any, tuple[Any, ...]]] = []
     where: list[int] = []
@@ -211,7 +240,7 @@ def priors_of(rs: Any, options: Sequence[Action]) -> list[float]:
         where.append(i)
     priors = [0.0] * len(options)
     if calls:
-        for i, p in zip(where, weigh(listed, calls)):
+        for i, p in zip(where, weigh(listed, calls, deadline)):
             priors[i] = float(p)
     return priors
 
@@ -248,13 +277,19 @@ class _Search:
         self.side = rs.logic.side_of(decision.player)
         self.where = (state.turn, state.power_index)
         self.reference = self.judge.raw(state, self.side) if self.judge.informed else 0.0
+        #: when a decision searched for a time must be answered (CPU time); None for a
+        #: budget of samples, whose play must not depend on the machine's speed
+        self.deadline = self.start + player.seconds if player.iterations is None else None
         self.temperature: float | None = None
         self.options: Sequence[Action] = decision.options
         #: options chosen before at this same position of the step, which led back to it
         self.barred = barred
         #: where the moves give priors: the options are drawn best prior first (for the
         #: screen and progressive widening), not at random
-        priors = player.priors(rs, decision)
+        try:
+            priors = player.priors(rs, decision, self.deadline)
+        except OutOfTime:   # (searched without them: a rare decision at a small budget)
+            priors = None
         self.priors = priors if n > ALL_AT_ONCE else None
         # the options not drawn yet, as indexes (drawn lazily, Fisher-Yates from the end; by
         # prior, the best last, where the moves give priors)
@@ -264,15 +299,11 @@ class _Search:
         #: candidate), so a draw passes over it
         self.finish = decision.finish if n > ALL_AT_ONCE else None
         self.samples = 0
-        #: when a decision searched for a time must be answered (CPU time); None for a
-        #: budget of samples, whose play must not depend on the machine's speed
-        self.deadline: float | None = None
-        #: the longest a move of the default policy has taken in this decision's looks and
-        #: samples (`seen`), or in the last decision of its kind, if longer (`step`)
-        self.seen = 0.0
+        #: a decision's kind -> the longest a move of the default policy on one took in this
+        #: search's looks and samples (what the next such move may take: `policy_move`)
+        self.took: dict[str, float] = {}
         #: the longest look of the screen (a sample takes at least as long as its option's look)
         self.longest_look = 0.0
-        self.step = player.longest_move.get(decision.kind, 0.0) if player.iterations is None else 0.0
         #: screened options not searched yet, the best last (they are drawn before the others)
         self.ranked: list[Arm] = []
         #: where the moves give priors and the rules judge positions: the default policy's
@@ -280,7 +311,7 @@ class _Search:
         #: the samples show another better (see `answer`)
         self.base: Arm | None = None
         if self.judge.informed and priors is not None:
-            moved = DefaultPolicy(player, rs, self.judge, own_dice=True).move(state, decision)
+            moved = DefaultPolicy(player, rs, self.judge, own_dice=True).move(state, decision, self.deadline)
             if moved is not None and moved[0] not in barred:
                 self.base = Arm(moved[0])
         if self.judge.informed:
@@ -314,8 +345,11 @@ class _Search:
             limit = (player.seconds - (start - self.start)) * SCREEN_SHARE
         looked: list[tuple[float, int, Arm, tuple[str, float]]] = []
         first = [self.finish] if self.finish is not None else []
+        # (the next look may take as long as the longest of this screen, or of the last
+        # screen of a decision of this kind)
+        longest = player.look_time.get(self.decision.kind, 0.0) if limit is not None else 0.0
         while len(looked) < most:
-            if limit is not None and time.process_time() - start > limit:
+            if limit is not None and time.process_time() - start + longest > limit:
                 break
             action = first.pop() if first else self.next_undrawn()
             if action is None:
@@ -324,10 +358,13 @@ class _Search:
             began = time.process_time()
             value = self.look(arm)
             self.longest_look = max(self.longest_look, time.process_time() - began)
+            longest = max(longest, self.longest_look)
             if value is None:
                 continue
             worth = value[1] * BEYOND if value[0] == "end" else value[1]
             looked.append((worth, -len(looked), arm, value))
+        if limit is not None and self.longest_look > 0:
+            player.look_time[self.decision.kind] = self.longest_look
         looked.sort(key=lambda t: (t[0], t[1]))
         self.ranked = [arm for _, _, arm, _ in looked]
         for _, _, arm, value in looked:
@@ -353,9 +390,7 @@ class _Search:
         if (value == self.reference and arm.action != self.decision.finish and decision is not None
                 and decision.player == self.decision.player
                 and (state.turn, state.power_index) == self.where):
-            began = time.process_time()
-            moved = self.policy.move(state, decision)
-            self.timed(time.process_time() - began)
+            moved = self.policy_move(state, decision)
             if moved is not None:
                 end = self.judge.outcome(moved[1], self.side)
                 if end is not None:
@@ -420,8 +455,6 @@ class _Search:
         # differ several times over in length, so their mean would let one run past the budget);
         # at first, the screen's longest look (an option ending a step may start the next)
         longest = self.longest_look
-        if cap is None:
-            self.deadline = start + budget
         while self.arms:
             before = time.process_time()
             if cap is not None:
@@ -437,8 +470,7 @@ class _Search:
                 continue
             self.record(arm, value)
         player.spent.append((self.samples, time.process_time() - self.start))
-        if cap is None:
-            player.longest_move[self.decision.kind] = self.seen
+        player.move_time.update(self.took)
         if not self.arms:       # every option drawn was refused: let the rules' own first stand
             return next((a for a in self.options if a not in self.barred), self.options[0])
         return self.answer().action
@@ -477,29 +509,36 @@ class _Search:
             state, decision = flow.apply(rs, self.state, arm.action, dice=rng.getrandbits(64))
         except IllegalAction:
             return None
-        informed, deadline = self.judge.informed, self.deadline
+        informed = self.judge.informed
         for _ in range(self.player.horizon if informed else BLIND_HORIZON):
             if decision is None or (informed and (state.turn, state.power_index) != self.where):
                 break
-            if deadline is not None:
-                now = time.process_time()
-                if now + self.step > deadline:
-                    break   # (no time for another move: this sample is judged where it got)
-            moved = self.policy.move(state, decision)
-            if deadline is not None:
-                self.timed(time.process_time() - now)
+            moved = self.policy_move(state, decision)
             if moved is None:
-                break
+                break   # (or no time for another move: this sample is judged where it got)
             _, state, decision = moved
         end = self.judge.outcome(state, self.side)
         if end is not None:
             return ("end", end)
         return ("raw", self.judge.raw(state, self.side))
 
-    def timed(self, took: float) -> None:
-        """A move of the default policy took `took` CPU seconds."""
-        self.seen = max(self.seen, took)
-        self.step = max(self.step, took)
+    def policy_move(self, state: GameState, decision: Decision) -> Moved | None:
+        """The default policy's move on a sample's decision; None where it refuses every
+        option, or where it would pass the deadline (a budget of time only): a move on a
+        decision of this kind has taken that long before, or its priors are still being
+        read at the deadline."""
+        deadline = self.deadline
+        if deadline is None:
+            return self.policy.move(state, decision)
+        kind = decision.kind
+        now = time.process_time()
+        if now + max(self.took.get(kind, 0.0), self.player.move_time.get(kind, 0.0)) > deadline:
+            return None
+        moved = self.policy.move(state, decision, deadline)
+        took = time.process_time() - now
+        if moved is not None and took > self.took.get(kind, 0.0):
+            self.took[kind] = took
+        return moved
 
     # -- values ---------------------------------------------------------------------------------------------
     def record(self, arm: Arm, value: tuple[str, float]) -> None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from clients.search_judge import Judge
+from dsl.runtime import OutOfTime
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
 from engine.state import GameState
@@ -48,14 +49,18 @@ class DefaultPolicy:
             return flow.apply(self.rs, state, action, dice=self.rng.getrandbits(64))
         return flow.apply(self.rs, state, action)
 
-    def move(self, state: GameState, decision: Decision) -> Moved | None:
+    def move(self, state: GameState, decision: Decision, deadline: float | None = None) -> Moved | None:
         """The option the policy plays, and where it leads. Where the rules judge positions,
         the better for the deciding side of a few options drawn at random and the step's
         finish (one look ahead each: a unit activated is then moved); else the finish most
         of the time, or a random option. Where the moves give priors, the best prior first
-        (`by_priors`). None if the rules refuse every option it tried."""
+        (`by_priors`). None if the rules refuse every option it tried, or where the CPU
+        clock passes `deadline` before the decision's priors are read."""
         rng, rs = self.rng, self.rs
-        priors = self.player.priors(rs, decision)
+        try:
+            priors = self.player.priors(rs, decision, deadline)
+        except OutOfTime:
+            return None
         if not self.judge.informed:
             if priors is not None:
                 return self.by_priors(state, decision, priors, "")

@@ -24,6 +24,11 @@ Sizes: a list or a map holds at most ``limits().items`` items and a string as ma
 characters; integers stay within ±(2^63 - 1) (a fixed limit). The budget and the item limit
 are raised with :func:`set_limits` (``wargame --rules-budget N --rules-max-items N``).
 The counter is one per process: calls into the rules from several threads at once would share it.
+
+**A deadline.** A caller in a hurry (a search player reading a big decision's priors with a
+tenth of a second to answer) may give a call a deadline on the CPU clock: the call then
+spends its steps CLOCK_STEPS at a time, looks at the clock each time, and stops with
+:class:`OutOfTime` once past it (the steps limit stands as it is).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from __future__ import annotations
 import functools
 import linecache
 import re
+import time
 from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
@@ -40,6 +46,7 @@ from typing import Any, overload
 from .errors import Pos, Refused, RulesLimitError, RulesRuntimeError
 
 __all__ = ["MAX_RANGE", "DEFAULT_STEPS", "DEFAULT_ITEMS", "INT_MAX", "Limits", "limits", "set_limits", "charge",
+           "OutOfTime",
            "bounded_range", "bounded_range_list", "table_miss", "translate_errors", "HELPERS"]
 
 #: the largest number of items one `range` may produce
@@ -56,6 +63,10 @@ DEFAULT_ITEMS = 1_000_000
 INT_MAX = (1 << 63) - 1
 #: a primitive charges the pieces or spaces it goes through only past this many
 FREE_ITEMS = 64
+
+#: a call with a deadline looks at the clock each time it has spent this many steps (some
+#: tenths of a millisecond of rules)
+CLOCK_STEPS = 20_000
 
 _HOW_STEPS = "raise it with `wargame --rules-budget N` (in Python: dsl.set_limits(steps=N))"
 _HOW_ITEMS = "raise it with `wargame --rules-max-items N` (in Python: dsl.set_limits(items=N))"
@@ -77,13 +88,21 @@ class _Budget:
     so that rules called from inside rules (a primitive calling back) share the budget of
     the outermost call, and `ns` is the module of that call."""
 
-    __slots__ = ("depth", "steps", "items", "ns")
+    __slots__ = ("depth", "steps", "items", "ns", "deadline", "owed")
 
     def __init__(self) -> None:
         self.steps = DEFAULT_STEPS
         self.items = DEFAULT_ITEMS
         self.depth = 0
         self.ns: dict[str, Any] | None = None
+        #: the CPU time the call under way must stop by (None: no deadline), and the steps of
+        #: its budget not yet handed to `_L` (handed CLOCK_STEPS at a time, see `spent`)
+        self.deadline: float | None = None
+        self.owed = 0
+
+
+class OutOfTime(Exception):
+    """A call into the rules given a deadline was still at work when the CPU clock passed it."""
 
 
 BUDGET = _Budget()
@@ -107,10 +126,23 @@ def set_limits(steps: int | None = None, items: int | None = None) -> Limits:
 
 
 def spent() -> bool:
-    """The steps are all spent (generated code calls this when `_L` goes below 0)."""
+    """The steps are all spent (generated code calls this when `_L` goes below 0); in a call
+    with a deadline, the steps handed out so far: the clock is looked at and, before the
+    deadline, more are handed out."""
     b = BUDGET
     if not b.depth:          # rules run outside any call into them (a test): no limit
         return True
+    if b.deadline is not None:
+        if time.process_time() > b.deadline:
+            raise OutOfTime
+        ns = b.ns
+        if b.owed > 0 and ns is not None:
+            while ns["_L"] < 0 and b.owed > 0:
+                more = min(b.owed, CLOCK_STEPS)
+                b.owed -= more
+                ns["_L"] += more
+            if ns["_L"] >= 0:
+                return True
     raise RulesLimitError(f"the rules took more than {b.steps:,} steps in one call (a loop or calls that "
                           f"never end?); the budget of a call into the rules is {b.steps:,} steps: {_HOW_STEPS}")
 
@@ -399,14 +431,28 @@ def priors_together(ns: dict[str, Any]) -> Callable[..., list[Any]]:
     "answers remembered") is then worked out once for them all, not again for each option
     (LHTR's landing grounds of a power, asked by the prior of every unload). Each prior has the
     steps a call of its own would have (a decision of hundreds of options would otherwise
-    share one call's budget)."""
+    share one call's budget). With a `deadline` (CPU time), OutOfTime once the clock passes it,
+    looked at before each prior and every CLOCK_STEPS steps within one."""
     b = BUDGET
 
-    def weigh(ctx: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[Any]:
+    def weigh(ctx: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]],
+              deadline: float | None = None) -> list[Any]:
         out = []
-        for fn, args in calls:
-            ns["_L"] = b.steps
-            out.append(fn(ctx, *args))
+        if deadline is None:
+            for fn, args in calls:
+                ns["_L"] = b.steps
+                out.append(fn(ctx, *args))
+            return out
+        clock, first = time.process_time, min(b.steps, CLOCK_STEPS)
+        b.deadline = deadline
+        try:
+            for fn, args in calls:
+                if clock() > deadline:
+                    raise OutOfTime
+                ns["_L"], b.owed = first, b.steps - first
+                out.append(fn(ctx, *args))
+        finally:
+            b.deadline, b.owed = None, 0
         return out
     return weigh
 

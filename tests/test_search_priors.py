@@ -5,16 +5,19 @@ counts of samples."""
 
 from __future__ import annotations
 
+import gc
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from clients.search import SearchPlayer, _Search, best_first, prior_of, priors_of
+from clients.search import SearchPlayer, _Search, best_first, keep_loaded, prior_of, priors_of
 from clients.search_policy import DefaultPolicy
 from dsl import limits, set_limits
 from dsl.errors import RulesRuntimeError
+from dsl.runtime import OutOfTime
 from engine import flow, plugins
 from tests.dsl.test_priors import PRIOR, game_with
 from tests.test_search import play, write_game
@@ -274,3 +277,65 @@ def test_each_prior_read_with_the_others_has_the_steps_of_a_call_of_its_own(bulg
         assert priors_of(rs, decision.options) == alone
     finally:
         set_limits(steps=old.steps)
+
+
+#: a prior that takes a long while: 3,000 rounds of a loop of 3,000 (of the game, not the
+#: board alone: a board's answers are kept)
+SLOW = """
+procedure count_on(k: int) -> int {
+    let n = if current_power() == "Blue" then k else k + 1
+    for j in range(3000) {
+        n += 1
+    }
+    return n
+}
+
+procedure slow(to: str) -> int {
+    let n = 0
+    for i in range(3000) {
+        n = count_on(n)
+    }
+    return n - distance(to, "f4")
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def slow_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, float]:
+    """The race for the flag whose runner's prior takes long, and how long one prior takes."""
+    rs = plugins.load(game_with(tmp_path_factory.mktemp("slow"), "prior slow(to)", SLOW))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    began = time.process_time()
+    prior_of(decision.options[0])
+    return rs, time.process_time() - began
+
+
+def test_priors_read_with_a_deadline_stop_soon_after_it_and_leave_the_rules_whole(slow_game: tuple[Any, float]) -> None:
+    """A caller in a hurry gives the priors' call a deadline on the CPU clock: the rules stop
+    at it (dsl.runtime: the clock is looked at every CLOCK_STEPS steps, inside a prior too),
+    not after the prior, and answer as before when asked again without one."""
+    rs, one = slow_game
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    began = time.process_time()
+    with pytest.raises(OutOfTime):
+        priors_of(rs, decision.options, began + one / 10)
+    assert time.process_time() - began < one / 2
+    assert priors_of(rs, decision.options) == [prior_of(a) for a in decision.options]
+
+
+def test_a_search_answers_in_its_time_when_one_prior_takes_longer(slow_game: tuple[Any, float]) -> None:
+    """Its time per decision is kept within its budget where the rules' priors are slow: the
+    decision's own are given up at the deadline (it is searched without them), and so is a
+    sample's move whose priors are still being read."""
+    rs, one = slow_game
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    keep_loaded()       # (once a process: a collection of everything a test run holds)
+    player = SearchPlayer(0, seconds=one / 10)
+    began = time.process_time()
+    action = player.choose(rs, state, decision)
+    assert action in list(decision.options)
+    assert time.process_time() - began < one / 2
+    assert gc.get_freeze_count() > 0
