@@ -334,9 +334,9 @@ def test_night_bombing_is_valued_at_the_rules_share_of_the_die(share: int, mean:
                       night_bombing_share=share)
     bomber = g.piece(ids["UK Bomber United Kingdom"][0])
     v = View(g.rs, g.state, "UK")
-    assert layers.mean_of(v, "night_raid_damage", bomber) == pytest.approx(mean, abs=0.3)
+    assert layers.mean_of(v, "night_raid_damage", bomber, {}) == pytest.approx(mean, abs=0.3)
     # no AA, no interceptor over Western Europe: the whole value is the damage
-    assert layers.bombing_value(v, bomber, "night", "Western Europe") == pytest.approx(mean, abs=0.3)
+    assert layers.bombing_value(v, bomber, "night", "Western Europe", {}) == pytest.approx(mean, abs=0.3)
 
 
 @pytest.mark.parametrize("upkeep", [1, 3, 0])

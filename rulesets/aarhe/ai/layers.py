@@ -40,15 +40,13 @@ def option(v: View, name: str, default: Any) -> Any:
     return v.options.get(name, default)
 
 
-def mean_of(v: View, proc: str, u: Piece, post: Any = None, cache: dict[Any, float] | None = None) -> float:
+def mean_of(v: View, proc: str, u: Piece, cache: dict[Any, float], post: Any = None) -> float:
     """What the rules' procedure `proc(u)`, which rolls dice, gives on average: played on a
-    copy of the game with private dice (the game's own dice are not touched). With a `cache`
+    copy of the game with private dice (the game's own dice are not touched). Kept in `cache`
     (one game's: a technology or advantage of another game, played before in the same
     process, is not this one's), worked out once a turn for each kind and owner (a technology
     may change it from one turn to the next)."""
     key = (proc, u.kind, u.owner, v.state.turn, v.state.power_index, post is not None)
-    if cache is None:
-        cache = {}
     if key in cache:
         return cache[key]
     scratch = v.state.copy()
@@ -239,7 +237,7 @@ def cheapest_first(costs: list[float], hits: float) -> float:
     return out
 
 
-def bombing_value(v: View, u: Piece, kind: str, where: str, means: dict[Any, float] | None = None) -> float:
+def bombing_value(v: View, u: Piece, kind: str, where: str, means: dict[Any, float]) -> float:
     """Expected income taken by one more bomber on a `kind` mission (sbr, night) over `where`,
     less the expected cost of the bombers lost to AA fire and interceptors (`means`: the
     game's cache of `mean_of`)."""
@@ -267,13 +265,13 @@ def bombing_value(v: View, u: Piece, kind: str, where: str, means: dict[Any, flo
     loss_share = min(1.0, loss_share)
     bombers = [p for p in flying if mission_kind_of(v, p) != "escort" or p is u]
     if kind == "night" and v.rules.has_procedure("night_raid_damage"):
-        each = [mean_of(v, "night_raid_damage", b, cache=means) for b in bombers]
+        each = [mean_of(v, "night_raid_damage", b, means) for b in bombers]
     elif kind == "night":
         # a layer without AARHE's procedure: its option, if it has one, else the seed's 50%
         share = int(option(v, "night_bombing_share", 50))
-        each = [mean_of(v, "raid_damage", b, post=lambda r: r * share // 100, cache=means) for b in bombers]
+        each = [mean_of(v, "raid_damage", b, means, post=lambda r: r * share // 100) for b in bombers]
     else:
-        each = [mean_of(v, "raid_damage", b, cache=means) for b in bombers]
+        each = [mean_of(v, "raid_damage", b, means) for b in bombers]
     with_u = min(float(cap), sum(each) * (1.0 - loss_share))
     without = 0.0
     if len(bombers) > 1:
