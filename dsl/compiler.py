@@ -23,7 +23,7 @@ import keyword
 import linecache
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from types import CodeType, MappingProxyType
 from typing import Any, TypeGuard
@@ -71,6 +71,9 @@ ALIKE_TRIAL = 32
 SPACE_TRIAL = 64
 #: remember a question's answers for one entry into the rules (see `_Gen.remembers`)
 REMEMBER = True
+#: procedures a primitive calls back by name in the middle of the rules' work (engine.primitives
+#: `end_game` asks `score`): never only the knowledge's (see `knowledge_only`)
+CALLED_BACK = ("score",)
 #: (in a procedure's variables read: it may read any)
 ALL_VARS = "*"
 #: a procedure written in place of its calls has at most this many parts (names, literals,
@@ -165,6 +168,8 @@ class _Gen:
         #: every call remembers, not only the calls a primitive makes
         self.walkers = {name for name, pr in sorted(program.procedures.items())
                         if self.walks(pr) and self.remembers(pr)} if REMEMBER else set()
+        #: procedures only the knowledge for the computer player reaches (see `knowledge_only`)
+        self.knowing = self.knowledge_only() - self.walkers if REMEMBER else set()
         self.remembered = {name for name in sorted(self.info.passed)
                            if name in program.procedures and self.remembers(program.procedures[name])} \
             | self.walkers if REMEMBER else set()
@@ -179,6 +184,10 @@ class _Gen:
                    and isinstance(n.args[0], A.Call) and isinstance(n.args[0].func, A.Name)}
         for name, pr in sorted(program.procedures.items()):
             keys = self.alike_keys(pr) if REMEMBER and name not in self.remembered else None
+            if keys is None and name in self.knowing:
+                keys = [f"v_{prm.name}.id" if prm.type.name == "Unit" and not prm.type.args
+                        else f"tuple(v_{prm.name})" if prm.type.name == "list" else f"v_{prm.name}"
+                        for prm in pr.params]
             # (not one written in place of its calls, nor one a count is asked of: its
             # counting twin, or its search in place, stops sooner than a remembered list)
             if keys is not None and self.inline_body(name) is None and not (name in counted and (
@@ -201,7 +210,9 @@ class _Gen:
             self._inline[name] = None
             self._searched[(name, False)] = self._searched[(name, True)] = None
         self.readers: dict[str, list[str]] = {}
-        for name in sorted(self.remembered):
+        # (not those only the knowledge reaches: it leaves the game alone, so no variable is
+        # set in an entry that asks them, and the entry's end forgets their answers)
+        for name in sorted(self.remembered - self.knowing):
             reads = self.callee_var_reads(name)
             for var in (program.vars if ALL_VARS in reads else reads):
                 self.readers.setdefault(var, []).append(name)
@@ -814,6 +825,61 @@ class _Gen:
                     return True
         return False
 
+    # The knowledge a game gives the computer player (docs/rules-language.md, "Knowledge for
+    # the computer player": the moves' and answers' priors, `evaluate`) runs only when a
+    # computer player asks, never in the game itself, and a decision's priors are read in one
+    # entry (dsl.runtime `priors_together`): the prior of each of hundreds of options asks the
+    # same questions again (Bulge's Allied reinforcements: what the tokens a truck unloads in
+    # a hex buy, a third as many different questions as asked). A procedure that only such
+    # knowledge reaches, that leaves the game alone and loops, remembers its answers for the
+    # entry (a unit by its identity: nothing changes the state in the entry): worked out once
+    # for a decision, and nothing the game plays pays. Whether its answers are asked for again
+    # the compiler cannot tell (LHTR's mostly are not: remembering them all made a game of its
+    # policy 5% dearer), so it is tried as a procedure given units alike is (`alike_keys`), on
+    # a longer trial: of its first KEEP_TRIAL calls, one that found fewer than one in
+    # KEEP_FOUND stops (Bulge's `truck_spot` is found again two times in three, but not in the
+    # first few decisions that ask it). The
+    # knowledge leaves the game alone, so no game variable is set in an entry that asks such
+    # a procedure: a variable set does not forget their answers (nor pay for it).
+    def knowledge_only(self) -> set[str]:
+        """The procedures that the priors and `evaluate` reach and nothing else in the rules
+        does, that remember well (`remembers`) and go round a loop, themselves or through
+        what they call (none where `evaluate` changes the game)."""
+        p = self.p
+        code = [p.rules, list(p.steps.values()), list(p.sequences.values()), list(p.tables.values()),
+                p.phases, p.turns, p.powers, p.teams]
+        priors = [n.prior for n in _nodes([*code, *p.procedures.values()])
+                  if isinstance(n, (A.MoveDecl, A.Let)) and n.prior is not None]
+        evaluate = p.procedures.get("evaluate")
+
+        def reached(roots: list[Any], knowledge: bool) -> set[str]:
+            """The procedures `roots` call, themselves or through what they call (the
+            priors left out, where not `knowledge`)."""
+            out: set[str] = set()
+            todo = list(roots)
+            while todo:
+                for n in _nodes_but_priors(todo.pop()) if not knowledge else _nodes(todo.pop()):
+                    name = None
+                    if isinstance(n, A.Call) and isinstance(n.func, A.Name):
+                        name = self.callee(n)
+                    elif isinstance(n, A.Name) and self.info.names.get(id(n)) == "procref":
+                        name = n.name
+                    if name is not None and name not in out:
+                        out.add(name)
+                        if name in self._decls:
+                            todo.append(self._decls[name])
+            return out
+
+        if evaluate is not None and not self.callee_leaves_game_alone("evaluate"):
+            return set()
+        known = reached(priors + ([evaluate] if evaluate is not None else []), True)
+        if evaluate is not None:
+            known.add("evaluate")
+        others = reached(code + [p.procedures[n] for n in CALLED_BACK if n in p.procedures], False) \
+            | set(CALLED_BACK)
+        return {name for name in sorted(known - others)
+                if name in p.procedures and self.remembers(p.procedures[name]) and self.callee_loops(name)}
+
     def remembers(self, pr: A.ProcedureDecl) -> bool:
         if pr.ret is None or pr.name in self.kept or pr.name in self.p.interactive:
             return False
@@ -877,7 +943,7 @@ class _Gen:
             # after its first calls: on, or stopped (its name bound to its work; a caller
             # that holds this function, as the loader does, goes straight to the work)
             self.emit(1, f"global _AC{n}, _AH{n}, {prefix}_{n}\n_AC{n} += 1", pr.pos)
-            self.trial(1, pr, f"{prefix}_{n}", f"_AC{n}", f"_AH{n}", ALIKE_TRIAL,
+            self.trial(1, pr, f"{prefix}_{n}", f"_AC{n}", f"_AH{n}", KEEP_TRIAL if n in self.knowing else ALIKE_TRIAL,
                        held=(f"_A_{n}", f"{prefix}_{n}__work(ctx{params})"))
         self.emit(1, f"_k = {key}\n_r = _A_{n}.get(_k)\nif _r is not None and _r[0] is ctx and _r[1] == _G:", pr.pos)
         if trial:
@@ -1084,7 +1150,7 @@ class _Gen:
         found: dict[str, list[str]] = {}
         unit = self.unit_rec.name if self.unit_rec is not None else None
         for name, pr in sorted(self.p.procedures.items()):
-            if pr.ret is None or name in self.p.interactive or name in self.kept \
+            if pr.ret is None or name in self.p.interactive or name in self.kept or name in self.knowing \
                     or (name in self.remembered and name not in self.alike):
                 continue
             ret = pr.ret
@@ -3785,6 +3851,18 @@ def _nested_loop(body: Any) -> bool:
 _STAT_OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _LITERALS = (A.IntLit, A.FloatLit, A.StrLit, A.BoolLit)
+
+
+def _nodes_but_priors(node: Any) -> Iterator[Any]:
+    """`_nodes`, without the priors of moves and answers (see `knowledge_only`)."""
+    if isinstance(node, (list, tuple)):
+        for x in node:
+            yield from _nodes_but_priors(x)
+    elif hasattr(node, "__dataclass_fields__") and not isinstance(node, A.TypeExpr):
+        yield node
+        for f in node.__dataclass_fields__:
+            if f != "pos" and f != "prior":
+                yield from _nodes_but_priors(getattr(node, f))
 
 
 def _count_nodes(node: Any) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from clients.cli import main
+from dsl import limits
 from engine import flow, plugins
 from tests.test_search import write_game
 
@@ -89,3 +90,44 @@ def test_check_refuses_a_prior_that_is_no_number_or_changes_the_game_at_its_line
     line = next(i for i, text in enumerate((folder / "flag.rules").read_text().splitlines(), 1) if prior in text)
     assert said in out, out
     assert f"flag.rules:{line}:" in out, out
+
+
+#: a question of the game that takes many steps: the laps run so far this turn, counted out
+LAPS = """
+procedure lap(k: int) -> int {
+    let n = if current_power() == "Blue" then k else k + 1
+    for j in range(1000) {
+        n += 1
+    }
+    return n
+}
+
+procedure laps() -> int {
+    let n = 0
+    for i in range(100) {
+        n = lap(n)
+    }
+    return n
+}
+"""
+
+
+def test_a_question_only_the_knowledge_asks_is_worked_out_once_for_a_call(tmp_path: Path) -> None:
+    """A procedure that only priors (and `evaluate`) reach remembers its answers for a call
+    into the rules, and a decision's priors are read in one call: a question the prior of
+    every option asks again (Bulge's what a truck's tokens buy in a hex) is worked out once.
+    Asked twice in one prior, `laps()` costs the steps of one."""
+    steps = {}
+    for prior in ('prior laps() - distance(to, "f4")', 'prior laps() + laps() - distance(to, "f4")'):
+        folder = tmp_path / str(len(steps))
+        folder.mkdir()
+        rs = plugins.load(game_with(folder, prior, LAPS))
+        state = rs.logic.new_state("line", 0)
+        go = rs.rules.steps["dash"].move("go")
+        runner = next(u for u in state.pieces.values() if u.owner == "Blue")
+        assert go.prior is not None
+        answer = go.prior(state, runner, "f2")
+        steps[prior] = (answer, limits().steps - go.prior.__wrapped__.__globals__["_L"])
+    (once, one), (twice, two) = steps.values()
+    assert once == 100_000 - 2 and twice == 200_000 - 2
+    assert one > 100_000 and two < one * 1.01, steps
