@@ -4,7 +4,7 @@ decision kinds given to the ruleset's hand-written player; the other side hand-w
     python3 benchmarks/mix.py [--side Axis] [--hand KIND,KIND | all | -KIND,...] [--turns 1-4]
         [--opt move,load] [--seed 960] [--games 10] [--ruleset bulge] [--kinds]
 
-`--hand -K1,K2` gives every kind but these to the hand-written player; `--turns` only on those
+`--hand=-K1,K2` gives every kind but these to the hand-written player; `--turns` only on those
 turns; `--opt` only where the hand-written player's choice is an option of those kinds (the
 policy's otherwise). Game i has seed SEED + i; the hand-written opponent is seated as
 search_vs.py seats it, so `--hand ""` plays search_vs.py's `--policy` games. Prints one line a
