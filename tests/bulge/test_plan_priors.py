@@ -108,6 +108,35 @@ def test_a_truck_that_came_on_drives_its_supply_to_where_stacks_want_it(bulge: A
 
 
 
+
+def test_a_piece_that_came_on_moves_on_first_as_the_hand_written_player_moves_it(bulge: Any) -> None:
+    """In the reinforcement step the hand-written Axis moves each piece that came on (a truck
+    with its tokens, a tank placed on a road) before it loads the next truck or places the
+    next unit: the truck's tokens go to the stacks at the front, not to the tanks just placed
+    at the board's edge. Wherever it does so in the first two turns of seed 700, that move is
+    the priors' first (main's put loading the next truck, 3, first)."""
+    from clients.odds_players import RulesOdds
+    from clients.search import priors_of
+    from rulesets.bulge.ai import HeuristicPlayer
+
+    hand = HeuristicPlayer(707, odds=RulesOdds())
+    seen = []
+
+    def look(state: Any, decision: Any, action: Any) -> None:
+        if decision.kind != "axis_reinforce":
+            return
+        chosen = hand.choose(bulge, state, decision)
+        if chosen.kind != "move":
+            return
+        priors = priors_of(bulge, decision.options)
+        first = decision.options[max(range(len(priors)), key=priors.__getitem__)]
+        seen.append((state.turn, chosen.label, first.label))
+
+    play_axis(bulge, 700, until_turn=2, look=look)
+    assert len(seen) >= 5 and any("Truck" in hand_label for _, hand_label, _ in seen), seen
+    assert all(hand_label == first for _, hand_label, first in seen), seen
+
+
 def play_against_heuristic(rs: Any, side: str, seed: int, until_turn: int = 99, look: Any = None) -> Any:
     """A game of `side`'s policy alone against the hand-written player; `look(state, decision,
     action)` sees each of the policy's decisions and its answer before it is played."""
