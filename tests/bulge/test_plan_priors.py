@@ -107,8 +107,6 @@ def test_a_truck_that_came_on_drives_its_supply_to_where_stacks_want_it(bulge: A
     assert len(drove) > 5
 
 
-
-
 def test_a_piece_that_came_on_moves_on_first_as_the_hand_written_player_moves_it(bulge: Any) -> None:
     """In the reinforcement step the hand-written Axis moves each piece that came on (a truck
     with its tokens, a tank placed on a road) before it loads the next truck or places the
