@@ -19,7 +19,7 @@ from dsl import limits, set_limits
 from dsl.errors import RulesRuntimeError
 from dsl.runtime import OutOfTime
 from engine import flow, plugins
-from tests.dsl.test_priors import PRIOR, game_with
+from tests.dsl.test_priors import PRIOR, game_with, laps
 from tests.test_search import play, write_game
 
 
@@ -279,31 +279,11 @@ def test_each_prior_read_with_the_others_has_the_steps_of_a_call_of_its_own(bulg
         set_limits(steps=old.steps)
 
 
-#: a prior that takes a long while: 3,000 rounds of a loop of 3,000 (of the game, not the
-#: board alone: a board's answers are kept)
-SLOW = """
-procedure count_on(k: int) -> int {
-    let n = if current_power() == "Blue" then k else k + 1
-    for j in range(3000) {
-        n += 1
-    }
-    return n
-}
-
-procedure slow(to: str) -> int {
-    let n = 0
-    for i in range(3000) {
-        n = count_on(n)
-    }
-    return n - distance(to, "f4")
-}
-"""
-
-
 @pytest.fixture(scope="module")
 def slow_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, float]:
     """The race for the flag whose runner's prior takes long, and how long one prior takes."""
-    rs = plugins.load(game_with(tmp_path_factory.mktemp("slow"), "prior slow(to)", SLOW))
+    # (a prior of some 9,000,000 rounds of a loop)
+    rs = plugins.load(game_with(tmp_path_factory.mktemp("slow"), 'prior laps() - distance(to, "f4")', laps(3000, 3000)))
     state = rs.logic.new_state("line", 0)
     decision = flow.start(rs, state)
     began = time.process_time()

@@ -92,23 +92,25 @@ def test_check_refuses_a_prior_that_is_no_number_or_changes_the_game_at_its_line
     assert f"flag.rules:{line}:" in out, out
 
 
-#: a question of the game that takes many steps: the laps run so far this turn, counted out
-LAPS = """
-procedure lap(k: int) -> int {
+def laps(rounds: int, length: int) -> str:
+    """Rules text with `laps()`: a question of the game (the laps run so far this turn,
+    counted out) that takes many steps, `rounds` laps of `length`."""
+    return f"""
+procedure lap(k: int) -> int {{
     let n = if current_power() == "Blue" then k else k + 1
-    for j in range(1000) {
+    for j in range({length}) {{
         n += 1
-    }
+    }}
     return n
-}
+}}
 
-procedure laps() -> int {
+procedure laps() -> int {{
     let n = 0
-    for i in range(100) {
+    for i in range({rounds}) {{
         n = lap(n)
-    }
+    }}
     return n
-}
+}}
 """
 
 
@@ -121,7 +123,7 @@ def test_a_question_only_the_knowledge_asks_is_worked_out_once_for_a_call(tmp_pa
     for prior in ('prior laps() - distance(to, "f4")', 'prior laps() + laps() - distance(to, "f4")'):
         folder = tmp_path / str(len(steps))
         folder.mkdir()
-        rs = plugins.load(game_with(folder, prior, LAPS))
+        rs = plugins.load(game_with(folder, prior, laps(100, 1000)))
         state = rs.logic.new_state("line", 0)
         go = rs.rules.steps["dash"].move("go")
         runner = next(u for u in state.pieces.values() if u.owner == "Blue")
