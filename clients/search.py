@@ -449,8 +449,7 @@ class _Search:
     # -- sampling -----------------------------------------------------------------------------------------
     def run(self) -> Action:
         player = self.player
-        start = time.process_time()
-        budget, cap = player.seconds - (start - self.start), player.iterations
+        cap, deadline = player.iterations, self.deadline
         # the longest sample of the loop below so far: the next may take as long (samples
         # differ several times over in length, so their mean would let one run past the budget);
         # at first, the screen's longest look (an option ending a step may start the next)
@@ -460,7 +459,7 @@ class _Search:
             if cap is not None:
                 if self.samples >= cap:
                     break
-            elif before - start + longest > budget:
+            elif deadline is not None and before + longest > deadline:
                 break
             arm = self.pick()
             value = self.sample(arm)

@@ -438,18 +438,16 @@ def priors_together(ns: dict[str, Any]) -> Callable[..., list[Any]]:
     def weigh(ctx: Any, calls: Sequence[tuple[Callable[..., Any], tuple[Any, ...]]],
               deadline: float | None = None) -> list[Any]:
         out = []
-        if deadline is None:
-            for fn, args in calls:
-                ns["_L"] = b.steps
-                out.append(fn(ctx, *args))
-            return out
         clock, first = time.process_time, min(b.steps, CLOCK_STEPS)
         b.deadline = deadline
         try:
             for fn, args in calls:
-                if clock() > deadline:
-                    raise OutOfTime
-                ns["_L"], b.owed = first, b.steps - first
+                if deadline is None:
+                    ns["_L"] = b.steps
+                else:
+                    if clock() > deadline:
+                        raise OutOfTime
+                    ns["_L"], b.owed = first, b.steps - first
                 out.append(fn(ctx, *args))
         finally:
             b.deadline, b.owed = None, 0
