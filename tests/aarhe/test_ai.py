@@ -349,11 +349,11 @@ def test_units_are_kept_out_of_deserts_by_the_rules_upkeep(upkeep: int) -> None:
     g = new(desert_upkeep=upkeep)
     v = View(g.rs, g.state, "UK")
     deserts = {"Libya", "Algeria", "Anglo Egypt", "Trans-Jordan", "Persia", "Sinkiang"}
-    assert layers.upkeep_map(v) == ({s: float(upkeep) for s in deserts} if upkeep else {})
+    assert layers.upkeep_map(v, {}) == ({s: float(upkeep) for s in deserts} if upkeep else {})
     ai = HeuristicPlayer(0, odds=RulesOdds())
     plain = ai._place_score(v, "Trans-Jordan", {}, {})
-    assert ai._place_score(v, "Trans-Jordan", {}, {}, layers.upkeep_map(v)) == plain + upkeep
-    assert ai._place_score(v, "India", {}, {}, layers.upkeep_map(v)) == ai._place_score(v, "India", {}, {})
+    assert ai._place_score(v, "Trans-Jordan", {}, {}, layers.upkeep_map(v, {})) == plain + upkeep
+    assert ai._place_score(v, "India", {}, {}, layers.upkeep_map(v, {})) == ai._place_score(v, "India", {}, {})
 
 
 @pytest.mark.parametrize(("kind", "options", "relief"), [

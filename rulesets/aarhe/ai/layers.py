@@ -77,25 +77,17 @@ def hit_p(value: int) -> float:
 
 
 # -- upkeep and convoy raids -------------------------------------------------------------------------
-def upkeep_map(v: View) -> dict[str, float]:
+def upkeep_map(v: View, cache: dict[Any, dict[str, float]]) -> dict[str, float]:
     """The IPCs a unit standing in each land space pays at its power's next collect income:
     the rules' `upkeep_at` (AARHE's desert upkeep), the spaces that cost something only.
-    Worked out once a turn for each set of rules."""
+    Kept in `cache` (one game's), worked out once a turn."""
     if not v.rules.has_procedure("upkeep_at"):
         return {}
-    key = (id(v.rules), v.state.turn)
-    kept = _UPKEEP.get(key)
-    if kept is not None and kept[0] is v.rules:     # (not other rules given a freed one's id())
-        return kept[1]
-    fn = v.proc("upkeep_at")
-    got = {s: float(c) for s in v.geo.land if (c := int(fn(v.state, s))) > 0}
-    if len(_UPKEEP) > 16:
-        _UPKEEP.clear()
-    _UPKEEP[key] = (v.rules, got)
+    got = cache.get(v.state.turn)
+    if got is None:
+        fn = v.proc("upkeep_at")
+        got = cache[v.state.turn] = {s: float(c) for s in v.geo.land if (c := int(fn(v.state, s))) > 0}
     return got
-
-
-_UPKEEP: dict[Any, tuple[Any, dict[str, float]]] = {}
 
 
 def convoy_relief(v: View, z: str, cache: dict[Any, float] | None = None) -> float:

@@ -133,6 +133,8 @@ class HeuristicPlayer:
         self._relief: dict[Any, float] = {}
         #: layers.mean_of's answers in this game
         self._means: dict[Any, float] = {}
+        #: layers.upkeep_map's answers in this game, by turn
+        self._upkeep: dict[Any, dict[str, float]] = {}
 
     # -- entry point ---------------------------------------------------------------------------
     def choose(self, ruleset: Any, state: GameState, decision: Decision) -> Action:
@@ -372,7 +374,7 @@ class HeuristicPlayer:
             return burn
         best, best_score = None, -math.inf
         threat = v.threat()
-        upkeep = layers.upkeep_map(v)
+        upkeep = layers.upkeep_map(v, self._upkeep)
         for o in d.options:
             if o.kind != "place":
                 continue
@@ -754,7 +756,7 @@ class HeuristicPlayer:
         tasks += ferry_tasks
         # 3. the rest of the land units toward the front
         vc_dist = bfs([s for s in geo.vc if v.is_enemy_land(s)], geo.land_nb)
-        upkeep = layers.upkeep_map(v)
+        upkeep = layers.upkeep_map(v, self._upkeep)
         for u in land_units:
             if u.id in ferried:
                 continue
