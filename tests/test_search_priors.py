@@ -89,8 +89,9 @@ def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
     a VP town the Allies hold with no combat unit in it and room for it, the most promising
     move is a combat unit's (into such a town, or where the plan values it more: a tank on to
     its blitz hex), or a truck's load, which moves nothing (not a truck's move, not the end
-    of the step); a truck off the board comes on with two supply tokens at least, loaded
-    before (a truck that came on may drive its load on first)."""
+    of the step); a truck off the board comes on with two supply tokens at least where more
+    wait to be loaded onto it (a truck that came on may drive its load on first; a truck on
+    the board does not load in that step)."""
     rs = bulge
     state = rs.logic.new_state(rs.info.scenario(None).name, 0)
     decision = flow.start(rs, state)
@@ -118,7 +119,7 @@ def test_bulge_priors_say_the_rulebook_plan(bulge: Any) -> None:
                 assert best.kind == "load" or (best.kind == "move" and combat(best)), best.label
             if decision.kind == "axis_reinforce" and any(a.kind == "enter" for a in decision.options) \
                     and any(a.kind == "load" and "supply" in units[state.pieces[a.args["piece"]].kind].tags
-                            for a in decision.options):
+                            and state.pieces[a.args["truck"]].space not in state.board for a in decision.options):
                 seen.add(decision.kind)
                 if best.kind == "enter":
                     truck = state.pieces[best.args["truck"]]

@@ -203,6 +203,25 @@ def test_a_stack_in_contact_keeps_its_last_tokens_for_its_attack(table: Any) -> 
     assert few < proc("activation_promise")(t.state, ours, "Axis", False) - 0.3
 
 
+def test_two_hexes_beside_an_empty_town_do_not_both_pay_to_take_it(table: Any) -> None:
+    """An Infantry unit and two tokens in each of two hexes beside Bastogne (4 VP), which the
+    Allies hold with no unit in it nor anywhere near: one hex paid for takes the town, and the
+    other gains only the little its unit's step adds. The activation step is planned as a
+    whole, as the hand-written player plans it (main's priors weighed each hex alone, and each
+    counted taking the town: both 17.62)."""
+    t = table(step="axis_activation")
+    proc, board = t.rs.rules.procedure, t.state.board
+    town = t.hex("Bastogne")
+    for h in board.spaces:
+        t.state.control[h] = "Axis"
+    t.state.control[town] = "Allies"
+    first, second = sorted(n for n in board.neighbours(town) if not board.spaces[n].get("partial"))[:2]
+    t.put("Axis", first, Infantry=1, Supply=2)
+    t.put("Axis", second, Infantry=1, Supply=2)
+    promise = [proc("activation_promise")(t.state, h, "Axis", False) for h in (first, second)]
+    assert max(promise) - min(promise) > 4 * board.spaces[town].get("vp") - 1, promise
+
+
 def test_two_tanks_blitz_through_an_empty_town_to_the_next(table: Any) -> None:
     """Two Tanks and two tokens in Büllingen, the road west open to Malmedy and no Allied unit
     near: paid with a blitz, one tank takes Malmedy down the road and the other goes on
