@@ -20,7 +20,7 @@ from typing import Any
 
 from clients.search_cycles import Circles
 from clients.search_judge import Judge
-from clients.search_policy import BEYOND, DefaultPolicy, Moved
+from clients.search_policy import BEYOND, GREEDY_ALL, DefaultPolicy, Moved
 from dsl.runtime import OutOfTime
 from engine import flow
 from engine.actions import Action, Decision, IllegalAction
@@ -310,7 +310,7 @@ class _Search:
         #: own option (the rulebook player's), searched from the start and answered unless
         #: the samples show another better (see `answer`)
         self.base: Arm | None = None
-        if self.judge.informed and priors is not None:
+        if self.judge.informed and (priors is not None or n <= GREEDY_ALL):
             moved = DefaultPolicy(player, rs, self.judge, own_dice=True).move(state, decision, self.deadline)
             if moved is not None and moved[0] not in barred:
                 self.base = Arm(moved[0])

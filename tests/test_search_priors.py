@@ -231,6 +231,22 @@ def test_the_rulebook_move_stands_where_the_budget_ran_out_before_it_was_sampled
     assert chosen == {"run to Field 2 (f2)"}, chosen
 
 
+def test_where_no_move_gives_a_prior_a_small_decisions_policy_move_stands_too(tmp_path: Path) -> None:
+    """A decision of a few options whose moves give no prior, in rules that judge positions:
+    the default policy weighs every option one look ahead, and its option is answered unless
+    another's samples beat it beyond their noise (LHTR's casualty choices and retreats were
+    answered by the best of a few noisy samples each). With rules that judge every position
+    alike no sample can, so the search answers as the policy alone does at every seed."""
+    flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
+    rs = plugins.load(game_with(tmp_path, "", extra=flat, name="plain"))
+    state = rs.logic.new_state("line", 0)
+    decision = flow.start(rs, state)
+    assert SearchPlayer(0).priors(rs, decision) is None and 1 < len(decision.options) <= 8
+    searched = [SearchPlayer(seed, iterations=8).choose(rs, state, decision).label for seed in range(12)]
+    policy = [SearchPlayer(seed, policy=True).choose(rs, state, decision).label for seed in range(12)]
+    assert searched == policy and len(set(policy)) > 1, (searched, policy)
+
+
 def test_a_decisions_priors_read_in_one_call_are_each_options_own(bulge: Any) -> None:
     """The priors of a decision's options are read in one call into the rules (what the
     rules remember within a call, such as a walk of the board, is then worked out once for
