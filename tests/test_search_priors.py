@@ -205,11 +205,14 @@ def test_the_default_policy_alone_never_reads_the_games_dice(tmp_path: Path) -> 
     assert bets > 3 and won < bets, (bets, won)
 
 
+#: rules that judge every position alike
+FLAT = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
+
+
 def first_choices_on_a_flat_board(tmp_path: Path, iterations: int) -> set[str]:
     """The search's first choice at 12 seeds, in the race with priors toward the flag and
     rules that judge every position alike."""
-    flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
-    rs = plugins.load(game_with(tmp_path, PRIOR, extra=flat))
+    rs = plugins.load(game_with(tmp_path, PRIOR, extra=FLAT))
     state = rs.logic.new_state("line", 0)
     decision = flow.start(rs, state)
     return {SearchPlayer(seed, iterations=iterations).choose(rs, state, decision).label for seed in range(12)}
@@ -237,8 +240,7 @@ def test_where_no_move_gives_a_prior_a_small_decisions_policy_move_stands_too(tm
     another's samples beat it beyond their noise (LHTR's casualty choices and retreats were
     answered by the best of a few noisy samples each). With rules that judge every position
     alike no sample can, so the search answers as the policy alone does at every seed."""
-    flat = "\nprocedure evaluate(side: str) -> int {\n    return 0\n}\n"
-    rs = plugins.load(game_with(tmp_path, "", extra=flat, name="plain"))
+    rs = plugins.load(game_with(tmp_path, "", extra=FLAT, name="plain"))
     state = rs.logic.new_state("line", 0)
     decision = flow.start(rs, state)
     assert SearchPlayer(0).priors(rs, decision) is None and 1 < len(decision.options) <= 8
