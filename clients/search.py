@@ -3,10 +3,11 @@
 For each decision it runs a flat Monte Carlo search with progressive widening (the design is
 in docs/architecture.md, "The search player"): the options are the rules' own, each sample
 plays one option on a copy of the state through `engine.flow.apply`, goes on with a cheap
-default policy to the end of the current power's turn or a few decisions, and judges where it
-got with the rules' own evaluation (clients.search_judge). Chance goes through the engine's
-dice: every sample rolls from a dice state drawn from the player's own seeded generator, never
-from the game's. The same seed and the same iteration budget give the same play.
+default policy for a few decisions, no further than the end of the current power's turn (or of
+the decision's step, where the rules judge its options there), and judges where it got with
+the rules' own evaluation (clients.search_judge), as the step leaves the position if it got to
+its end. Chance goes through the engine's dice: every sample rolls from a dice state drawn
+from the player's own seeded generator, never from the game's. The same seed and the same iteration budget give the same play.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ LEARN_MOVES = 4
 class Arm:
     """One option being searched: its action and what its samples were worth."""
 
-    __slots__ = ("action", "raws", "ends", "n", "total")
+    __slots__ = ("action", "raws", "ends", "n", "total", "goes_on")
 
     def __init__(self, action: Action) -> None:
         self.action = action
@@ -72,6 +73,9 @@ class Arm:
         self.ends: list[float] = []     # finished games: +1, 0, -1
         self.n = 0
         self.total = 0.0                # on the search's scale, for the current temperature
+        #: where its option ends the step: the game was seen to go on past the step's end
+        #: (the rules may refuse an action in what it leads to: `_Search.played`)
+        self.goes_on = False
 
     def mean(self) -> float:
         return self.total / self.n if self.n else 0.0
@@ -310,6 +314,13 @@ class _Search:
         #: own option (the rulebook player's), searched from the start and answered unless
         #: the samples show another better (see `answer`)
         self.base: Arm | None = None
+        #: do the rules judge this decision's options by the step they belong to? Then every
+        #: sample is judged no later than where the step ends, as it leaves the position, so
+        #: that each option is weighed at a like point of the turn (one that ends the step
+        #: would otherwise be judged after the next step's automatic work, an income say, and
+        #: the others before it). Not where no option looked at changes what the rules judge
+        #: (a Bulge hex activated): those are judged by the moves that follow (`screen`)
+        self.in_step = False
         if self.judge.informed and (priors is not None or n <= GREEDY_ALL):
             moved = DefaultPolicy(player, rs, self.judge, own_dice=True).move(state, decision, self.deadline)
             if moved is not None and moved[0] not in barred:
@@ -333,8 +344,10 @@ class _Search:
         that stops right after its option, or, where the option alone changes nothing the
         rules judge (a Bulge hex activated), after the default policy's next move of the same
         side in the same turn (not for the step's finish: ending a step is judged as it leaves
-        the position, else it would borrow the next step's gains). The options are then drawn
-        best first, each with its look as its first sample: CANDIDATES of them at once."""
+        the position, else it would borrow the next step's gains). Where some look moves the
+        rules' value, every sample is then judged no later than the step's end (`in_step`).
+        The options are then drawn best first, each with its look as its first sample:
+        CANDIDATES of them at once."""
         start = time.process_time()
         player = self.player
         most, limit = SCREEN, None
@@ -365,6 +378,7 @@ class _Search:
             looked.append((worth, -len(looked), arm, value))
         if limit is not None and self.longest_look > 0:
             player.look_time[self.decision.kind] = self.longest_look
+        self.in_step = any(value != ("raw", self.reference) for _, _, _, value in looked)
         looked.sort(key=lambda t: (t[0], t[1]))
         self.ranked = [arm for _, _, arm, _ in looked]
         for _, _, arm, value in looked:
@@ -378,25 +392,36 @@ class _Search:
 
     def look(self, arm: Arm) -> tuple[str, float] | None:
         """A sample of one option that stops at once (see `screen`); None if refused."""
-        rs = self.rs
+        played = self.played(arm)
+        if played is None:
+            return None
+        state, decision = played
         try:
-            state, decision = flow.apply(rs, self.state, arm.action, dice=self.rng.getrandbits(64))
+            value = self.judge.worth(state, decision, self.side)
         except IllegalAction:
             return None
-        end = self.judge.outcome(state, self.side)
-        if end is not None:
-            return ("end", end)
-        value = self.judge.raw(state, self.side)
-        if (value == self.reference and arm.action != self.decision.finish and decision is not None
+        if (value == ("raw", self.reference) and arm.action != self.decision.finish and decision is not None
                 and decision.player == self.decision.player
                 and (state.turn, state.power_index) == self.where):
             moved = self.policy_move(state, decision)
             if moved is not None:
-                end = self.judge.outcome(moved[1], self.side)
-                if end is not None:
-                    return ("end", end)
-                value = self.judge.raw(moved[1], self.side)
-        return ("raw", value)
+                value = self.judge.worth(moved[1], moved[2], self.side)
+        return value
+
+    def played(self, arm: Arm) -> tuple[GameState, Decision | None] | None:
+        """The arm's option played on a copy with dice of the search's own, paused where it
+        ends the step (`flow.apply(..., pause=True)`); None where the rules refuse it. The first
+        time it ends the step, the game is played on past the step's end on a copy of its own,
+        once, for the rules may refuse the option in what follows (as `flow.apply` would)."""
+        rs = self.rs
+        try:
+            state, decision = flow.apply(rs, self.state, arm.action, dice=self.rng.getrandbits(64), pause=True)
+            if decision is None and state.result is None and not arm.goes_on:
+                flow.resume(rs, state.copy())
+                arm.goes_on = True
+        except IllegalAction:
+            return None
+        return state, decision
 
     def searched(self, arm: Arm) -> Arm:
         """The arm of `arm`'s option among those searched, added if it is not one yet (with
@@ -503,23 +528,31 @@ class _Search:
         """Play the arm's option with dice of the search's own, then the default policy for
         a few decisions; what it came to ("end", +1/0/-1) or ("raw", the rules' value).
         None when the rules refuse the option itself."""
-        rs, rng = self.rs, self.rng
-        try:
-            state, decision = flow.apply(rs, self.state, arm.action, dice=rng.getrandbits(64))
-        except IllegalAction:
+        played = self.played(arm)
+        if played is None:
             return None
+        state, decision = played
         informed = self.judge.informed
         for _ in range(self.player.horizon if informed else BLIND_HORIZON):
+            if decision is None and state.result is None:
+                # paused where its step is over: judged there, where the options of this
+                # decision are judged by the step they belong to, else played on
+                if self.in_step:
+                    break
+                try:
+                    decision = flow.resume(self.rs, state)
+                except IllegalAction:
+                    break   # (what the last move led to refused it: judged where it stood)
             if decision is None or (informed and (state.turn, state.power_index) != self.where):
                 break
             moved = self.policy_move(state, decision)
             if moved is None:
                 break   # (or no time for another move: this sample is judged where it got)
             _, state, decision = moved
-        end = self.judge.outcome(state, self.side)
-        if end is not None:
-            return ("end", end)
-        return ("raw", self.judge.raw(state, self.side))
+        try:
+            return self.judge.worth(state, decision, self.side)
+        except IllegalAction:
+            return None     # (the option's own step's end refused it: see `played`)
 
     def policy_move(self, state: GameState, decision: Decision) -> Moved | None:
         """The default policy's move on a sample's decision; None where it refuses every

@@ -15,6 +15,8 @@ import math
 from typing import Any
 
 from clients.search_learn import Learner
+from engine import flow
+from engine.actions import Decision
 from engine.state import GameState
 
 #: the name of the rules' evaluation (see docs/rules-language.md, "Knowledge for the computer")
@@ -68,6 +70,16 @@ class Judge:
         if winner is None:
             return 0.0
         return 1.0 if self.rs.logic.side_of(winner) == side or winner == side else -1.0
+
+    def worth(self, state: GameState, decision: Decision | None, side: str) -> tuple[str, float]:
+        """What a state that `flow.apply` or `flow.settle` left, with `decision`, comes to for
+        `side`: ("end", its outcome) or ("raw", its value). One paused where its step is over
+        (no decision, the game not over) is judged as the step leaves it (`flow.ending`; an
+        IllegalAction where the rules refuse what is bound to the step's end)."""
+        if decision is None and state.result is None:
+            state = flow.ending(self.rs, state)
+        end = self.outcome(state, side)
+        return ("end", end) if end is not None else ("raw", self.raw(state, side))
 
     @staticmethod
     def squash(value: float, reference: float, temperature: float) -> float:

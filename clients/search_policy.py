@@ -29,7 +29,8 @@ GREEDY_ALL = 8
 #: a finished game's worth to the default policy, in the rules' units: beyond any position
 BEYOND = 1e12
 
-#: an option played: the action and what it led to (the state, the next decision)
+#: an option played: the action and what it led to (the state, the next decision; no decision
+#: in a game not over: the state is paused where the option ended its step, see `greedy`)
 Moved = tuple[Action, GameState, "Decision | None"]
 
 
@@ -44,10 +45,10 @@ class DefaultPolicy:
         #: game's dice (a battle's outcome would be known before the attack is chosen)
         self.own_dice = own_dice
 
-    def apply(self, state: GameState, action: Action) -> tuple[GameState, Decision | None]:
+    def apply(self, state: GameState, action: Action, pause: bool = False) -> tuple[GameState, Decision | None]:
         if self.own_dice:
-            return flow.apply(self.rs, state, action, dice=self.rng.getrandbits(64))
-        return flow.apply(self.rs, state, action)
+            return flow.apply(self.rs, state, action, dice=self.rng.getrandbits(64), pause=pause)
+        return flow.apply(self.rs, state, action, pause=pause)
 
     def move(self, state: GameState, decision: Decision, deadline: float | None = None) -> Moved | None:
         """The option the policy plays, and where it leads. Where the rules judge positions,
@@ -87,15 +88,18 @@ class DefaultPolicy:
 
     def greedy(self, state: GameState, tried: Sequence[Action], side: str) -> Moved | None:
         """The option of `tried` that the rules' evaluation, one look ahead, likes best for
-        `side` (the first of equals); None if the rules refuse them all."""
+        `side` (the first of equals); None if the rules refuse them all. An option that ends
+        the step is judged as the step leaves the position, like the others within it (not
+        after the next step's automatic work, an income say); its Moved is left paused there
+        (no decision, the game not over: `flow.resume` goes on)."""
         best: tuple[float, Moved] | None = None
         for action in tried:
             try:
-                after = self.apply(state, action)
+                after = self.apply(state, action, pause=True)
+                kind, v = self.judge.worth(*after, side)
             except IllegalAction:
                 continue
-            end = self.judge.outcome(after[0], side)
-            value = end * BEYOND if end is not None else self.judge.raw(after[0], side)
+            value = v * BEYOND if kind == "end" else v
             if best is None or value > best[0]:
                 best = (value, (action, *after))
         return best[1] if best else None

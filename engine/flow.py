@@ -5,6 +5,7 @@ look-ahead, so both play by exactly the same rules."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import takewhile
 from typing import Any
 
 from dsl.errors import Refused
@@ -63,8 +64,12 @@ def start(rs: LoadedRuleset, state: GameState) -> Decision | None:
     return settle(rs, state)
 
 
-def settle(rs: LoadedRuleset, state: GameState) -> Decision | None:
-    """Walk the sequence until a player must decide; None when the game is over."""
+def settle(rs: LoadedRuleset, state: GameState, pause: bool = False) -> Decision | None:
+    """Walk the sequence until a player must decide; None when the game is over.
+
+    With `pause`, stop instead where the current step is over (nobody has anything left to
+    decide in it), before its end is crossed: None then, with the game not over. `ending`
+    shows the position as the step leaves it; `resume` goes on from there."""
     logic = rs.logic
     while state.result is None:
         result = logic.result(state)
@@ -74,6 +79,8 @@ def settle(rs: LoadedRuleset, state: GameState) -> Decision | None:
         decision = logic.decision(state)
         if decision is not None:
             return decision
+        if pause:
+            return None
         last = fire(rs, state, rs.structure.advance(state))
         if state.result is None and last is not None and last[0] == "game_end":
             result = logic.result(state) or logic.final_result(state)
@@ -82,11 +89,12 @@ def settle(rs: LoadedRuleset, state: GameState) -> Decision | None:
 
 
 def apply(rs: LoadedRuleset, state: GameState, action: Action,
-          dice: int | None = None) -> tuple[GameState, Decision | None]:
+          dice: int | None = None, pause: bool = False) -> tuple[GameState, Decision | None]:
     """Play `action` on a settled state. Returns the new state, settled, and its decision
     (None when the game is over); `state` itself is never changed. With `dice`, the new
     state rolls from that dice state instead of `state`'s (a search's look-ahead samples
-    its own dice, so the game's own are never read ahead).
+    its own dice, so the game's own are never read ahead). With `pause`, the new state
+    stops where the action ends its step, as `settle` does with it.
 
     Raises IllegalAction when the game is over or the rules refuse the action."""
     if state.result is not None:
@@ -104,12 +112,47 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action,
             rs.logic.apply_offered(new, action, offer[1], state)
         else:
             rs.logic.apply(new, action)
-        return new, settle(rs, new)
+        return new, settle(rs, new, pause)
     except IllegalAction:
         raise
     except Refused as exc:
         # a rules file's `require ... else "reason"` met while the action's consequences ran
         # (the next step's `start`, an event rule): the whole action is refused
+        raise IllegalAction(exc.reason) from None
+
+
+#: the boundaries where what comes after a step begins
+_BEGINNINGS = frozenset({"step_start", "phase_start", "phase_skipped", "power_start", "turn_start"})
+
+
+def ending(rs: LoadedRuleset, state: GameState) -> GameState:
+    """A copy of a state paused where its step is over (`settle` with `pause`), as the step
+    leaves it: what is bound to the step's end done, and to its phase's, its power's turn's
+    and its round's where they end with it (units not placed lost, aircraft with nowhere to
+    land lost), and nothing of what comes next (the next step's automatic work, an income
+    collected, a battle fought). A search compares its options there, each at the same point
+    of the turn."""
+    new = state.copy()
+    try:
+        last = fire(rs, new, takewhile(lambda b: b[0] not in _BEGINNINGS, rs.structure.advance(new)))
+    except IllegalAction:
+        raise
+    except Refused as exc:      # (as in `apply`: the action that ended the step is refused)
+        raise IllegalAction(exc.reason) from None
+    if new.result is None and last is not None and last[0] == "game_end":
+        new.result = (rs.logic.result(new) or rs.logic.final_result(new)).to_json()
+    return new
+
+
+def resume(rs: LoadedRuleset, state: GameState) -> Decision | None:
+    """Go on from a state paused where its step is over (`settle` with `pause`), as `settle`
+    does. Raises IllegalAction where the rules refuse what follows (a `require` met in the next
+    step's start): the action that ended the step is refused, as `apply` would have said."""
+    try:
+        return settle(rs, state)
+    except IllegalAction:
+        raise
+    except Refused as exc:
         raise IllegalAction(exc.reason) from None
 
 

@@ -289,3 +289,33 @@ def test_a_threatened_complex_has_infantry_bought_and_placed_there_first() -> No
     g.walk_to("USSR", "mobilize", turn=1)
     placed = [a.get("at") for a in policy_turn(g, "mobilize") if a.kind == "place"]
     assert placed[:4] == ["Caucasus"] * 4
+
+
+def test_ending_mobilize_is_judged_as_it_leaves_the_position_not_after_the_income() -> None:
+    # Traced (seed 1330, search Axis at 0.05 s against the hand-written Allies): "done placing:
+    # 4 units not placed (20 IPCs) will be lost" chosen over placing an Artillery. A sample of
+    # ending mobilize went on through collect income, one of placing a unit stopped a few
+    # placements later, before it: the income, which comes whichever option is taken, counted
+    # for the finish alone. Here Germany's income (59 IPCs) is worth more than its eight
+    # infantry waiting to be placed.
+    held = ["Karelia S.S.R.", "Caucasus", "Ukraine S.S.R.", "West Russia", "Belorussia", "Archangel",
+            "Kazakh S.S.R.", "Novosibirsk", "Evenki National Okrug", "Yakut S.S.R.", "Buryatia S.S.R.",
+            "Soviet Far East", "India", "Egypt"]
+    g, _ = situation("Germany", [("Infantry", "Germany", "Germany", 2), ("IndustrialComplex", "Germany", "Germany", 1)],
+                     control={t: "Germany" for t in held}, step="purchase", ipc=24)
+    for _ in range(8):
+        g.act("buy", kind="Infantry")
+    g.walk_to("Germany", "mobilize", turn=1)
+    finish = g.decision.finish
+    assert finish is not None and finish.label.startswith("done placing: 8 units")
+    paused, decision = flow.apply(g.rs, g.state, finish, pause=True)
+    assert decision is None and paused.result is None and g.step == g.rs.structure.step(paused) == "mobilize"
+    ended = flow.ending(g.rs, paused)
+    assert ended.pieces_at(g.proc("pending", "Germany")) == []      # the eight are lost ...
+    assert ended.resource("Germany", "ipc") == 0                     # ... and no income yet
+    assert float(g.rs.rules.procedure("evaluate")(ended, "Axis")) < evaluate(g, "Axis") - 50
+    assert flow.settle(g.rs, paused) is not None                     # play goes on from there
+    assert paused.resource("Germany", "ipc") == 59
+    for seed in range(3):
+        for player in (SearchPlayer(seed, policy=True), SearchPlayer(seed, iterations=40)):
+            assert player.choose(g.rs, g.state, g.decision).label == "place Infantry in Germany"

@@ -15,6 +15,7 @@ import pytest
 from clients.cli import main
 from clients.search import SearchPlayer
 from engine import flow, plugins
+from engine.actions import IllegalAction
 from tests.conftest import LINE_MAP, LINE_SCENARIO
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -198,6 +199,36 @@ procedure evaluate(side: str) -> str {
     out = capsys.readouterr().out
     assert "flag.rules:" in out and "procedure `evaluate` is how the search player judges a position" in out
     assert "procedure evaluate(side: str) -> int or float" in out
+
+
+def test_an_option_the_rules_refuse_where_its_step_ends_or_after_is_never_answered(tmp_path: Path) -> None:
+    # The search judges an option that ends its step as the step leaves the position (paused
+    # there, `flow.ending`), not after what the next step starts with; the rules may refuse the
+    # option in either, as `flow.apply` would. Here standing still is what the rules judge best,
+    # and refused: at the end of the dash, or where the next phase begins.
+    refusals = {"at its end": 'rule runs_first on step_end(ph, st) when st == "dash" {',
+                "after it": 'rule runs_first on phase_start(ph) when ph == "rest" {'}
+    for name, rule in refusals.items():
+        folder = write_game(tmp_path / name.replace(" ", "_"), "lazy", ending=FLAG_ENDING + rule + """
+    require ran else "a runner runs every turn"
+}
+phase rest { steps [nap] }
+step nap { }
+procedure evaluate(side: str) -> int {
+    return count(u in units_at(if side == Blue then "f1" else "f7") where u.owner == side)
+}
+""")
+        rs = plugins.load(folder)
+        state = rs.logic.new_state("line", 0)
+        decision = flow.start(rs, state)
+        assert decision is not None and decision.finish is not None
+        paused, after = flow.apply(rs, state, decision.finish, pause=True)
+        assert after is None and paused.result is None
+        with pytest.raises(IllegalAction, match="a runner runs every turn"):
+            flow.ending(rs, paused) if name == "at its end" else flow.resume(rs, paused)
+        for seed in range(4):
+            answer = SearchPlayer(seed, iterations=12).choose(rs, state, decision)
+            assert answer != decision.finish and flow.why_not(rs, state, answer) is None, (name, seed)
 
 
 def test_a_game_with_no_evaluate_is_judged_by_its_score_by_side(tmp_path: Path) -> None:
