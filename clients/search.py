@@ -7,7 +7,8 @@ default policy for a few decisions, no further than the end of the current power
 the decision's step, where the rules judge its options there), and judges where it got with
 the rules' own evaluation (clients.search_judge), as the step leaves the position if it got to
 its end. Chance goes through the engine's dice: every sample rolls from a dice state drawn
-from the player's own seeded generator, never from the game's. The same seed and the same iteration budget give the same play.
+from the player's own seeded generator, never from the game's. The same seed and the same
+iteration budget give the same play.
 """
 
 from __future__ import annotations
@@ -314,12 +315,13 @@ class _Search:
         #: own option (the rulebook player's), searched from the start and answered unless
         #: the samples show another better (see `answer`)
         self.base: Arm | None = None
-        #: do the rules judge this decision's options by the step they belong to? Then every
-        #: sample is judged no later than where the step ends, as it leaves the position, so
-        #: that each option is weighed at a like point of the turn (one that ends the step
-        #: would otherwise be judged after the next step's automatic work, an income say, and
-        #: the others before it). Not where no option looked at changes what the rules judge
-        #: (a Bulge hex activated): those are judged by the moves that follow (`screen`)
+        #: does what follows the end of this decision's step change what the rules judge
+        #: before anyone decides (the next step's automatic work: an income collected, a
+        #: battle's first rolls)? Then every sample is judged no later than where the step
+        #: ends, as it leaves the position, so that each option is weighed at a like point of
+        #: the turn (one that ends the step would otherwise be judged after that work, and the
+        #: others before it). Else samples play on past it (a Bulge activation is judged by the
+        #: moves that follow it). Seen where an option ends the step (`played`)
         self.in_step = False
         if self.judge.informed and (priors is not None or n <= GREEDY_ALL):
             moved = DefaultPolicy(player, rs, self.judge, own_dice=True).move(state, decision, self.deadline)
@@ -344,10 +346,9 @@ class _Search:
         that stops right after its option, or, where the option alone changes nothing the
         rules judge (a Bulge hex activated), after the default policy's next move of the same
         side in the same turn (not for the step's finish: ending a step is judged as it leaves
-        the position, else it would borrow the next step's gains). Where some look moves the
-        rules' value, every sample is then judged no later than the step's end (`in_step`).
-        The options are then drawn best first, each with its look as its first sample:
-        CANDIDATES of them at once."""
+        the position, else it would borrow the next step's gains: `in_step`). The options are
+        then drawn best first, each with its look as its first sample: CANDIDATES of them at
+        once."""
         start = time.process_time()
         player = self.player
         most, limit = SCREEN, None
@@ -378,7 +379,6 @@ class _Search:
             looked.append((worth, -len(looked), arm, value))
         if limit is not None and self.longest_look > 0:
             player.look_time[self.decision.kind] = self.longest_look
-        self.in_step = any(value != ("raw", self.reference) for _, _, _, value in looked)
         looked.sort(key=lambda t: (t[0], t[1]))
         self.ranked = [arm for _, _, arm, _ in looked]
         for _, _, arm, value in looked:
@@ -412,13 +412,19 @@ class _Search:
         """The arm's option played on a copy with dice of the search's own, paused where it
         ends the step (`flow.apply(..., pause=True)`); None where the rules refuse it. The first
         time it ends the step, the game is played on past the step's end on a copy of its own,
-        once, for the rules may refuse the option in what follows (as `flow.apply` would)."""
+        for the rules may refuse the option in what follows (as `flow.apply` would), and where
+        what follows changes what the rules judge, this decision's samples stop at the step's
+        end (`in_step`)."""
         rs = self.rs
         try:
             state, decision = flow.apply(rs, self.state, arm.action, dice=self.rng.getrandbits(64), pause=True)
             if decision is None and state.result is None and not arm.goes_on:
-                flow.resume(rs, state.copy())
+                after = state.copy()
+                went_on = flow.resume(rs, after)
                 arm.goes_on = True
+                if (not self.in_step and self.judge.informed
+                        and self.judge.worth(after, went_on, self.side) != self.judge.worth(state, None, self.side)):
+                    self.in_step = True
         except IllegalAction:
             return None
         return state, decision
