@@ -512,7 +512,9 @@ class _Search:
         noise of a few samples (with many options, the best of a few samples each is mostly
         the luckiest, and a sample judges one position a few moves on, not the plan). Where the
         time ran out before the default policy's option was sampled (a big decision whose priors
-        and screen took the budget), it stands: nothing was seen against it."""
+        and screen took the budget), it stands: nothing was seen against it; and where neither
+        option's samples differ from one another (no dice rolled, the same moves, judged where
+        the step ends), they are one look each, which the default policy weighed already."""
         best = max(self.arms, key=lambda a: (a.n > 0, a.mean(), a.n))
         base = self.base
         if base is None or base is best or base not in self.arms:
@@ -521,6 +523,8 @@ class _Search:
             return base
         gap = best.mean() - base.mean()
         noise = math.sqrt(self.spread(best) / best.n + self.spread(base) / base.n)
+        if noise < 1e-9:
+            return base     # (samples that never differ are one look each, repeated)
         return best if gap > STANDS * noise else base
 
     def spread(self, arm: Arm) -> float:

@@ -113,7 +113,10 @@ def test_without_a_prior_the_answer_is_anyones(tmp_path: Path) -> None:
 def test_the_search_keeps_to_the_best_prior_answer(tmp_path: Path) -> None:
     rs = plugins.load(race(tmp_path))
     state, decision = the_question(rs)
-    assert SearchPlayer(3, iterations=20).choose(rs, state, decision).args["choice"] == "f2"
+    # (what quick games learnt of this race judges staying better at some seeds: samples that
+    # are the same look again and again never overrule the prior's answer)
+    for seed in range(8):
+        assert SearchPlayer(seed, iterations=20).choose(rs, state, decision).args["choice"] == "f2", seed
 
 
 def test_a_prior_reads_the_locals_as_they_were_when_asked(tmp_path: Path) -> None:
