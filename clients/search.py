@@ -4,9 +4,9 @@ For each decision it runs a flat Monte Carlo search with progressive widening (t
 in docs/architecture.md, "The search player"): the options are the rules' own, each sample
 plays one option on a copy of the state through `engine.flow.apply`, goes on with a cheap
 default policy for a few decisions, no further than the end of the current power's turn (or of
-the decision's step, where the rules judge its options there), and judges where it got with
-the rules' own evaluation (clients.search_judge), as the step leaves the position if it got to
-its end. Chance goes through the engine's dice: every sample rolls from a dice state drawn
+the decision's step, where the next step's automatic work would change what the rules judge),
+and judges where it got with the rules' own evaluation (clients.search_judge), as the step
+leaves the position if it got to its end. Chance goes through the engine's dice: every sample rolls from a dice state drawn
 from the player's own seeded generator, never from the game's. The same seed and the same
 iteration budget give the same play.
 """
