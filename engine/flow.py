@@ -4,7 +4,8 @@ look-ahead, so both play by exactly the same rules."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from itertools import takewhile
 from typing import Any
 
@@ -103,7 +104,7 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action,
     if dice is not None:
         new.rng = dice & MASK
     offer = action.offer
-    try:
+    try:    # (`_refused_as_illegal` written out: a playout's every action passes here)
         if offer is not None and (offer[0] is state or (state.task_decision is not None
                                                         and offer[0] is state.task_decision.asked_on)):
             # one of the options this very state's decision listed (or the question it asks,
@@ -116,8 +117,18 @@ def apply(rs: LoadedRuleset, state: GameState, action: Action,
     except IllegalAction:
         raise
     except Refused as exc:
-        # a rules file's `require ... else "reason"` met while the action's consequences ran
-        # (the next step's `start`, an event rule): the whole action is refused
+        raise IllegalAction(exc.reason) from None
+
+
+@contextmanager
+def _refused_as_illegal() -> Iterator[None]:
+    """A rules file's `require ... else "reason"` met while an action's consequences run (the
+    next step's `start`, an event rule, a step's end): the whole action is refused."""
+    try:
+        yield
+    except IllegalAction:
+        raise
+    except Refused as exc:
         raise IllegalAction(exc.reason) from None
 
 
@@ -133,12 +144,8 @@ def ending(rs: LoadedRuleset, state: GameState) -> GameState:
     collected, a battle fought). A search compares its options there, each at the same point
     of the turn."""
     new = state.copy()
-    try:
+    with _refused_as_illegal():
         last = fire(rs, new, takewhile(lambda b: b[0] not in _BEGINNINGS, rs.structure.advance(new)))
-    except IllegalAction:
-        raise
-    except Refused as exc:      # (as in `apply`: the action that ended the step is refused)
-        raise IllegalAction(exc.reason) from None
     if new.result is None and last is not None and last[0] == "game_end":
         new.result = (rs.logic.result(new) or rs.logic.final_result(new)).to_json()
     return new
@@ -148,12 +155,8 @@ def resume(rs: LoadedRuleset, state: GameState) -> Decision | None:
     """Go on from a state paused where its step is over (`settle` with `pause`), as `settle`
     does. Raises IllegalAction where the rules refuse what follows (a `require` met in the next
     step's start): the action that ended the step is refused, as `apply` would have said."""
-    try:
+    with _refused_as_illegal():
         return settle(rs, state)
-    except IllegalAction:
-        raise
-    except Refused as exc:
-        raise IllegalAction(exc.reason) from None
 
 
 def why_not(rs: LoadedRuleset, state: GameState, action: Action) -> str | None:
